@@ -1,0 +1,3 @@
+"""rag_assets: question answering over annual reports with page citations."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,213 @@
+"""Per-report ingestion assets: PDF -> Docling JSON -> page markdown -> chunks -> FAISS and BM25 indexes."""
+
+
+import time
+import warnings
+
+import dagster as dg
+
+from rag_assets.core.bm25_index import BM25Index
+from rag_assets.core.parsing import PdfParseError
+from rag_assets.core.pipeline import (
+    STAGE_VERSIONS,
+    bm25_stage,
+    chunk_stage,
+    clean_stage,
+    faiss_stage,
+    fingerprint,
+    read_chunks,
+    read_pages,
+    record_stage,
+    save_parsed,
+)
+from rag_assets.core.vector_index import VectorIndex
+from rag_assets.resources import EmbedderResource, ParserResource, ReportStore
+
+# Partitioned asset checks are a Dagster preview feature; we rely on them knowingly.
+warnings.filterwarnings("ignore", category=dg.PreviewWarning)
+
+reports_partitions = dg.DynamicPartitionsDefinition(name="reports")
+GROUP = "ingestion"
+
+
+def _meta(values: dict) -> dict:
+    out = {}
+    for k, v in values.items():
+        if v is None:
+            continue
+        out[k] = dg.MetadataValue.path(str(v)) if k == "path" else v
+    return out
+
+
+def stage_fingerprints(store: ReportStore, parser: ParserResource, embedder: EmbedderResource) -> dict[str, str]:
+    """The config fingerprint each stage records; a stage whose recorded one differs is stale."""
+    parse_fp = fingerprint(parser.fingerprint())
+    chunk_fp = fingerprint({"parse": parse_fp, "chunking": store.chunking()})
+    return {
+        "parsed_report": parse_fp,
+        "report_pages": parse_fp,
+        "report_chunks": chunk_fp,
+        "faiss_index": fingerprint({"chunks": chunk_fp, "embedder": embedder.fingerprint()}),
+        "bm25_index": chunk_fp,
+    }
+
+
+@dg.asset(
+    partitions_def=reports_partitions,
+    code_version=STAGE_VERSIONS["parsed_report"],
+    group_name=GROUP,
+    kinds={"pdf", "json"},
+)
+def parsed_report(
+    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    """Parsed report: the PDF as a Docling document (JSON) with page provenance for every item."""
+    sha1 = context.partition_key
+    src = store.source(sha1)
+    paths = store.paths(sha1)
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        if time.monotonic() - last[0] > 10 or done == total:
+            last[0] = time.monotonic()
+            context.log.info(f"parsed {done}/{total} pages of {src.company_name}")
+
+    try:
+        doc, stats = parser.parse(src.path, name=src.company_name, progress=progress)
+    except PdfParseError as exc:
+        raise dg.Failure(
+            description=f"{src.company_name} ({src.path}): {exc}",
+            metadata={"pdf": dg.MetadataValue.path(src.path), "error": type(exc).__name__},
+            allow_retries=False,
+        ) from exc
+    meta = save_parsed(doc, stats, paths)
+    record_stage(paths, "parsed_report", stage_fingerprints(store, parser, embedder)["parsed_report"])
+    context.log.info(f"{src.company_name}: {stats.pages} pages, {stats.tables} tables in {stats.seconds:.1f}s")
+    return dg.MaterializeResult(
+        metadata=_meta({**meta, "company_name": src.company_name, "pdf": src.path, "path": paths.parsed})
+    )
+
+
+@dg.asset(
+    partitions_def=reports_partitions,
+    code_version=STAGE_VERSIONS["report_pages"],
+    group_name=GROUP,
+    deps=[parsed_report],
+    kinds={"parquet"},
+)
+def report_pages(
+    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    """Cleaned pages: one markdown text per zero-based PDF page, glyph noise and repeated headers removed."""
+    paths = store.paths(context.partition_key)
+    meta = clean_stage(paths)
+    record_stage(paths, "report_pages", stage_fingerprints(store, parser, embedder)["report_pages"])
+    pages = read_pages(paths.pages)
+    sample = next((p for p in pages if p.n_tables), next((p for p in pages if p.text), None))
+    extra = {"path": paths.pages}
+    if sample is not None:
+        extra["sample_page"] = dg.MetadataValue.md(f"**page_index {sample.page_index}**\n\n{sample.text[:3000]}")
+    return dg.MaterializeResult(metadata=_meta({**meta, **extra}))
+
+
+@dg.asset(
+    partitions_def=reports_partitions,
+    code_version=STAGE_VERSIONS["report_chunks"],
+    group_name=GROUP,
+    deps=[report_pages],
+    kinds={"parquet"},
+)
+def report_chunks(
+    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    """Chunks: ~300-token pieces of one page each (tables whole), in Parquet."""
+    paths = store.paths(context.partition_key)
+    meta = chunk_stage(paths, store.chunking())
+    record_stage(paths, "report_chunks", stage_fingerprints(store, parser, embedder)["report_chunks"])
+    return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.chunks}))
+
+
+@dg.asset(
+    partitions_def=reports_partitions,
+    code_version=STAGE_VERSIONS["faiss_index"],
+    group_name=GROUP,
+    deps=[report_chunks],
+    kinds={"faiss"},
+)
+def faiss_index(
+    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    """FAISS index: normalized chunk embeddings in IndexFlatIP, with the row -> chunk_id map."""
+    paths = store.paths(context.partition_key)
+    last = [time.monotonic()]
+
+    def progress(done: int, total: int) -> None:
+        if time.monotonic() - last[0] > 10 or done == total:
+            last[0] = time.monotonic()
+            context.log.info(f"embedded {done}/{total} chunks")
+
+    meta = faiss_stage(paths, embedder.get(), progress)
+    record_stage(paths, "faiss_index", stage_fingerprints(store, parser, embedder)["faiss_index"])
+    return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.faiss_dir}))
+
+
+@dg.asset(
+    partitions_def=reports_partitions,
+    code_version=STAGE_VERSIONS["bm25_index"],
+    group_name=GROUP,
+    deps=[report_chunks],
+    kinds={"bm25"},
+)
+def bm25_index(
+    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    """BM25 index: bm25s over the same chunks, numbers and tickers kept as tokens."""
+    paths = store.paths(context.partition_key)
+    meta = bm25_stage(paths)
+    record_stage(paths, "bm25_index", stage_fingerprints(store, parser, embedder)["bm25_index"])
+    return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.bm25_dir}))
+
+
+# -- asset checks ------------------------------------------------------------------------------------
+
+
+@dg.asset_check(asset=report_chunks, partitions_def=reports_partitions, blocking=True)
+def every_page_has_chunks(context: dg.AssetCheckExecutionContext, store: ReportStore) -> dg.AssetCheckResult:
+    """Every non-empty cleaned page has at least one chunk."""
+    paths = store.paths(context.partition_key)
+    non_empty = {p.page_index for p in read_pages(paths.pages) if p.text.strip()}
+    chunked = set(read_chunks(paths.chunks)["page_index"].tolist())
+    missing = sorted(non_empty - chunked)
+    return dg.AssetCheckResult(
+        passed=not missing,
+        metadata={"non_empty_pages": len(non_empty), "pages_without_chunks": str(missing[:50])},
+    )
+
+
+@dg.asset_check(asset=faiss_index, partitions_def=reports_partitions, blocking=True)
+def faiss_rows_match_chunks(context: dg.AssetCheckExecutionContext, store: ReportStore) -> dg.AssetCheckResult:
+    """The FAISS row count and its chunk ids equal the chunks table."""
+    paths = store.paths(context.partition_key)
+    ids = read_chunks(paths.chunks)["chunk_id"].tolist()
+    index = VectorIndex.load(paths.faiss_dir)
+    return dg.AssetCheckResult(
+        passed=index.ntotal == len(ids) and index.chunk_ids == ids,
+        metadata={"rows": index.ntotal, "chunks": len(ids)},
+    )
+
+
+@dg.asset_check(asset=bm25_index, partitions_def=reports_partitions, blocking=True)
+def bm25_docs_match_chunks(context: dg.AssetCheckExecutionContext, store: ReportStore) -> dg.AssetCheckResult:
+    """The BM25 document count and its chunk ids equal the chunks table."""
+    paths = store.paths(context.partition_key)
+    ids = read_chunks(paths.chunks)["chunk_id"].tolist()
+    index = BM25Index.load(paths.bm25_dir)
+    n_docs = int(index.model.scores["num_docs"]) if hasattr(index.model, "scores") else index.n_docs
+    return dg.AssetCheckResult(
+        passed=n_docs == len(ids) and index.chunk_ids == ids,
+        metadata={"documents": n_docs, "chunks": len(ids)},
+    )
+
+
+ingestion_assets = [parsed_report, report_pages, report_chunks, faiss_index, bm25_index]
+ingestion_checks = [every_page_has_chunks, faiss_rows_match_chunks, bm25_docs_match_chunks]

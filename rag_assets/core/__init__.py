@@ -1,0 +1,1 @@
+"""Plain-Python document and retrieval logic (no Dagster imports)."""

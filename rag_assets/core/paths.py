@@ -1,0 +1,73 @@
+"""Where the project keeps its data: ``RAG_ASSETS_HOME`` or the repo's ``data/``."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+ERC_ENV = "RAG_ASSETS_ERC_DIR"
+
+
+def data_root() -> Path:
+    """The data root: ``$RAG_ASSETS_HOME`` if set, else ``data/`` of the checkout (or of the cwd)."""
+    env = os.environ.get("RAG_ASSETS_HOME")
+    if env:
+        return Path(env).expanduser().resolve()
+    if (PROJECT_ROOT / "pyproject.toml").exists():
+        return PROJECT_ROOT / "data"
+    return Path.cwd() / "data"
+
+
+def inbox_dir() -> Path:
+    """The default folder the sensor watches for new PDFs."""
+    return data_root() / "pdfs"
+
+
+def erc_dir() -> Path:
+    """The ERC2 development set (``$RAG_ASSETS_ERC_DIR`` or ``../shared/erc`` beside the checkout)."""
+    env = os.environ.get(ERC_ENV)
+    if env:
+        return Path(env).expanduser().resolve()
+    return (PROJECT_ROOT.parent / "shared" / "erc").resolve()
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    """File layout of one report partition under ``<root>/reports/<sha1>/``."""
+
+    root: Path
+    sha1: str
+
+    @property
+    def dir(self) -> Path:
+        return self.root / "reports" / self.sha1
+
+    @property
+    def parsed(self) -> Path:
+        return self.dir / "parsed.docling.json"
+
+    @property
+    def pages(self) -> Path:
+        return self.dir / "pages.parquet"
+
+    @property
+    def chunks(self) -> Path:
+        return self.dir / "chunks.parquet"
+
+    @property
+    def faiss_dir(self) -> Path:
+        return self.dir / "faiss"
+
+    @property
+    def bm25_dir(self) -> Path:
+        return self.dir / "bm25"
+
+    @property
+    def manifest(self) -> Path:
+        return self.dir / "manifest.json"
+
+
+def report_paths(sha1: str, root: Path | None = None) -> ReportPaths:
+    return ReportPaths(root or data_root(), sha1)

@@ -1,0 +1,339 @@
+"""Weight-free PDF layout: characters from PDFium grouped into lines, segments, paragraphs and tables.
+
+PDFium gives every character with its box (~4 us/char), in content-stream order, with a line break
+wherever the baseline changes. We split each line into segments at wide horizontal gaps, call runs of
+lines with several segments and numbers a table, infer its columns from segment edges, and merge the
+remaining lines into paragraphs and headings. No model weights are involved.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import statistics
+from dataclasses import dataclass, field
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+# A segment is "numeric" when it is a table value: 1,234 (1,234) -12.5% $406.1 - n/a ...
+NUMERIC_RE = re.compile(
+    r"^[\(\[]?[-–—+]?\s?[$€£¥₹]?\s?[-–—]?\(?\d[\d,.' ]*\)?\s?(%|x|pp|bps|m|bn|k)?\)?[\]\)]?$"
+    r"|^[-–—]+$|^n/?a$|^nil$",
+    re.IGNORECASE,
+)
+# A line "Label 1,234 5,678" whose numbers sit too close to split on gaps.
+TRAILING_NUMBERS_RE = re.compile(
+    r"^(?P<label>.*?[A-Za-z\)].*?)\s+(?P<nums>(?:[\(]?-?[$€£¥]?\d[\d,.]*\)?%?|[-–—])(?:\s+(?:[\(]?-?[$€£¥]?\d[\d,.]*\)?%?|[-–—])){1,})$"
+)
+BULLET_RE = re.compile(r"^\s*([•●▪■◦\-–]|\d{1,2}[.)]|[a-z][.)])\s")
+
+
+@dataclass
+class Segment:
+    text: str
+    x0: float
+    x1: float
+    y0: float  # bottom (PDF user space, origin bottom-left)
+    y1: float  # top
+
+    @property
+    def numeric(self) -> bool:
+        return bool(NUMERIC_RE.match(self.text.strip()))
+
+
+@dataclass
+class Line:
+    segments: list[Segment]
+    height: float
+
+    @property
+    def x0(self) -> float:
+        return min(s.x0 for s in self.segments)
+
+    @property
+    def x1(self) -> float:
+        return max(s.x1 for s in self.segments)
+
+    @property
+    def y0(self) -> float:
+        return min(s.y0 for s in self.segments)
+
+    @property
+    def y1(self) -> float:
+        return max(s.y1 for s in self.segments)
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.segments)
+
+    @property
+    def n_numeric(self) -> int:
+        return sum(1 for s in self.segments if s.numeric)
+
+    @property
+    def tabular(self) -> bool:
+        n = len(self.segments)
+        if n >= 2 and self.n_numeric >= 1:
+            return True
+        return n >= 3 and all(len(s.text) < 40 for s in self.segments)
+
+
+@dataclass
+class Block:
+    """A layout block on one page: a paragraph, a heading or a table (rows of cells)."""
+
+    kind: str  # "text" | "heading" | "table"
+    bbox: tuple[float, float, float, float]  # l, b, r, t
+    text: str = ""
+    rows: list[list[str]] = field(default_factory=list)
+    header_rows: int = 0
+
+
+@dataclass
+class PageLayout:
+    page_index: int
+    width: float
+    height: float
+    blocks: list[Block]
+    n_chars: int
+    rotation: int = 0
+
+
+def _split_trailing_numbers(line: Line) -> Line:
+    """Split a one-segment line like 'Total assets 7,710,615 8,818,186' into label and value segments."""
+    if len(line.segments) != 1:
+        return line
+    seg = line.segments[0]
+    m = TRAILING_NUMBERS_RE.match(seg.text)
+    if not m:
+        return line
+    nums = m.group("nums").split()
+    if sum(1 for n in nums if re.search(r"\d", n)) < 2:
+        return line
+    # Positions are not known per word here; spread the values over the right part of the segment.
+    width = seg.x1 - seg.x0
+    label_share = len(m.group("label")) / max(1, len(seg.text))
+    x = seg.x0 + width * label_share
+    step = (seg.x1 - x) / len(nums)
+    parts = [Segment(m.group("label"), seg.x0, x, seg.y0, seg.y1)]
+    for i, n in enumerate(nums):
+        parts.append(Segment(n, x + i * step, x + (i + 1) * step, seg.y0, seg.y1))
+    return Line(parts, line.height)
+
+
+def page_lines(textpage: pdfium.PdfTextPage, gap_factor: float = 0.8) -> tuple[list[Line], int]:
+    """Lines of a page, each split into segments at horizontal gaps wider than ``gap_factor`` x line height."""
+    n = textpage.count_chars()
+    if n <= 0:
+        return [], 0
+    text = textpage.get_text_range(0, n)
+    if len(text) != n:  # surrogate pairs: fall back to one char per index
+        text = "".join(chr(pdfium_c.FPDFText_GetUnicode(textpage, i) or 32) for i in range(n))
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    get_box = pdfium_c.FPDFText_GetCharBox
+    lines: list[Line] = []
+    cur: list[tuple[str, float, float, float, float]] = []
+
+    def flush() -> None:
+        if not cur:
+            return
+        chars = [c for c in cur if not c[0].isspace()]
+        if not chars:
+            cur.clear()
+            return
+        heights = [c[4] - c[3] for c in chars if c[4] > c[3]]
+        h = max(heights) if heights else 8.0
+        thresh = max(2.0, gap_factor * h)
+        segs: list[Segment] = []
+        buf: list[str] = []
+        sx0 = sx1 = sy0 = sy1 = 0.0
+        last_right = None
+        for ch, x0, x1, y0, y1 in cur:
+            if ch.isspace():
+                if buf:
+                    buf.append(" ")
+                continue
+            if last_right is not None and buf and x0 - last_right > thresh:
+                segs.append(Segment("".join(buf).strip(), sx0, sx1, sy0, sy1))
+                buf = []
+            if not buf:
+                sx0, sx1, sy0, sy1 = x0, x1, y0, y1
+            buf.append(ch)
+            sx0, sx1 = min(sx0, x0), max(sx1, x1)
+            sy0, sy1 = min(sy0, y0), max(sy1, y1)
+            last_right = x1
+        if buf:
+            segs.append(Segment("".join(buf).strip(), sx0, sx1, sy0, sy1))
+        segs = [s for s in segs if s.text]
+        if segs:
+            lines.append(Line(segs, h))
+        cur.clear()
+
+    for i, ch in enumerate(text):
+        if ch in "\r\n":
+            flush()
+            continue
+        get_box(textpage, i, left, right, bottom, top)
+        if ch.isspace() or (right.value - left.value) <= 0:
+            cur.append((" ", 0.0, 0.0, 0.0, 0.0))
+            continue
+        cur.append((ch, left.value, right.value, bottom.value, top.value))
+    flush()
+    return [_split_trailing_numbers(ln) for ln in _merge_same_row(lines, gap_factor)], n
+
+
+def _merge_same_row(lines: list[Line], gap_factor: float) -> list[Line]:
+    """Join consecutive lines that PDFium split although they sit on one row, left to right."""
+    out: list[Line] = []
+    for ln in lines:
+        if out:
+            prev = out[-1]
+            cy = (ln.y0 + ln.y1) / 2
+            slack = 0.2 * prev.height
+            if prev.y0 - slack <= cy <= prev.y1 + slack and ln.x0 >= prev.x1 - 1:
+                segs = list(prev.segments)
+                first = ln.segments[0]
+                if first.x0 - segs[-1].x1 <= gap_factor * max(prev.height, ln.height):
+                    last = segs.pop()
+                    segs.append(
+                        Segment(f"{last.text} {first.text}", last.x0, first.x1, min(last.y0, first.y0), max(last.y1, first.y1))
+                    )
+                    segs.extend(ln.segments[1:])
+                else:
+                    segs.extend(ln.segments)
+                out[-1] = Line(segs, max(prev.height, ln.height))
+                continue
+        out.append(ln)
+    return out
+
+
+def _anchor(seg: Segment) -> float:
+    """Where a cell is aligned: numbers to the right edge, text to the left edge."""
+    return seg.x1 if seg.numeric else seg.x0
+
+
+def _columns_for(rows: list[Line]) -> list[float]:
+    """Anchors of the value columns of a table block (the label column is handled apart)."""
+    edges = sorted(_anchor(s) for ln in rows for s in ln.segments[1:])
+    if not edges:
+        return []
+    tol = max(6.0, statistics.median(ln.height for ln in rows) * 1.2)
+    clusters: list[list[float]] = [[edges[0]]]
+    for e in edges[1:]:
+        if e - clusters[-1][-1] <= tol:
+            clusters[-1].append(e)
+        else:
+            clusters.append([e])
+    return [statistics.median(c) for c in clusters]
+
+
+def _table_block(rows: list[Line]) -> Block:
+    cols = _columns_for(rows)
+    label_x = min(ln.x0 for ln in rows)
+    grid: list[list[str]] = []
+    for ln in rows:
+        cells = [""] * (len(cols) + 1)
+        for j, seg in enumerate(ln.segments):
+            is_label = j == 0 and (not seg.numeric) and seg.x0 - label_x < 0.25 * (ln.x1 - label_x + 1)
+            if is_label or not cols:
+                idx = 0
+            else:
+                idx = 1 + min(range(len(cols)), key=lambda c: abs(cols[c] - _anchor(seg)))
+            cells[idx] = (cells[idx] + " " + seg.text).strip()
+        grid.append(cells)
+    # Drop columns that are empty everywhere.
+    keep = [c for c in range(len(cols) + 1) if any(r[c] for r in grid)]
+    grid = [[r[c] for c in keep] for r in grid]
+    header_rows = 0
+    for ln in rows:
+        if ln.n_numeric and not re.fullmatch(r"(19|20)\d\d", ln.segments[-1].text.strip()):
+            break
+        header_rows += 1
+    if header_rows == len(rows):
+        header_rows = 0
+    bbox = (min(r.x0 for r in rows), min(r.y0 for r in rows), max(r.x1 for r in rows), max(r.y1 for r in rows))
+    return Block("table", bbox, rows=grid, header_rows=header_rows)
+
+
+def _is_heading(line: Line, body_h: float) -> bool:
+    words = line.text.split()
+    return (
+        len(words) <= 14
+        and line.height >= 1.3 * body_h
+        and not line.text.rstrip().endswith((".", ",", ";"))
+        and any(c.isalpha() for c in line.text)
+    )
+
+
+def group_blocks(lines: list[Line], min_table_rows: int = 2) -> list[Block]:
+    """Group lines into tables (runs of tabular lines) and paragraphs/headings."""
+    if not lines:
+        return []
+    body_h = statistics.median(ln.height for ln in lines)
+    blocks: list[Block] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        ln = lines[i]
+        if ln.tabular:
+            j = i + 1
+            rows = [ln]
+            while j < n:
+                nxt = lines[j]
+                gap = rows[-1].y0 - nxt.y1
+                if gap > 3 * max(body_h, rows[-1].height) or gap < -3 * body_h:
+                    break
+                if nxt.tabular:
+                    rows.append(nxt)
+                    j += 1
+                    continue
+                # a short section row ("Current assets") between two tabular lines stays in the table
+                if (
+                    j + 1 < n
+                    and lines[j + 1].tabular
+                    and len(nxt.text.split()) <= 8
+                    and not _is_heading(nxt, body_h)
+                ):
+                    rows.append(nxt)
+                    j += 1
+                    continue
+                break
+            # a header line just above the first tabular line (e.g. "2023 2022" or "Note $'000")
+            if sum(1 for r in rows if r.tabular) >= min_table_rows:
+                blocks.append(_table_block(rows))
+                i = j
+                continue
+        # paragraph
+        para = [ln]
+        j = i + 1
+        if not _is_heading(ln, body_h):
+            while j < n:
+                nxt = lines[j]
+                prev = para[-1]
+                gap = prev.y0 - nxt.y1
+                if nxt.tabular and j + 1 < n and lines[j + 1].tabular:
+                    break
+                if _is_heading(nxt, body_h) or BULLET_RE.match(nxt.text):
+                    break
+                if gap > 0.9 * max(prev.height, nxt.height) or gap < -2 * prev.height:
+                    break
+                if abs(nxt.height - prev.height) > 0.35 * max(prev.height, 1):
+                    break
+                para.append(nxt)
+                j += 1
+        kind = "heading" if len(para) == 1 and _is_heading(ln, body_h) else "text"
+        bbox = (min(p.x0 for p in para), min(p.y0 for p in para), max(p.x1 for p in para), max(p.y1 for p in para))
+        blocks.append(Block(kind, bbox, text="\n".join(p.text for p in para)))
+        i = j
+    return blocks
+
+
+def layout_page(page: pdfium.PdfPage, page_index: int) -> PageLayout:
+    width, height = page.get_size()
+    textpage = page.get_textpage()
+    try:
+        lines, n_chars = page_lines(textpage)
+    finally:
+        textpage.close()
+    return PageLayout(page_index, width, height, group_blocks(lines), n_chars, page.get_rotation())

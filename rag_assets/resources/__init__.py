@@ -1,0 +1,7 @@
+"""Dagster resources: where reports live, how PDFs are parsed, how chunks are embedded."""
+
+from rag_assets.resources.embedder import EmbedderResource
+from rag_assets.resources.parser import ParserResource
+from rag_assets.resources.store import ReportStore
+
+__all__ = ["EmbedderResource", "ParserResource", "ReportStore"]

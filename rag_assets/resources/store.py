@@ -1,0 +1,53 @@
+"""The report store: data root, inbox folder, catalog of PDFs and per-partition file layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dagster as dg
+
+from rag_assets.core.catalog import Catalog, ReportSource
+from rag_assets.core.chunking import ChunkingConfig
+from rag_assets.core.paths import ReportPaths, data_root
+
+
+class ReportStore(dg.ConfigurableResource):
+    """Files of the project: ``data_root`` (default ``$RAG_ASSETS_HOME`` or ``data/``) and the PDF inbox."""
+
+    data_root: str = ""
+    inbox: str = ""  # default: <data_root>/pdfs
+    subset_csv: str = ""  # default: subset.csv beside the PDFs
+    chunk_tokens: int = 300
+    chunk_overlap: int = 50
+
+    @property
+    def root(self) -> Path:
+        return Path(self.data_root).expanduser().resolve() if self.data_root else data_root()
+
+    @property
+    def inbox_dir(self) -> Path:
+        return Path(self.inbox).expanduser().resolve() if self.inbox else self.root / "pdfs"
+
+    @property
+    def catalog_path(self) -> Path:
+        return self.root / "catalog.json"
+
+    def catalog(self) -> Catalog:
+        return Catalog(self.catalog_path)
+
+    def scan_inbox(self) -> list[ReportSource]:
+        """Hash the inbox PDFs, update the catalog on disk and return what is there."""
+        cat = self.catalog()
+        self.inbox_dir.mkdir(parents=True, exist_ok=True)
+        found = cat.scan(self.inbox_dir, Path(self.subset_csv) if self.subset_csv else None)
+        cat.save()
+        return found
+
+    def source(self, sha1: str) -> ReportSource:
+        return self.catalog().get(sha1)
+
+    def paths(self, sha1: str) -> ReportPaths:
+        return ReportPaths(self.root, sha1)
+
+    def chunking(self) -> ChunkingConfig:
+        return ChunkingConfig(max_tokens=self.chunk_tokens, overlap_tokens=self.chunk_overlap)

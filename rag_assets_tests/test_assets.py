@@ -1,0 +1,162 @@
+"""The ingestion chain as Dagster assets, with asset checks, the inbox sensor and the stale schedule."""
+
+from __future__ import annotations
+
+import shutil
+
+import dagster as dg
+import pytest
+
+from rag_assets.assets.ingestion import ingestion_assets, ingestion_checks, reports_partitions
+from rag_assets.core.bm25_index import BM25Index
+from rag_assets.core.catalog import file_sha1
+from rag_assets.core.embedding import MiniLMOnnxEmbedder
+from rag_assets.core.pipeline import read_chunks, read_pages
+from rag_assets.core.vector_index import VectorIndex
+from rag_assets.definitions import defs
+from rag_assets.resources import EmbedderResource, ParserResource, ReportStore
+from rag_assets.sensors import inbox_sensor, stale_reports_schedule, stale_run_requests
+from rag_assets_tests.conftest import BLUEBIRD, NORTHWIND
+
+
+def _resources(**store_kw):
+    return {
+        "store": ReportStore(**store_kw),
+        "parser": ParserResource(route="weight_free"),
+        "embedder": EmbedderResource(provider="onnx"),
+    }
+
+
+def _materialize(instance, sha1, resources, raise_on_error=True):
+    return dg.materialize(
+        [*ingestion_assets, *ingestion_checks],
+        partition_key=sha1,
+        instance=instance,
+        resources=resources,
+        raise_on_error=raise_on_error,
+    )
+
+
+@pytest.fixture()
+def instance():
+    # instance_for_test rather than ephemeral(): schedules re-open their instance from a reference
+    with dg.instance_for_test() as inst:
+        yield inst
+
+
+@pytest.fixture()
+def registered(inbox, instance):
+    """The sample reports scanned into the catalog and registered as partitions of an ephemeral instance."""
+    store = ReportStore()
+    found = store.scan_inbox()
+    instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in found])
+    return instance, store, {r.company_name: r for r in found}
+
+
+def test_definitions_load():
+    job = defs.resolve_job_def("ingest_reports")
+    assert {n.name for n in job.nodes} >= {"parsed_report", "report_pages", "report_chunks", "faiss_index"}
+    assert defs.resolve_sensor_def("inbox_sensor") and defs.resolve_schedule_def("stale_reports_schedule")
+
+
+def test_whole_chain_materializes_with_content(registered):
+    instance, store, reports = registered
+    src = reports[NORTHWIND.company]
+    result = _materialize(instance, src.sha1, _resources())
+    assert result.success
+    # every asset check passed
+    checks = result.get_asset_check_evaluations()
+    assert len(checks) == 3 and all(c.passed for c in checks)
+    # metadata a user sees in the UI
+    mats = {m.asset_key.path[-1]: m.metadata for m in result.asset_materializations_for_node("parsed_report")}
+    assert mats["parsed_report"]["pages"].value == 6 and mats["parsed_report"]["tables"].value == 1
+    chunk_meta = result.asset_materializations_for_node("report_chunks")[0].metadata
+    assert chunk_meta["chunks"].value >= 5 and chunk_meta["seconds"].value >= 0
+
+    paths = store.paths(src.sha1)
+    pages = read_pages(paths.pages)
+    assert [p.page_index for p in pages] == list(range(6))
+    chunks = read_chunks(paths.chunks)
+    assert set(chunks.columns) >= {"chunk_id", "report_sha1", "page_index", "text", "n_tokens", "kind"}
+    table_chunks = chunks[chunks.kind == "table"]
+    assert len(table_chunks) == 1 and int(table_chunks.page_index.iloc[0]) == 3
+    assert "| Total assets | 7,710,615 | 8,818,186 |" in table_chunks.text.iloc[0].splitlines()
+    assert (chunks.report_sha1 == src.sha1).all() and 4 not in set(chunks.page_index)
+
+    # the indexes return the expected chunk
+    bm25 = BM25Index.load(paths.bm25_dir)
+    hit = bm25.search("total assets", 1)[0][0]
+    assert chunks.set_index("chunk_id").loc[hit, "page_index"] == 3
+    emb = MiniLMOnnxEmbedder()
+    faiss = VectorIndex.load(paths.faiss_dir)
+    hit = faiss.search(emb.embed(["how many people are employed by the group"])[0], 1, emb.model_name)[0][0]
+    assert chunks.set_index("chunk_id").loc[hit, "page_index"] == 5
+    assert not list(paths.dir.rglob("*.tmp")), "no temp files left"
+
+
+def test_bad_pdf_fails_only_its_own_partition(registered, data_home):
+    instance, store, reports = registered
+    bad = data_home / "pdfs" / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.7\n garbage garbage")
+    cat = store.scan_inbox()
+    bad_sha = file_sha1(bad)
+    assert bad_sha in {r.sha1 for r in cat}
+    instance.add_dynamic_partitions(reports_partitions.name, [bad_sha])
+    result = _materialize(instance, bad_sha, _resources(), raise_on_error=False)
+    assert not result.success
+    failure = next(e for e in result.all_events if e.event_type_value == "STEP_FAILURE")
+    assert "corrupt" in failure.step_failure_data.user_failure_data.description
+    assert not store.paths(bad_sha).parsed.exists()
+    ok = _materialize(instance, reports[BLUEBIRD.company].sha1, _resources())
+    assert ok.success
+
+
+def test_sensor_registers_new_pdfs_once(inbox, instance):
+    res = {"store": ReportStore()}
+    ctx = dg.build_sensor_context(instance=instance, resources=res)
+    result = inbox_sensor(ctx)
+    assert isinstance(result, dg.SensorResult)
+    keys = {r.partition_key for r in result.run_requests}
+    assert keys == {file_sha1(p) for p in inbox.glob("*.pdf")}
+    added = result.dynamic_partitions_requests[0].partition_keys
+    instance.add_dynamic_partitions(reports_partitions.name, list(added))
+    again = inbox_sensor(dg.build_sensor_context(instance=instance, resources=res))
+    assert isinstance(again, dg.SkipReason)
+    # a changed file is a new SHA-1, hence a new partition
+    pdf = next(inbox.glob("northwind*.pdf"))
+    changed = inbox / "northwind_v2.pdf"
+    shutil.copy(pdf, changed)
+    with open(changed, "ab") as fh:
+        fh.write(b"\n% appended revision\n")
+    third = inbox_sensor(dg.build_sensor_context(instance=instance, resources=res))
+    assert [r.partition_key for r in third.run_requests] == [file_sha1(changed)]
+
+
+def test_stale_schedule_requests_changed_partitions(registered):
+    instance, store, reports = registered
+    sha = reports[NORTHWIND.company].sha1
+    other = reports[BLUEBIRD.company].sha1
+    res = _resources()
+    _materialize(instance, sha, res)
+    reqs = stale_run_requests(instance, res["store"], res["parser"], res["embedder"])
+    by_key = {r.partition_key: r for r in reqs}
+    assert sha not in by_key, "a fresh partition is not stale"
+    assert other in by_key, "a never-materialized partition is stale"
+    # new chunking config: chunks and both indexes are stale, parsing is not
+    res2 = _resources(chunk_tokens=200)
+    reqs = stale_run_requests(instance, res2["store"], res2["parser"], res2["embedder"])
+    sel = {k.path[-1] for k in next(r for r in reqs if r.partition_key == sha).asset_selection}
+    assert sel == {"report_chunks", "faiss_index", "bm25_index"}
+    ctx = dg.build_schedule_context(instance=instance, resources=res2)
+    out = stale_reports_schedule(ctx)
+    assert {r.partition_key for r in out} == {sha, other}
+
+
+def test_missing_catalog_entry_is_clear(data_home, instance):
+    instance.add_dynamic_partitions(reports_partitions.name, ["0" * 40])
+    result = _materialize(instance, "0" * 40, _resources(), raise_on_error=False)
+    assert not result.success
+    failure = next(e for e in result.all_events if e.event_type_value == "STEP_FAILURE")
+    assert "not in the catalog" in failure.step_failure_data.error.cause.message or "not in the catalog" in str(
+        failure.step_failure_data.error
+    )

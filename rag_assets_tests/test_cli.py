@@ -1,0 +1,49 @@
+"""The rag-assets command: ingest is idempotent, reports failures per report, and knows its folders."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from rag_assets.cli import ingest, main
+from rag_assets.core.catalog import Catalog, file_sha1
+
+
+def test_ingest_twice_is_idempotent(inbox, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    first = ingest(inbox, quiet=True)
+    assert [r["status"] for r in first] == ["ok", "ok"]
+    assert all(r["pages"] == 6 and r["chunks"] >= 5 for r in first)
+    second = ingest(inbox, quiet=True)
+    assert [r["status"] for r in second] == ["up to date", "up to date"]
+    instance = dg.DagsterInstance.get()
+    assert set(instance.get_dynamic_partitions("reports")) == {r["sha1"] for r in first}
+    assert set(instance.get_materialized_partitions(dg.AssetKey("bm25_index"))) == {r["sha1"] for r in first}
+    names = {r["company"] for r in first}
+    assert names == {"Northwind Widgets plc", "Bluebird Mining Ltd"}
+
+
+def test_ingest_reports_a_bad_pdf_and_goes_on(inbox, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    (inbox / "zero.pdf").write_bytes(b"")
+    code = main(["ingest", str(inbox)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "FAILED" in out and "empty" in out
+    assert out.count(" ok") == 2
+
+
+def test_report_without_subset_row_is_named_by_file(tmp_path, sample_pdfs):
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    target = folder / "Acme_Holdings_2024.pdf"
+    target.write_bytes(sample_pdfs[0].read_bytes())
+    cat = Catalog(tmp_path / "catalog.json")
+    (src,) = cat.scan(folder)
+    assert src.company_name == "Acme Holdings 2024" and src.sha1 == file_sha1(target)
+    cat.save()
+    assert Catalog(tmp_path / "catalog.json").get(src.sha1).path == str(target.resolve())
+
+
+def test_ingest_missing_folder_exits_2(tmp_path, capsys):
+    assert main(["ingest", str(tmp_path / "nope")]) == 2
+    assert "not found" in capsys.readouterr().err

@@ -1,0 +1,113 @@
+"""Weight-free parsing of PDFs into Docling documents, and clear errors for bad input."""
+
+from __future__ import annotations
+
+import pytest
+from docling_core.types.doc import DoclingDocument, TableItem
+
+from rag_assets.core.cleaning import clean_text, document_pages
+from rag_assets.core.parsing import (
+    CorruptPdfError,
+    EmptyPdfError,
+    NoTextLayerError,
+    parse_pdf_weight_free,
+)
+from rag_assets_tests.conftest import NORTHWIND
+from rag_assets_tests.pdf_factory import image_only_pdf, text_pdf, two_column_table_pdf
+
+
+def test_sample_report_items_have_page_provenance(sample_pdfs):
+    doc, stats = parse_pdf_weight_free(sample_pdfs[0])
+    assert stats.pages == 6 and len(doc.pages) == 6
+    for item, _ in doc.iterate_items():
+        assert item.prov and 1 <= item.prov[0].page_no <= 6
+    # the financial table is found on physical page 4 (page_index 3), nowhere else
+    assert [t.prov[0].page_no for t in doc.tables] == [4]
+    assert 4 not in {i.prov[0].page_no - 1 for i, _ in doc.iterate_items()}, "image-only page has no items"
+    # round trip through JSON keeps everything
+    again = DoclingDocument.model_validate_json(doc.model_dump_json())
+    assert len(again.texts) == len(doc.texts) and len(again.tables) == 1
+
+
+def test_table_rows_become_table_cells(sample_pdfs):
+    doc, _ = parse_pdf_weight_free(sample_pdfs[0])
+    table: TableItem = doc.tables[0]
+    rows = [[c.text for c in row] for row in table.data.grid]
+    assert ["Total assets", "7,710,615", "8,818,186"] in rows
+    assert ["Net income (loss)", "(12,400)", "85,300"] in rows
+    assert rows[0][1:] == ["2023", "2022"]
+    assert table.data.grid[0][1].column_header
+
+
+def test_cleaned_page_keeps_table_row_on_one_line(sample_pdfs):
+    doc, _ = parse_pdf_weight_free(sample_pdfs[0])
+    pages = document_pages(doc)
+    assert [p.page_index for p in pages] == list(range(6))
+    table_page = pages[3].text
+    assert "| Total assets | 7,710,615 | 8,818,186 |" in table_page.splitlines()
+    assert "All amounts in thousands of USD" in table_page
+    assert pages[4].text == ""
+    # the running header and the page numbers are removed as repeated furniture
+    assert all("| Annual Report 2023" not in p.text for p in pages[1:])
+    assert all(p.n_removed >= 1 for p in pages if p.page_index != 4)
+
+
+def test_two_columns_both_kept_in_order(sample_pdfs):
+    doc, _ = parse_pdf_weight_free(sample_pdfs[0])
+    text = document_pages(doc)[2].text
+    assert text.index("Left column.") < text.index("Right column.")
+    assert "record level" in text and "reviewed each quarter" in text
+
+
+def test_right_aligned_numeric_columns(tmp_path):
+    doc, _ = parse_pdf_weight_free(two_column_table_pdf(tmp_path / "t.pdf"))
+    rows = [[c.text for c in row] for row in doc.tables[0].data.grid]
+    assert ["Americas", "(88.1)", "12.0"] in rows
+    assert ["Total segment result", "1,116.4", "1,119.7"] in rows
+    assert ["Asia Pacific", "-", "7.5"] in rows
+
+
+def test_cleaning_rules():
+    assert clean_text("finan-\ncial statements") == "financial statements"
+    assert clean_text("Revenue/g21/g22 grew glyph<c=3,font=/AAAA+Arial> fast") == "Revenue grew fast"
+    assert clean_text("net (cid:123)income\ufffd \ue001") == "net income"
+    assert clean_text("sustainability\ufffe\nrelated") == "sustainabilityrelated"
+    assert clean_text("well-known\nbrand") == "well-known brand"
+
+
+def test_hyphenated_line_end_in_pdf_is_joined(tmp_path):
+    pdf = text_pdf(tmp_path / "h.pdf", [["The consolidated finan-", "cial statements were approved."]])
+    doc, _ = parse_pdf_weight_free(pdf)
+    assert "consolidated financial statements were approved." in document_pages(doc)[0].text
+
+
+def test_empty_file_is_a_clear_error(tmp_path):
+    p = tmp_path / "empty.pdf"
+    p.write_bytes(b"")
+    with pytest.raises(EmptyPdfError, match="empty"):
+        parse_pdf_weight_free(p)
+
+
+def test_corrupt_file_is_a_clear_error(tmp_path):
+    p = tmp_path / "bad.pdf"
+    p.write_bytes(b"%PDF-1.4\nthis is not really a pdf\n")
+    with pytest.raises(CorruptPdfError, match="corrupt"):
+        parse_pdf_weight_free(p)
+
+
+def test_truncated_report_is_a_clear_error(tmp_path, sample_pdfs):
+    data = sample_pdfs[0].read_bytes()
+    p = tmp_path / "truncated.pdf"
+    p.write_bytes(data[: len(data) // 3])
+    with pytest.raises((CorruptPdfError, NoTextLayerError)):
+        parse_pdf_weight_free(p)
+
+
+def test_scanned_pdf_names_ocr_as_remedy(tmp_path):
+    with pytest.raises(NoTextLayerError, match="OCR"):
+        parse_pdf_weight_free(image_only_pdf(tmp_path / "scan.pdf"))
+
+
+def test_company_from_sample_is_in_text(sample_pdfs):
+    doc, _ = parse_pdf_weight_free(sample_pdfs[0])
+    assert NORTHWIND.ceo in " ".join(p.text for p in document_pages(doc))
