@@ -147,8 +147,8 @@ def test_stale_schedule_requests_changed_partitions(registered):
     reqs = stale_run_requests(instance, res2["store"], res2["parser"], res2["embedder"])
     sel = {k.path[-1] for k in next(r for r in reqs if r.partition_key == sha).asset_selection}
     assert sel == {"report_chunks", "faiss_index", "bm25_index"}
-    ctx = dg.build_schedule_context(instance=instance, resources=res2)
-    out = stale_reports_schedule(ctx)
+    with dg.build_schedule_context(instance=instance, resources=res2) as ctx:
+        out = stale_reports_schedule(ctx)
     assert {r.partition_key for r in out} == {sha, other}
 
 

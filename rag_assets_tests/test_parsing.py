@@ -111,3 +111,11 @@ def test_scanned_pdf_names_ocr_as_remedy(tmp_path):
 def test_company_from_sample_is_in_text(sample_pdfs):
     doc, _ = parse_pdf_weight_free(sample_pdfs[0])
     assert NORTHWIND.ceo in " ".join(p.text for p in document_pages(doc))
+
+
+def test_surrogate_halves_from_pdfium_are_repaired():
+    from rag_assets.core.pdf_layout import _fix_surrogates
+
+    assert _fix_surrogates("a\ud835\udc00b") == "a\U0001d400b"
+    assert _fix_surrogates("x\ud800y") == "xy"
+    assert _fix_surrogates("plain") == "plain"

@@ -22,7 +22,9 @@ def count_tokens(texts: list[str]) -> list[int]:
     """Number of word-piece tokens (no special tokens) of each text."""
     if not texts:
         return []
-    return [len(e.ids) for e in tokenizer().encode_batch(texts, add_special_tokens=False)]
+    tok = tokenizer()
+    encode = getattr(tok, "encode_batch_fast", tok.encode_batch)  # no offsets needed: faster when available
+    return [len(e.ids) for e in encode(texts, add_special_tokens=False)]
 
 
 def split_by_tokens(text: str, max_tokens: int, overlap: int) -> list[str]:
