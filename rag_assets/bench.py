@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rag_assets.core.chunking import ChunkingConfig
 from rag_assets.core.parsing import parse_pdf_weight_free
+from rag_assets.core.embedding import embedding_text
 from rag_assets.core.paths import ReportPaths
 from rag_assets.core.pipeline import bm25_stage, chunk_stage, clean_stage, read_chunks, save_parsed
 
@@ -58,7 +59,7 @@ def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, embed_limit
         pages += stats.pages
         chunks += meta["chunks"]
         if embed:
-            all_texts.extend(read_chunks(paths.chunks)["text"].tolist())
+            all_texts.extend(embedding_text(t) for t in read_chunks(paths.chunks)["text"].tolist())
         print(
             f"[{i}/{len(pdfs)}] {pdf.name[:16]} {stats.pages:4d} pages {meta['chunks']:5d} chunks "
             f"{t4 - t0:6.2f}s  peak {peak_rss_mib():.0f} MiB",

@@ -88,7 +88,7 @@ def test_whole_chain_materializes_with_content(registered):
     hit = bm25.search("total assets", 1)[0][0]
     assert chunks.set_index("chunk_id").loc[hit, "page_index"] == 3
     emb = MiniLMOnnxEmbedder()
-    faiss = VectorIndex.load(paths.faiss_dir)
+    faiss = VectorIndex.load(paths.faiss_dir_for(emb.model_name))
     hit = faiss.search(emb.embed(["how many people are employed by the group"])[0], 1, emb.model_name)[0][0]
     assert chunks.set_index("chunk_id").loc[hit, "page_index"] == 5
     assert not list(paths.dir.rglob("*.tmp")), "no temp files left"

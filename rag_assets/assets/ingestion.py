@@ -148,7 +148,7 @@ def faiss_index(
 
     meta = faiss_stage(paths, embedder.get(), progress)
     record_stage(paths, "faiss_index", stage_fingerprints(store, parser, embedder)["faiss_index"])
-    return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.faiss_dir}))
+    return dg.MaterializeResult(metadata=_meta(meta))
 
 
 @dg.asset(
@@ -185,11 +185,13 @@ def every_page_has_chunks(context: dg.AssetCheckExecutionContext, store: ReportS
 
 
 @dg.asset_check(asset=faiss_index, partitions_def=reports_partitions, blocking=True)
-def faiss_rows_match_chunks(context: dg.AssetCheckExecutionContext, store: ReportStore) -> dg.AssetCheckResult:
+def faiss_rows_match_chunks(
+    context: dg.AssetCheckExecutionContext, store: ReportStore, embedder: EmbedderResource
+) -> dg.AssetCheckResult:
     """The FAISS row count and its chunk ids equal the chunks table."""
     paths = store.paths(context.partition_key)
     ids = read_chunks(paths.chunks)["chunk_id"].tolist()
-    index = VectorIndex.load(paths.faiss_dir)
+    index = VectorIndex.load(paths.faiss_dir_for(embedder.get().model_name))
     return dg.AssetCheckResult(
         passed=index.ntotal == len(ids) and index.chunk_ids == ids,
         metadata={"rows": index.ntotal, "chunks": len(ids)},

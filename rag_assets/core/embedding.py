@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import time
 from abc import ABC, abstractmethod
 
@@ -20,6 +21,18 @@ log = logging.getLogger(__name__)
 
 class EmbeddingModelMismatch(ValueError):
     """A query embedded by one model was sent to an index built with another."""
+
+
+TABLE_RULE_RE = re.compile(r"^\|?(\s*-{3,}\s*\|)+\s*$", re.MULTILINE)
+CELL_SEP_RE = re.compile(r"\s*\|\s*")
+
+
+def embedding_text(text: str) -> str:
+    """Chunk text as the embedder sees it: markdown table rules and cell pipes carry no meaning."""
+    if "|" not in text:
+        return text
+    text = TABLE_RULE_RE.sub("", text)
+    return CELL_SEP_RE.sub(" ", text).strip()
 
 
 def normalize(x: np.ndarray) -> np.ndarray:

@@ -60,6 +60,10 @@ class ReportPaths:
     def faiss_dir(self) -> Path:
         return self.dir / "faiss"
 
+    def faiss_dir_for(self, model_name: str) -> Path:
+        """The FAISS index built with one embedding model (several can coexist)."""
+        return self.dir / "faiss" / model_slug(model_name)
+
     @property
     def bm25_dir(self) -> Path:
         return self.dir / "bm25"
@@ -67,6 +71,12 @@ class ReportPaths:
     @property
     def manifest(self) -> Path:
         return self.dir / "manifest.json"
+
+
+def model_slug(model_name: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", model_name).strip("-") or "default"
 
 
 def report_paths(sha1: str, root: Path | None = None) -> ReportPaths:

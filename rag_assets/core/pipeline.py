@@ -19,7 +19,7 @@ from rag_assets.core.atomic import atomic_path, read_json, write_json, write_tex
 from rag_assets.core.bm25_index import TOKENIZER_VERSION, BM25Index
 from rag_assets.core.chunking import CHUNKER_VERSION, Chunk, ChunkingConfig, chunk_pages
 from rag_assets.core.cleaning import CLEANER_VERSION, PageText, document_pages
-from rag_assets.core.embedding import Embedder
+from rag_assets.core.embedding import Embedder, embedding_text
 from rag_assets.core.parsing import ParseStats
 from rag_assets.core.paths import ReportPaths
 from rag_assets.core.vector_index import VectorIndex
@@ -44,7 +44,7 @@ STAGE_VERSIONS = {
     "parsed_report": "1",
     "report_pages": CLEANER_VERSION,
     "report_chunks": CHUNKER_VERSION,
-    "faiss_index": "faiss-flatip-1",
+    "faiss_index": "faiss-flatip-2",
     "bm25_index": TOKENIZER_VERSION,
 }
 
@@ -165,7 +165,7 @@ def chunk_stage(paths: ReportPaths, cfg: ChunkingConfig) -> dict:
 def faiss_stage(paths: ReportPaths, embedder: Embedder, progress: Callable[[int, int], None] | None = None) -> dict:
     t0 = time.perf_counter()
     df = read_chunks(paths.chunks)
-    texts = df["text"].tolist()
+    texts = [embedding_text(t) for t in df["text"].tolist()]
     step = 256
     parts = []
     for b in range(0, len(texts), step):
@@ -176,7 +176,8 @@ def faiss_stage(paths: ReportPaths, embedder: Embedder, progress: Callable[[int,
 
     vecs = np.concatenate(parts) if parts else np.zeros((0, embedder.dim), dtype=np.float32)
     index = VectorIndex.build(vecs, df["chunk_id"].tolist(), embedder.model_name)
-    index.save(paths.faiss_dir)
+    target = paths.faiss_dir_for(embedder.model_name)
+    index.save(target)
     dt = time.perf_counter() - t0
     return {
         "vectors": index.ntotal,
@@ -184,7 +185,8 @@ def faiss_stage(paths: ReportPaths, embedder: Embedder, progress: Callable[[int,
         "model": embedder.model_name,
         "seconds": round(dt, 3),
         "chunks_per_second": round(index.ntotal / dt, 1) if dt else None,
-        "bytes": sum(p.stat().st_size for p in paths.faiss_dir.iterdir()),
+        "bytes": sum(p.stat().st_size for p in target.iterdir()),
+        "path": str(target),
     }
 
 

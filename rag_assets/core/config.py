@@ -1,0 +1,93 @@
+"""Run configurations: one typed model, with named presets defined here and nowhere else."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class RunConfig(BaseModel):
+    """Everything that decides how a question set is answered."""
+
+    name: str
+    description: str = ""
+    # retrieval
+    embedder: Literal["onnx", "sentence-transformers", "openai"] = "onnx"
+    embedding_model: str = ""
+    retrieval: Literal["vector", "bm25", "hybrid"] = "hybrid"
+    vector_k: int = 30
+    bm25_k: int = 30
+    rrf_k: int = 60
+    candidate_pages: int = 8  # parent pages kept after retrieval (reranked if a reranker is set)
+    top_pages: int = 3  # pages sent to the answering LLM
+    # reranking
+    rerank: Literal["none", "llm", "cross-encoder"] = "none"
+    rerank_model: str = ""  # LLM for reranking (openai route); default: the answer model
+    rerank_batch: int = 3
+    rerank_llm_weight: float = 0.7
+    cross_encoder_path: str = ""
+    # answering
+    llm: Literal["llama_cpp", "openai"] = "llama_cpp"
+    answer_model: str = "qwen2.5-coder-1.5b"  # llama_cpp: a model name from core.models or a .gguf path
+    base_url: str = ""  # openai route: any OpenAI-compatible endpoint (empty: api.openai.com)
+    n_ctx: int = 8192
+    max_context_tokens: int = 3000  # page text budget per answer, in model tokens (approx. 4 chars each)
+    max_output_tokens: int = 700
+    grounding: Literal["record", "na_if_ungrounded"] = "record"
+    parallel_requests: int = 1
+    tokens_per_minute: int = 0
+    extra: dict = Field(default_factory=dict)
+
+
+PRESETS: dict[str, RunConfig] = {
+    "local": RunConfig(
+        name="local",
+        description="Embedded defaults: local MiniLM embeddings, hybrid BM25+FAISS retrieval, Qwen2.5-Coder-1.5B "
+        "(llama.cpp) answers; no network, no key.",
+    ),
+    "local-fast": RunConfig(
+        name="local-fast",
+        description="As 'local' with Qwen2.5-Coder-0.5B: about 3x faster, weaker.",
+        answer_model="qwen2.5-coder-0.5b",
+    ),
+    "winner": RunConfig(
+        name="winner",
+        description="The ERC2 winner: text-embedding-3-large vector retrieval, 30 pages reranked by gpt-4o-mini "
+        "down to 10, o3-mini answers.",
+        embedder="openai",
+        embedding_model="text-embedding-3-large",
+        retrieval="vector",
+        vector_k=60,
+        candidate_pages=30,
+        top_pages=10,
+        rerank="llm",
+        rerank_model="gpt-4o-mini",
+        llm="openai",
+        answer_model="o3-mini",
+        max_context_tokens=30000,
+        max_output_tokens=2000,
+        parallel_requests=16,
+        tokens_per_minute=1_000_000,
+    ),
+    "hybrid-api": RunConfig(
+        name="hybrid-api",
+        description="Local hybrid retrieval, 12 pages reranked by gpt-4o-mini down to 5, gpt-4o-mini answers.",
+        candidate_pages=12,
+        top_pages=5,
+        rerank="llm",
+        rerank_model="gpt-4o-mini",
+        llm="openai",
+        answer_model="gpt-4o-mini",
+        max_context_tokens=12000,
+        parallel_requests=8,
+        tokens_per_minute=200_000,
+    ),
+}
+
+
+def get_config(name: str, **overrides) -> RunConfig:
+    if name not in PRESETS:
+        raise KeyError(f"unknown configuration {name!r}; presets: {', '.join(PRESETS)}")
+    cfg = PRESETS[name]
+    return cfg.model_copy(update=overrides) if overrides else cfg

@@ -1,0 +1,55 @@
+"""Question sets in the challenge's format: ``[{"text": ..., "kind": ...}]``, validated with clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ValidationError, field_validator
+
+Kind = Literal["number", "name", "names", "boolean", "comparative"]
+
+
+class Question(BaseModel):
+    text: str
+    kind: Kind
+
+    @field_validator("text")
+    @classmethod
+    def _non_empty(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("empty question text")
+        return v
+
+
+class QuestionsFileError(ValueError):
+    pass
+
+
+def load_questions(path: Path) -> list[Question]:
+    path = Path(path)
+    if not path.exists():
+        raise QuestionsFileError(f"questions file not found: {path}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise QuestionsFileError(f"{path}: not valid JSON ({exc})") from exc
+    if isinstance(data, dict) and "questions" in data:
+        data = data["questions"]
+    if not isinstance(data, list):
+        raise QuestionsFileError(f'{path}: expected a JSON list of {{"text", "kind"}} objects')
+    out, problems = [], []
+    for i, item in enumerate(data):
+        if isinstance(item, dict) and "text" not in item and "question" in item:
+            item = {**item, "text": item["question"]}
+        try:
+            out.append(Question.model_validate(item))
+        except ValidationError as exc:
+            msg = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'item'}: {e['msg']}" for e in exc.errors())
+            problems.append(f"question {i}: {msg}")
+    if problems:
+        raise QuestionsFileError(f"{path}: {len(problems)} invalid question(s): " + " | ".join(problems[:10]))
+    if not out:
+        raise QuestionsFileError(f"{path}: no questions")
+    return out

@@ -1,0 +1,76 @@
+"""Route a question to its report(s) by the company names it mentions."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+SUFFIXES = {
+    "inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp", "llp",
+    "sa", "ag", "nv", "se", "spa", "bv", "gmbh", "ab", "asa", "oyj", "as", "kk", "tbk", "bhd", "berhad", "pty",
+    "the", "holdings", "holding", "group",
+}
+
+
+def normalize_name(name: str) -> str:
+    """Lower case, accents/quotes/punctuation removed, legal suffixes ('Inc.', 'plc', 'Ltd') dropped."""
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    text = re.sub(r"[^\w\s&]", " ", text.lower())
+    words = text.split()
+    while words and words[-1] in SUFFIXES:
+        words.pop()
+    while words and words[0] == "the":
+        words.pop(0)
+    return " ".join(words)
+
+
+def _norm_text(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return " " + " ".join(re.sub(r"[^\w\s&]", " ", text.lower()).split()) + " "
+
+
+@dataclass(frozen=True)
+class Route:
+    company: str  # the name as known to the catalog
+    sha1s: tuple[str, ...]  # every report of that company
+    position: int  # where the name occurs in the question
+
+
+class Router:
+    """Finds the known companies named in a question: exact name first, then the normalized name."""
+
+    def __init__(self, reports: dict[str, str]):
+        """``reports``: sha1 -> company name."""
+        by_name: dict[str, list[str]] = {}
+        for sha1, name in reports.items():
+            by_name.setdefault(name, []).append(sha1)
+        self.by_name = {k: tuple(sorted(v)) for k, v in by_name.items()}
+        self.normalized: dict[str, list[str]] = {}
+        for name in self.by_name:
+            key = normalize_name(name)
+            if key:
+                self.normalized.setdefault(key, []).append(name)
+
+    def route(self, question: str) -> list[Route]:
+        found: dict[str, int] = {}
+        # exact names, longest first so "Bionano Genomics, Inc." wins over a shorter name inside it
+        spans: list[tuple[int, int]] = []
+        for name in sorted(self.by_name, key=len, reverse=True):
+            pos = question.find(name)
+            if pos >= 0 and not any(a <= pos < b for a, b in spans):
+                found[name] = pos
+                spans.append((pos, pos + len(name)))
+        text = _norm_text(question)
+        for key in sorted(self.normalized, key=len, reverse=True):
+            m = re.search(rf"(?<=\s){re.escape(key)}(?=\s)", text)
+            if not m:
+                continue
+            for name in self.normalized[key]:
+                if name not in found:
+                    found[name] = m.start() + len(question)  # after exact hits, in question order
+        # drop names contained in a longer found name (e.g. "Downer" inside "Downer EDI")
+        names = sorted(found, key=lambda n: found[n])
+        keep = [n for n in names if not any(n != o and normalize_name(n) in normalize_name(o) and
+                                             len(normalize_name(o)) > len(normalize_name(n)) for o in names)]
+        return [Route(n, self.by_name[n], found[n]) for n in keep]
