@@ -171,6 +171,187 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _answer_setup(config: str, model: str | None = None, base_url: str | None = None):
+    """The run configuration (with command-line overrides) and the answering pipeline over the data root."""
+    from rag_assets.core.config import get_config
+    from rag_assets.core.runner import build_answerer
+    from rag_assets.resources import ReportStore
+
+    overrides = {}
+    if model:
+        overrides["answer_model"] = model
+    if base_url:
+        overrides["base_url"] = base_url
+        overrides["llm"] = "openai"
+    cfg = get_config(config, **overrides)
+    store = ReportStore()
+    reports = store.indexed_reports()
+    if not reports:
+        raise SystemExit(f"no ingested reports under {store.root}: run `rag-assets ingest` first")
+    return cfg, store, reports, lambda: build_answerer(cfg, store.root, reports)
+
+
+def _progress_printer(quiet: bool = False):
+    def progress(rec, done, total):
+        if not quiet:
+            err = f"  [{rec.error[:60]}]" if rec.error else ""
+            print(f"[{done}/{total}] {str(rec.value)[:40]!s:42} {rec.seconds:6.1f}s  {rec.question_text[:70]}{err}",
+                  flush=True)
+
+    return progress
+
+
+def cmd_answer(args) -> int:
+    from rag_assets.core.questions import QuestionsFileError, load_questions
+    from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, write_submission
+
+    try:
+        questions = load_questions(Path(args.questions))
+    except QuestionsFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url)
+    out = Path(args.out).resolve()
+    answer_log = AnswerLog(out.with_name(out.name + ".progress.jsonl"))
+    if args.restart and answer_log.path.exists():
+        answer_log.path.unlink()
+    already = len(answer_log.load())
+    if already:
+        print(f"resuming: {already} answer(s) already in {answer_log.path}")
+    db = AnswerDB(store.answers_db)
+    try:
+        records = answer_all(make(), questions, answer_log, db, run_id=f"{cfg.name}:{out.name}",
+                             parallel=cfg.parallel_requests, progress=_progress_printer())
+    finally:
+        db.close()
+    write_submission(records, out, cfg.name)
+    print(f"{len(records)} answers -> {out}  (lineage: {store.answers_db})")
+    return 0
+
+
+def cmd_retrieve(args) -> int:
+    import json
+
+    from rag_assets.core.atomic import atomic_path
+    from rag_assets.core.questions import QuestionsFileError, load_questions
+
+    try:
+        questions = load_questions(Path(args.questions))
+    except QuestionsFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    overrides = {"candidate_pages": max(args.top_k, 1)}
+    cfg, store, reports, _ = _answer_setup(args.config)
+    cfg = cfg.model_copy(update=overrides)
+    from rag_assets.core.runner import build_answerer
+
+    answerer = build_answerer(cfg, store.root, reports, llm=_NoLLM() if cfg.rerank == "none" else None)
+    out = Path(args.out)
+    with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        for q in questions:
+            routes = answerer.router.route(q.text)
+            pages = []
+            for route in routes:
+                ranked, _, _ = answerer.rank_pages(q.text, route)
+                pages.extend(ranked[: args.top_k])
+            if len(routes) > 1:
+                pages = sorted(pages, key=lambda p: -p.score)
+            fh.write(json.dumps({"question_text": q.text, "pages": [
+                {"pdf_sha1": p.sha1, "page_index": p.page_index, "score": round(float(p.score), 6)} for p in pages
+            ]}) + "\n")
+    print(f"{len(questions)} ranked page lists -> {out}")
+    return 0
+
+
+class _NoLLM:
+    """Stands in where retrieval needs no LLM (no reranker); calling it is a bug."""
+
+    model = "none"
+
+    def chat(self, *a, **k):  # pragma: no cover
+        raise RuntimeError("this configuration does not use an LLM for retrieval")
+
+
+def cmd_evaluate(args) -> int:
+    import json
+
+    from rag_assets.core.questions import load_questions
+    from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, write_submission
+    from rag_assets.core.scoring import evaluate
+
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url)
+    gold_path = Path(args.gold) if args.gold else store.gold_path
+    if gold_path is None or not Path(gold_path).exists():
+        print("error: no gold answers (use --gold ANSWERS_GOLD.json)", file=sys.stderr)
+        return 2
+    questions = load_questions(Path(args.questions) if args.questions else store.questions_path)
+    out_dir = store.answers_dir(cfg.name)
+    answer_log = AnswerLog(out_dir / "answers.jsonl")
+    db = AnswerDB(store.answers_db)
+    try:
+        records = answer_all(make(), questions, answer_log, db, run_id=cfg.name,
+                             parallel=cfg.parallel_requests, progress=_progress_printer())
+    finally:
+        db.close()
+    write_submission(records, out_dir / "submission.json", cfg.name)
+    ev = evaluate(records, json.loads(Path(gold_path).read_text(encoding="utf-8")))
+    summary = ev.summary()
+    summary["seconds_per_question"] = round(sum(r["seconds"] for r in records) / max(1, len(records)), 1)
+    (out_dir / "evaluation.json").write_text(json.dumps({"summary": summary, "rows": ev.rows}, indent=2,
+                                                        default=str), encoding="utf-8")
+    print(json.dumps(summary, indent=2))
+    for r in ev.rows:
+        if r["value_score"] < 1:
+            print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}")
+    return 0
+
+
+def guess_kind(question: str) -> str:
+    q = question.strip().lower()
+    if q.startswith("which of the companies") or " companies had " in q:
+        return "comparative"
+    if q.startswith(("did ", "does ", "is ", "was ", "has ", "have ", "were ", "are ")):
+        return "boolean"
+    if q.startswith(("what are the names", "which leadership", "list ")) or "names of" in q:
+        return "names"
+    if q.startswith(("how many", "how much")) or any(
+        w in q for w in ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ")
+    ):
+        return "number"
+    return "name"
+
+
+def cmd_ask(args) -> int:
+    import json
+
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url)
+    kind = args.kind or guess_kind(args.question)
+    rec = make().answer(args.question, kind)
+    print(f"kind: {kind}\nanswer: {rec.value}")
+    for ref in rec.references:
+        print(f"  page {ref['page_index']} of {reports.get(ref['pdf_sha1'], '?')} ({ref['pdf_sha1']})")
+    if rec.error:
+        print(f"error: {rec.error}")
+    if args.verbose_answer:
+        print(json.dumps(rec.to_dict(), indent=2, default=str))
+    else:
+        print(f"pages sent: {[p['page_index'] for p in rec.pages_sent]}; grounded: {rec.grounded}; "
+              f"{rec.seconds:.1f}s; {rec.prompt_tokens}+{rec.completion_tokens} tokens")
+    return 0
+
+
+def cmd_models(args) -> int:
+    from rag_assets.core.models import MODELS, ensure_model, model_path
+
+    if args.fetch:
+        print(ensure_model(args.fetch))
+        return 0
+    for name, spec in MODELS.items():
+        path = model_path(name)
+        print(f"{name:22} {'present' if path.exists() else 'absent ':8} {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rag-assets", description=__doc__)
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -188,6 +369,42 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("samples", help="write the synthetic sample reports into a folder")
     s.add_argument("folder")
     s.set_defaults(func=cmd_samples)
+
+    def llm_args(sp):
+        sp.add_argument("--config", default="local", help="run configuration (preset) name")
+        sp.add_argument("--model", help="override the answer model (GGUF name/path, or API model)")
+        sp.add_argument("--base-url", help="answer through this OpenAI-compatible endpoint")
+
+    s = sub.add_parser("answer", help="answer a questions file; writes the submission JSON, resumable")
+    s.add_argument("questions")
+    s.add_argument("--out", required=True)
+    s.add_argument("--restart", action="store_true", help="ignore answers saved by an interrupted run")
+    llm_args(s)
+    s.set_defaults(func=cmd_answer)
+
+    s = sub.add_parser("retrieve", help="ranked pages per question (JSONL), no answering")
+    s.add_argument("questions")
+    s.add_argument("--config", default="local")
+    s.add_argument("--top-k", type=int, default=10)
+    s.add_argument("--out", required=True)
+    s.set_defaults(func=cmd_retrieve)
+
+    s = sub.add_parser("evaluate", help="answer the question set (resuming) and score it against gold")
+    s.add_argument("--gold", help="gold answers in the challenge's format (default: data/answers_gold.json)")
+    s.add_argument("--questions", help="questions file (default: data/questions.json)")
+    llm_args(s)
+    s.set_defaults(func=cmd_evaluate)
+
+    s = sub.add_parser("ask", help="answer one question and show its pages")
+    s.add_argument("question")
+    s.add_argument("--kind", choices=["number", "name", "names", "boolean", "comparative"])
+    s.add_argument("--verbose-answer", action="store_true", help="print the whole answer record")
+    llm_args(s)
+    s.set_defaults(func=cmd_ask)
+
+    s = sub.add_parser("models", help="list the embedded GGUF models, or --fetch NAME to assemble one")
+    s.add_argument("--fetch", metavar="NAME")
+    s.set_defaults(func=cmd_models)
 
     s = sub.add_parser("bench", help="benchmark ingestion stages over a folder of PDFs (no Dagster)")
     s.add_argument("pdf_dir")

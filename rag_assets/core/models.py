@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag_assets.core.atomic import atomic_path
-from rag_assets.core.paths import data_root
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +60,9 @@ DEFAULT_MODEL = "qwen2.5-coder-1.5b"
 
 
 def models_dir() -> Path:
-    return data_root() / "models"
+    """Where assembled models live: ``$RAG_ASSETS_MODELS`` or ~/.cache/rag_assets/models (shared by checkouts)."""
+    env = os.environ.get("RAG_ASSETS_MODELS")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "rag_assets" / "models"
 
 
 def model_path(name: str) -> Path:

@@ -19,6 +19,8 @@ class ReportStore(dg.ConfigurableResource):
     subset_csv: str = ""  # default: subset.csv beside the PDFs
     chunk_tokens: int = 300
     chunk_overlap: int = 50
+    questions: str = ""  # default: <data_root>/questions.json
+    gold: str = ""  # gold answers in the challenge's format; default: <data_root>/answers_gold.json if present
 
     @property
     def root(self) -> Path:
@@ -48,6 +50,30 @@ class ReportStore(dg.ConfigurableResource):
 
     def paths(self, sha1: str) -> ReportPaths:
         return ReportPaths(self.root, sha1)
+
+    @property
+    def questions_path(self) -> Path:
+        return Path(self.questions).expanduser().resolve() if self.questions else self.root / "questions.json"
+
+    @property
+    def gold_path(self) -> Path | None:
+        path = Path(self.gold).expanduser().resolve() if self.gold else self.root / "answers_gold.json"
+        return path if path.exists() else None
+
+    def answers_dir(self, config: str) -> Path:
+        return self.root / "answers" / config
+
+    @property
+    def answers_db(self) -> Path:
+        return self.root / "answers.duckdb"
+
+    def indexed_reports(self) -> dict[str, str]:
+        """sha1 -> company name of every catalogued report that has chunks."""
+        return {
+            sha1: src.company_name
+            for sha1, src in self.catalog().reports.items()
+            if self.paths(sha1).chunks.exists()
+        }
 
     def chunking(self) -> ChunkingConfig:
         return ChunkingConfig(max_tokens=self.chunk_tokens, overlap_tokens=self.chunk_overlap)

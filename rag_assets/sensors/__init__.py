@@ -16,6 +16,12 @@ ingest_job = dg.define_asset_job(
     description="Parse, clean, chunk and index one report partition.",
 )
 
+evaluate_job = dg.define_asset_job(
+    "evaluate_config",
+    selection=dg.AssetSelection.assets("answers", "evaluation"),
+    description="Answer the question set with one configuration (partition) and score it.",
+)
+
 STAGE_ORDER = [a.key.path[-1] for a in ingestion_assets]
 DOWNSTREAM = {
     "parsed_report": STAGE_ORDER,

@@ -1,0 +1,136 @@
+"""Pure answering logic: numbers, routing, prompts, the challenge's scorer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rag_assets.core.numbers import NA, grounded, parse_number, resolve_number
+from rag_assets.core.prompts import build_messages, load_prompt
+from rag_assets.core.questions import QuestionsFileError, load_questions
+from rag_assets.core.routing import Router, normalize_name
+from rag_assets.core.schemas import SCHEMAS, NumberAnswer
+from rag_assets.core.scoring import evaluate, reference_score, value_score
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("$406.1 million", 406_100_000.0),
+        ("(1,234)", -1234.0),
+        ("-5.5", -5.5),
+        ("12.5%", 12.5),
+        ("EUR 1.2bn", 1_200_000_000.0),
+        ("3,5 Mio", 3_500_000.0),
+        ("1.234.567", 1_234_567.0),
+        ("2.3k", 2300.0),
+        (406100, 406100.0),
+        ("N/A", NA),
+        ("not available", NA),
+        ("", NA),
+    ],
+)
+def test_parse_number(text, expected):
+    assert parse_number(text) == expected
+
+
+def test_resolve_number_trusts_written_figure_and_scale():
+    assert resolve_number(406100, "406,100", "thousands") == 406_100_000
+    assert resolve_number(406_100_000, "406,100", "thousands") == 406_100_000
+    assert resolve_number(406.1, "$406.1 million", "units") == 406_100_000
+    assert resolve_number("N/A", "406,100", "thousands") == NA
+    assert resolve_number(-1234, "(1,234)", "units") == -1234
+    assert resolve_number(55.0, "12", "units") == 55.0, "unrelated figures: keep the model's final answer"
+
+
+def test_grounding_finds_value_in_any_unit():
+    page = "| Cash flow from operating activities | 406,100 | 388,250 |"
+    assert grounded(406_100_000, [page]) and grounded(406_100, [page])
+    assert grounded(19_970_000, ["Net cash provided by operations was $19.97 million"])
+    assert not grounded(123_456, [page])
+
+
+def test_router_exact_normalized_and_unknown():
+    router = Router({"a" * 40: "Bionano Genomics, Inc.", "b" * 40: "Downer EDI Limited", "c" * 40: "Downer EDI Limited",
+                     "d" * 40: "Seiko Epson Corporation"})
+    (r,) = router.route("Did Bionano Genomics, Inc. mention any mergers?")
+    assert r.company == "Bionano Genomics, Inc." and r.sha1s == ("a" * 40,)
+    (r,) = router.route("did bionano genomics mention mergers?")
+    assert r.company == "Bionano Genomics, Inc."
+    (r,) = router.route("Did 'Downer EDI Ltd' announce a buyback?")
+    assert r.sha1s == ("b" * 40, "c" * 40), "a company with two reports routes to both"
+    routes = router.route('Which of the companies had the lowest total assets: "Seiko Epson Corp", "Downer EDI"?')
+    assert [x.company for x in routes] == ["Seiko Epson Corporation", "Downer EDI Limited"]
+    assert router.route("What was the revenue of Unknown Widgets plc?") == []
+    assert normalize_name("The Kroger Co.") == "kroger" and normalize_name("SEIKO EPSON CORP") == "seiko epson"
+
+
+def test_every_prompt_assembles_with_schema_and_example():
+    for name in ["number", "name", "names", "boolean", "comparative", "rerank"]:
+        prompt = load_prompt(name)
+        assert prompt.schema is SCHEMAS[name] and prompt.example["question"]
+        # the one-shot example is itself a valid answer of the schema
+        prompt.schema.model_validate(prompt.example["answer"])
+        messages, schema = build_messages(name, context="PAGE 1\ntext", question="Q?")
+        assert schema is prompt.schema
+        assert "{shared." not in messages[0]["content"] and "Example" in messages[0]["content"]
+        assert messages[1]["content"].endswith("Question: Q?")
+    rules = load_prompt("number").instruction
+    assert "in thousands" in rules and "parentheses" in rules and "another currency" in rules
+
+
+def test_schema_is_lenient_with_small_model_output():
+    parsed = NumberAnswer.model_validate({
+        "step_by_step_analysis": "x" * 5000, "reasoning_summary": "ok", "relevant_pages": ["p12", 3, "page 4"],
+        "value_as_written": 406100, "scale": "Thousand", "final_answer": "$406.1 million",
+    })
+    assert len(parsed.step_by_step_analysis) == 1200 and parsed.relevant_pages == [12, 3, 4]
+    assert parsed.scale == "thousands" and parsed.value_as_written == "406100"
+
+
+def test_questions_file_errors_are_clear(tmp_path):
+    p = tmp_path / "q.json"
+    p.write_text("{not json")
+    with pytest.raises(QuestionsFileError, match="not valid JSON"):
+        load_questions(p)
+    p.write_text(json.dumps([{"text": "ok?", "kind": "number"}, {"text": "x", "kind": "essay"}, {"kind": "name"}]))
+    with pytest.raises(QuestionsFileError, match=r"2 invalid question\(s\).*question 1.*question 2"):
+        load_questions(p)
+    p.write_text(json.dumps([{"text": "What?", "kind": "names"}]))
+    assert load_questions(p)[0].kind == "names"
+    with pytest.raises(QuestionsFileError, match="not found"):
+        load_questions(tmp_path / "missing.json")
+
+
+def test_value_and_reference_scores_follow_the_rules():
+    assert value_score("number", 206_100_000, ["206100000.0"]) == 1
+    assert value_score("number", 208_000_000, ["206100000.0"]) == 1, "within 1%"
+    assert value_score("number", 210_000_000, ["206100000.0"]) == 0
+    assert value_score("number", "N/A", ["N/A"]) == 1 and value_score("number", 5.0, ["N/A"]) == 0
+    assert value_score("boolean", True, ["True"]) == 1 and value_score("boolean", False, ["True"]) == 0
+    assert value_score("name", "non-executive director", ["Non-Executive Director"]) == 1
+    assert value_score("names", ["A", "B"], [["a", "c"]]) == pytest.approx(1 / 3)
+    pools = [["s:1", "s:2"], ["s:9"]]
+    assert reference_score([("s", 1), ("s", 9)], pools) == 1.0
+    assert reference_score([("s", 1)], pools) == 0.75
+    assert reference_score([("s", 1), ("s", 5), ("s", 6)], pools) == pytest.approx(0.55)
+    assert reference_score([], []) == 1.0 and reference_score([("s", 3)], []) == pytest.approx(0.9)
+    assert reference_score([("x", 1)] * 1 + [("x", k) for k in range(2, 20)], pools) == 0.0
+
+
+def test_scorer_on_real_gold_ranks_the_winner_above_the_floor(erc):
+    gold = json.loads((erc / "answers.json").read_text())
+    winner = json.loads((erc / "reference_answers" / "erc2_winner_o3-mini.json").read_text())["answers"]
+    perfect = [{"question_text": q, "kind": g["kind"], "value": g["answers"][0],
+                "references": [{"pdf_sha1": pool[0].split(":")[0], "page_index": int(pool[0].split(":")[1])}
+                               for pool in g["reference_pools"]]} for q, g in gold.items()]
+    floor = [{"question_text": q, "kind": g["kind"], "value": False if g["kind"] == "boolean" else "N/A",
+              "references": []} for q, g in gold.items()]
+    s_perfect, s_winner, s_floor = (evaluate(x, gold).summary() for x in (perfect, winner, floor))
+    assert s_perfect["G_percent"] == 100.0 and s_perfect["R_percent"] == 100.0
+    gold_false = sum(1 for g in gold.values() if g["answers"] == ["False"])
+    value_qs = sum(1 for g in gold.values() if g["answers"] != ["N/A"])
+    assert s_floor["value_accuracy"] == round(gold_false / value_qs, 3), "the floor only gets gold False right"
+    assert s_floor["na_accuracy"] == 1.0
+    assert s_winner["score_per_100"] > s_floor["score_per_100"]

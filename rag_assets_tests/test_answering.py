@@ -1,0 +1,225 @@
+"""The answering pipeline over ingested sample reports, with a scripted LLM at the model boundary."""
+
+from __future__ import annotations
+
+import dagster as dg
+import pytest
+
+from rag_assets.assets.ingestion import ingestion_assets, ingestion_checks, reports_partitions
+from rag_assets.core.config import get_config
+from rag_assets.core.embedding import MiniLMOnnxEmbedder
+from rag_assets.core.llm import OpenAICompatibleLLM, TokenBudget, parse_json_loose, structured_call
+from rag_assets.core.retrieval import Retriever, rrf
+from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, build_answerer
+from rag_assets.core.questions import Question
+from rag_assets.core.schemas import BooleanAnswer
+from rag_assets.resources import EmbedderResource, ParserResource, ReportStore
+from rag_assets_tests.llm_fakes import ScriptedLLM, number_answer
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory, sample_pdfs):
+    """Both sample reports ingested into one data root; returns (root, {company: sha1})."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("answering_data")
+    inbox = root / "pdfs"
+    inbox.mkdir()
+    for p in sample_pdfs:
+        shutil.copy(p, inbox / p.name)
+    shutil.copy(sample_pdfs[0].parent / "subset.csv", inbox / "subset.csv")
+    store = ReportStore(data_root=str(root))
+    found = store.scan_inbox()
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in found])
+        for r in found:
+            dg.materialize([*ingestion_assets, *ingestion_checks], partition_key=r.sha1, instance=instance,
+                           resources={"store": store, "parser": ParserResource(route="weight_free"),
+                                      "embedder": EmbedderResource()})
+    return root, {r.company_name: r.sha1 for r in found}
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return MiniLMOnnxEmbedder()
+
+
+def test_rrf_fuses_ranks():
+    fused = rrf({"a": ["x", "y", "z"], "b": ["y", "w"]}, k=60)
+    assert [c for c, _, _ in fused][:2] == ["y", "x"]
+    assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61) and fused[0][2] == {"a": 2, "b": 1}
+
+
+@pytest.mark.parametrize("mode", ["vector", "bm25", "hybrid"])
+def test_retrievers_find_the_table_page(ingested, embedder, mode):
+    root, sha = ingested
+    r = Retriever(root, embedder if mode != "bm25" else None, mode)
+    pages, chunks = r.pages(sha["Northwind Widgets plc"], "total assets cash flow from operating activities", 3)
+    assert pages[0].page_index == 3 and "| Total assets | 7,710,615 | 8,818,186 |" in pages[0].text
+    assert len({p.page_index for p in pages}) == len(pages), "parent pages are de-duplicated"
+    assert all(c.sha1 == sha["Northwind Widgets plc"] for c in chunks)
+
+
+def _answerer(root, sha, llm, embedder, **overrides):
+    cfg = get_config("local", **overrides)
+    reports = {v: k for k, v in sha.items()}
+    return build_answerer(cfg, root, reports, llm=llm, embedder=embedder)
+
+
+def test_number_answer_applies_scale_checks_pages_and_grounding(ingested, embedder):
+    root, sha = ingested
+    llm = ScriptedLLM([number_answer("406,100", "thousands", 406100, [3, 42])])
+    a = _answerer(root, sha, llm, embedder)
+    rec = a.answer("What was the cash flow from operations (in USD) for Northwind Widgets plc?", "number")
+    assert rec.value == 406_100_000.0
+    assert rec.references == [{"pdf_sha1": sha["Northwind Widgets plc"], "page_index": 3}]
+    assert any("not in the context dropped: [42]" in n for n in rec.notes)
+    assert rec.grounded is True and rec.error is None
+    assert rec.pages_sent[0]["page_index"] == 3 and rec.retrieved_chunks
+    prompt = llm.requests[0]["messages"][1]["content"]
+    assert "PAGE 3" in prompt and "7,710,615" in prompt and "Northwind Widgets plc" in prompt
+
+
+def test_ungrounded_number_policy(ingested, embedder):
+    root, sha = ingested
+    q = "What was the cash flow from operations (in USD) for Northwind Widgets plc?"
+    rec = _answerer(root, sha, ScriptedLLM([number_answer("999", "units", 999, [3])]), embedder).answer(q, "number")
+    assert rec.value == 999.0 and rec.grounded is False
+    strict = _answerer(root, sha, ScriptedLLM([number_answer("999", "units", 999, [3])]), embedder,
+                       grounding="na_if_ungrounded")
+    rec = strict.answer(q, "number")
+    assert rec.value == "N/A" and rec.references == []
+
+
+def test_na_and_false_cite_nothing_and_unknown_company_is_na(ingested, embedder):
+    root, sha = ingested
+    llm = ScriptedLLM([{"step_by_step_analysis": "no", "reasoning_summary": "no", "relevant_pages": [1],
+                        "final_answer": False}])
+    a = _answerer(root, sha, llm, embedder)
+    rec = a.answer("Did Bluebird Mining Ltd announce a share buyback plan?", "boolean")
+    assert rec.value is False and rec.references == []
+    rec = a.answer("What was the revenue of Zenith Unknown Corp?", "number")
+    assert rec.value == "N/A" and "no known company" in rec.error and not llm.requests[1:]
+
+
+def test_schema_repair_then_give_up(ingested, embedder):
+    root, sha = ingested
+    good = {"step_by_step_analysis": "p2", "reasoning_summary": "buyback", "relevant_pages": [1],
+            "final_answer": True}
+    llm = ScriptedLLM(["I think yes!", good])
+    rec = _answerer(root, sha, llm, embedder).answer("Did Northwind Widgets plc announce a share buyback plan?",
+                                                       "boolean")
+    assert rec.value is True and rec.llm_calls == 2 and "repaired" in " ".join(rec.notes)
+    assert "Output to fix" in llm.requests[1]["messages"][1]["content"]
+    llm = ScriptedLLM(["nope", "still nope"])
+    rec = _answerer(root, sha, llm, embedder).answer("Did Northwind Widgets plc announce a share buyback plan?",
+                                                       "boolean")
+    assert rec.value is False and "unparseable after repair" in rec.error
+
+
+def test_comparative_is_split_and_compared_in_code(ingested, embedder):
+    root, sha = ingested
+    llm = ScriptedLLM([number_answer("7,710,615", "thousands", 7710615, [3]),
+                       number_answer("1,204,330", "thousands", 1204330, [3])])
+    q = 'Which of the companies had the lowest total assets: "Northwind Widgets plc", "Bluebird Mining Ltd"?'
+    rec = _answerer(root, sha, llm, embedder).answer(q, "name")
+    assert rec.value == "Bluebird Mining Ltd"
+    assert [s["company"] for s in rec.sub_answers] == ["Northwind Widgets plc", "Bluebird Mining Ltd"]
+    assert [s["value"] for s in rec.sub_answers] == [7_710_615_000.0, 1_204_330_000.0]
+    assert {r["pdf_sha1"] for r in rec.references} == set(sha.values())
+    assert "Answer for Bluebird Mining Ltd only" in llm.requests[1]["messages"][1]["content"]
+    llm = ScriptedLLM([number_answer("N/A", "units", "N/A", []), number_answer("1,204,330", "thousands", 1, [3])])
+    rec = _answerer(root, sha, llm, embedder).answer(q.replace("lowest", "highest"), "comparative")
+    assert rec.value == "Bluebird Mining Ltd", "a company with N/A cannot win"
+
+
+def test_answer_log_resumes_and_lineage_is_queryable(ingested, embedder, tmp_path):
+    root, sha = ingested
+    questions = [Question(text="Did Northwind Widgets plc announce a share buyback plan?", kind="boolean"),
+                 Question(text="What was the cash flow from operations (in USD) for Northwind Widgets plc?",
+                          kind="number")]
+    yes = {"step_by_step_analysis": "p1", "reasoning_summary": "yes", "relevant_pages": [1], "final_answer": True}
+    log = AnswerLog(tmp_path / "a.jsonl")
+    db = AnswerDB(tmp_path / "a.duckdb")
+    first = answer_all(_answerer(root, sha, ScriptedLLM([yes]), embedder), questions[:1], log, db, run_id="r")
+    assert len(first) == 1
+    llm = ScriptedLLM([number_answer("406,100", "thousands", 406100, [3])])
+    both = answer_all(_answerer(root, sha, llm, embedder), questions, log, db, run_id="r")
+    assert [r["value"] for r in both] == [True, 406_100_000.0]
+    assert len(llm.requests) == 1, "the answered question was not asked again"
+    rows = db.con.execute(
+        "SELECT c.page_index, c.sent_to_llm, a.kind FROM answer_chunks c JOIN answers a USING (run_id, question_text) "
+        "WHERE a.kind = 'number' ORDER BY c.rank LIMIT 1"
+    ).fetchall()
+    assert rows[0] == (3, True, "number")
+    chunk_text = db.con.execute(
+        f"SELECT p.text FROM answer_chunks c JOIN read_parquet('{root}/reports/*/chunks.parquet') p "
+        "USING (chunk_id) WHERE c.run_id = 'r' AND c.rank = 1 AND c.question_text LIKE 'What was%'"
+    ).fetchone()[0]
+    assert "406,100" in chunk_text
+    db.close()
+
+
+def test_parse_json_loose_tolerates_fences_and_raw_newlines():
+    assert parse_json_loose('```json\n{"a": "line1\nline2"}\n```') == {"a": "line1\nline2"}
+    assert parse_json_loose('Sure! {"a": 1} trailing') == {"a": 1}
+    with pytest.raises(ValueError):
+        parse_json_loose("no json here")
+
+
+class _FakeCompletions:
+    """Mimics the openai client's chat.completions at the HTTP boundary."""
+
+    def __init__(self, reject_formats, fail_times=0):
+        self.reject = reject_formats
+        self.fail_times = fail_times
+        self.calls = []
+
+    def create(self, **kw):
+        self.calls.append(kw)
+        rf = kw.get("response_format") or {}
+        fmt = rf.get("type", "text") + ("_schema" if "schema" in rf else "")
+
+        class Err(Exception):
+            pass
+
+        if self.fail_times:
+            self.fail_times -= 1
+            e = Err("rate limited")
+            e.status_code = 429
+            raise e
+        if fmt in self.reject:
+            e = Err(f"{fmt} unsupported")
+            e.status_code = 500
+            raise e
+        from types import SimpleNamespace as NS
+
+        body = '{"step_by_step_analysis":"a","reasoning_summary":"b","relevant_pages":[],"final_answer":false}'
+        return NS(choices=[NS(message=NS(content=body))], usage=NS(prompt_tokens=10, completion_tokens=5))
+
+
+def test_openai_route_steps_down_formats_and_retries():
+    from types import SimpleNamespace as NS
+
+    comp = _FakeCompletions(reject_formats={"json_schema", "json_object_schema"}, fail_times=1)
+    llm = OpenAICompatibleLLM("gpt-x", client=NS(chat=NS(completions=comp)), max_retries=3)
+    res = structured_call(llm, [{"role": "user", "content": "q"}], BooleanAnswer)
+    assert res.value is not None and res.value.final_answer is False
+    kinds = [c.get("response_format", {}).get("type") for c in comp.calls]
+    assert kinds[:1] == ["json_schema"] and kinds[-1] == "json_object"
+    assert llm.format_level == 2, "the working format is remembered"
+    assert "maxLength" not in str(comp.calls[-2].get("response_format", {}))
+    o_series = OpenAICompatibleLLM("o3-mini", client=NS(chat=NS(completions=_FakeCompletions(set()))))
+    o_series.chat([{"role": "user", "content": "q"}], None, 100)
+    sent = o_series.client.chat.completions.calls[0]
+    assert "max_completion_tokens" in sent and "temperature" not in sent
+
+
+def test_token_budget_waits():
+    import time
+
+    b = TokenBudget(tokens_per_minute=600)  # 10 tokens/s
+    assert b.acquire(600) == 0
+    t0 = time.monotonic()
+    b.acquire(5)
+    assert time.monotonic() - t0 >= 0.4
