@@ -171,19 +171,35 @@ def cmd_bench(args) -> int:
     return 0
 
 
-def _answer_setup(config: str, model: str | None = None, base_url: str | None = None):
+def parse_sets(items: list[str] | None) -> dict:
+    """``--set key=value`` pairs (values are validated by RunConfig)."""
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise SystemExit(f"error: --set expects key=value, got {item!r}")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _answer_setup(config: str, model: str | None = None, base_url: str | None = None, sets: dict | None = None):
     """The run configuration (with command-line overrides) and the answering pipeline over the data root."""
-    from rag_assets.core.config import get_config
+    from rag_assets.core.config import RunConfig, get_config
     from rag_assets.core.runner import build_answerer
     from rag_assets.resources import ReportStore
 
-    overrides = {}
+    overrides = dict(sets or {})
     if model:
         overrides["answer_model"] = model
     if base_url:
         overrides["base_url"] = base_url
         overrides["llm"] = "openai"
-    cfg = get_config(config, **overrides)
+    cfg = get_config(config)
+    if overrides:
+        unknown = set(overrides) - set(RunConfig.model_fields)
+        if unknown:
+            raise SystemExit(f"error: unknown configuration field(s) {sorted(unknown)}")
+        cfg = RunConfig.model_validate({**cfg.model_dump(), **overrides})
     store = ReportStore()
     reports = store.indexed_reports()
     if not reports:
@@ -210,7 +226,7 @@ def cmd_answer(args) -> int:
     except QuestionsFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url)
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
     out = Path(args.out).resolve()
     answer_log = AnswerLog(out.with_name(out.name + ".progress.jsonl"))
     if args.restart and answer_log.path.exists():
@@ -234,19 +250,21 @@ def cmd_retrieve(args) -> int:
 
     from rag_assets.core.atomic import atomic_path
     from rag_assets.core.questions import QuestionsFileError, load_questions
+    from rag_assets.core.scoring import add_page_hits
 
     try:
         questions = load_questions(Path(args.questions))
     except QuestionsFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    overrides = {"candidate_pages": max(args.top_k, 1)}
-    cfg, store, reports, _ = _answer_setup(args.config)
-    cfg = cfg.model_copy(update=overrides)
+    sets = {**parse_sets(args.set), "candidate_pages": max(args.top_k, 1)}
+    cfg, store, reports, _ = _answer_setup(args.config, sets=sets)
     from rag_assets.core.runner import build_answerer
 
     answerer = build_answerer(cfg, store.root, reports, llm=_NoLLM() if cfg.rerank == "none" else None)
     out = Path(args.out)
+    hits: dict = {}
+    gold = json.loads(Path(args.gold).read_text(encoding="utf-8")) if args.gold else None
     with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for q in questions:
             routes = answerer.router.route(q.text)
@@ -256,10 +274,16 @@ def cmd_retrieve(args) -> int:
                 pages.extend(ranked[: args.top_k])
             if len(routes) > 1:
                 pages = sorted(pages, key=lambda p: -p.score)
+            if gold and q.text in gold:
+                add_page_hits(hits, [f"{p.sha1}:{p.page_index}" for p in pages], gold[q.text]["reference_pools"])
             fh.write(json.dumps({"question_text": q.text, "pages": [
                 {"pdf_sha1": p.sha1, "page_index": p.page_index, "score": round(float(p.score), 6)} for p in pages
             ]}) + "\n")
     print(f"{len(questions)} ranked page lists -> {out}")
+    if gold:
+        print("  ".join(f"page_hit@{k} {h / c:.3f}" for k, (h, c) in sorted(hits.items()) if c)
+              + f"  ({next(iter(hits.values()), (0, 0))[1]} questions with gold pages; config {cfg.name}, "
+              f"retrieval {cfg.retrieval})")
     return 0
 
 
@@ -279,7 +303,7 @@ def cmd_evaluate(args) -> int:
     from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, write_submission
     from rag_assets.core.scoring import evaluate
 
-    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url)
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
     gold_path = Path(args.gold) if args.gold else store.gold_path
     if gold_path is None or not Path(gold_path).exists():
         print("error: no gold answers (use --gold ANSWERS_GOLD.json)", file=sys.stderr)
@@ -324,7 +348,7 @@ def guess_kind(question: str) -> str:
 def cmd_ask(args) -> int:
     import json
 
-    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url)
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
     kind = args.kind or guess_kind(args.question)
     rec = make().answer(args.question, kind)
     print(f"kind: {kind}\nanswer: {rec.value}")
@@ -374,6 +398,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--config", default="local", help="run configuration (preset) name")
         sp.add_argument("--model", help="override the answer model (GGUF name/path, or API model)")
         sp.add_argument("--base-url", help="answer through this OpenAI-compatible endpoint")
+        sp.add_argument("--set", action="append", metavar="KEY=VALUE",
+                        help="override a configuration field, e.g. --set retrieval=bm25 --set top_pages=5")
 
     s = sub.add_parser("answer", help="answer a questions file; writes the submission JSON, resumable")
     s.add_argument("questions")
@@ -387,6 +413,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--config", default="local")
     s.add_argument("--top-k", type=int, default=10)
     s.add_argument("--out", required=True)
+    s.add_argument("--gold", help="gold answers: also print page hit@1/3/5/10")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a configuration field")
     s.set_defaults(func=cmd_retrieve)
 
     s = sub.add_parser("evaluate", help="answer the question set (resuming) and score it against gold")

@@ -223,3 +223,43 @@ def test_token_budget_waits():
     t0 = time.monotonic()
     b.acquire(5)
     assert time.monotonic() - t0 >= 0.4
+
+
+class ScriptedLLMResource(__import__("rag_assets.resources", fromlist=["LLMResource"]).LLMResource):
+    """The LLM resource with its client replaced by a scripted one (the model boundary)."""
+
+    def client(self, cfg):
+        yes = {"step_by_step_analysis": "p1", "reasoning_summary": "yes", "relevant_pages": [1], "final_answer": True}
+        return ScriptedLLM([yes, number_answer("406,100", "thousands", 406100, [3])])
+
+
+def test_answers_and_evaluation_assets(ingested, tmp_path):
+    import json
+
+    from rag_assets.assets.answering import answers, evaluation, question_set
+
+    root, sha = ingested
+    qs = [{"text": "Did Northwind Widgets plc announce a share buyback plan?", "kind": "boolean"},
+          {"text": "What was the cash flow from operations (in USD) for Northwind Widgets plc?", "kind": "number"}]
+    (tmp_path / "q.json").write_text(json.dumps(qs))
+    nw = sha["Northwind Widgets plc"]
+    gold = {qs[0]["text"]: {"kind": "boolean", "answers": ["True"], "reference_pools": [[f"{nw}:1"]]},
+            qs[1]["text"]: {"kind": "number", "answers": ["406100000"], "reference_pools": [[f"{nw}:3"], [f"{nw}:5"]]}}
+    (tmp_path / "gold.json").write_text(json.dumps(gold))
+    store = ReportStore(data_root=str(root), questions=str(tmp_path / "q.json"), gold=str(tmp_path / "gold.json"))
+    with dg.instance_for_test() as instance:
+        result = dg.materialize([question_set, answers, evaluation], partition_key="local", instance=instance,
+                                resources={"store": store, "llm": ScriptedLLMResource(), "embedder": EmbedderResource()},
+                                selection=["answers", "evaluation"])
+    assert result.success
+    meta = result.asset_materializations_for_node("answers")[0].metadata
+    assert meta["questions"].value == 2 and meta["errors"].value == 0
+    ev = result.asset_materializations_for_node("evaluation")[0].metadata
+    assert ev["G_percent"].value == 100.0
+    assert ev["R_percent"].value == pytest.approx(100 * (1.0 + 0.75) / 2)
+    assert ev["accuracy_number"].value == 1.0 and ev["page_hit@1"].value == 1.0
+    md = ev["wrong_answers"].value
+    assert f"(/assets/report_pages?partition={nw})" in md, "wrong answers link to their report partition"
+    sub = json.loads((root / "answers" / "local" / "submission.json").read_text())
+    assert [a["value"] for a in sub["answers"]] == [True, 406100000.0]
+    assert sub["answers"][1]["references"] == [{"pdf_sha1": nw, "page_index": 3}]

@@ -47,3 +47,35 @@ def test_report_without_subset_row_is_named_by_file(tmp_path, sample_pdfs):
 def test_ingest_missing_folder_exits_2(tmp_path, capsys):
     assert main(["ingest", str(tmp_path / "nope")]) == 2
     assert "not found" in capsys.readouterr().err
+
+
+def test_retrieve_writes_ranked_pages_and_hits(inbox, tmp_path, monkeypatch, capsys):
+    import json
+
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    rows = ingest(inbox, quiet=True)
+    nw = next(r["sha1"] for r in rows if r["company"] == "Northwind Widgets plc")
+    q = tmp_path / "q.json"
+    qs = [{"text": "What were the total assets of Northwind Widgets plc?", "kind": "number"},
+          {"text": "Who is the CEO of Nobody Known Ltd?", "kind": "name"}]
+    q.write_text(json.dumps(qs))
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps({qs[0]["text"]: {"kind": "number", "answers": ["7710615000"],
+                                                "reference_pools": [[f"{nw}:3"]]}}))
+    out = tmp_path / "ranked.jsonl"
+    for mode in ("bm25", "hybrid"):
+        assert main(["retrieve", str(q), "--top-k", "3", "--out", str(out), "--gold", str(gold),
+                     "--set", f"retrieval={mode}"]) == 0
+        lines = [json.loads(x) for x in out.read_text().splitlines()]
+        assert [x["question_text"] for x in lines] == [x["text"] for x in qs]
+        assert lines[0]["pages"][0] == {"pdf_sha1": nw, "page_index": 3, "score": lines[0]["pages"][0]["score"]}
+        assert lines[1]["pages"] == [], "an unknown company retrieves nothing"
+        assert "page_hit@1 1.000" in capsys.readouterr().out
+
+
+def test_answer_rejects_malformed_questions(tmp_path, capsys):
+    q = tmp_path / "q.json"
+    q.write_text('[{"text": "x"}]')
+    assert main(["answer", str(q), "--out", str(tmp_path / "a.json")]) == 2
+    assert "invalid question" in capsys.readouterr().err
+    assert not (tmp_path / "a.json").exists()

@@ -56,7 +56,7 @@ def answers(
     log_path = out_dir / "answers.jsonl"
     if log_path.exists() and context.run.tags.get("rag_assets/resume", "true") != "true":
         log_path.unlink()
-    answerer = build_answerer(cfg, store.root, reports)
+    answerer = build_answerer(cfg, store.root, reports, llm=llm.client(cfg))
     db = AnswerDB(store.answers_db)
     t0 = time.perf_counter()
 

@@ -13,7 +13,7 @@ from rag_assets.core.numbers import NA, close, grounded, is_na, parse_number, re
 from rag_assets.core.prompts import build_messages, fill, load_prompt
 from rag_assets.core.rerank import NoReranker, Reranker, page_block
 from rag_assets.core.retrieval import RetrievedPage, Retriever, ScoredChunk, merge_pages
-from rag_assets.core.routing import Route, Router
+from rag_assets.core.routing import Route, Router, normalize_name
 from rag_assets.core.schemas import SCHEMAS
 
 INSTRUCTION_TAIL_RE = re.compile(
@@ -59,9 +59,17 @@ class AnswerRecord:
         }
 
 
-def retrieval_query(question: str) -> str:
-    """The question without the challenge's trailing instructions ('If data is not available...')."""
-    return INSTRUCTION_TAIL_RE.sub("", question).strip() or question
+def retrieval_query(question: str, company: str | None = None) -> str:
+    """The question without the challenge's trailing instructions ('If data is not available...') and
+    without the company's name: inside its own report every page is about the company, so the name only
+    pulls covers and headers up the ranking."""
+    query = INSTRUCTION_TAIL_RE.sub("", question).strip() or question
+    if company:
+        names = {company, company.rstrip("."), normalize_name(company)}
+        for name in sorted((n for n in names if n), key=len, reverse=True):
+            query = re.sub(re.escape(name), " ", query, flags=re.I)
+        query = re.sub(r"\s+", " ", query).strip(" ,") or question
+    return query
 
 
 def build_context(pages: list[RetrievedPage], max_chars: int) -> tuple[str, list[RetrievedPage]]:
@@ -122,7 +130,7 @@ class Answerer:
 
     def rank_pages(self, question: str, route: Route) -> tuple[list[RetrievedPage], list[ScoredChunk], dict]:
         """Candidate pages of the company's report(s), reranked, best first."""
-        query = retrieval_query(question)
+        query = retrieval_query(question, route.company)
         per_report, chunks = [], []
         for sha1 in route.sha1s:
             pages, ch = self.retriever.pages(sha1, query, self.cfg.candidate_pages)

@@ -86,6 +86,16 @@ class Evaluation:
         return out
 
 
+def add_page_hits(hits: dict, ranked: list[str], pools: list[list[str]], ks=(1, 3, 5, 10)) -> None:
+    """Count, for each k, whether any gold page ('sha1:page') is among the first k ranked pages."""
+    if not pools:
+        return
+    gold_pages = {k for pool in pools for k in pool}
+    for k in ks:
+        h, c = hits.get(k, (0, 0))
+        hits[k] = (h + (1 if gold_pages & set(ranked[:k]) else 0), c + 1)
+
+
 def evaluate(answers: list[dict], gold: dict, ks=(1, 3, 5, 10)) -> Evaluation:
     """Score answer records (dicts with question_text, kind, value, references, ranked_pages) against gold."""
     ev = Evaluation()
@@ -110,11 +120,7 @@ def evaluate(answers: list[dict], gold: dict, ks=(1, 3, 5, 10)) -> Evaluation:
             ev.na_correct += vs
         pools = g.get("reference_pools", [])
         ranked = [f"{p['pdf_sha1']}:{p['page_index']}" for p in a.get("ranked_pages", [])]
-        if pools:
-            gold_pages = {k for pool in pools for k in pool}
-            for k in ks:
-                h, c = ev.hits.get(k, (0, 0))
-                ev.hits[k] = (h + (1 if gold_pages & set(ranked[:k]) else 0), c + 1)
+        add_page_hits(ev.hits, ranked, pools, ks)
         ev.rows.append({"question_text": a["question_text"], "kind": kind, "value": a["value"],
                         "gold": g["answers"], "value_score": vs, "reference_score": round(rs, 3),
                         "references": cited, "gold_pools": pools, "error": a.get("error")})

@@ -20,6 +20,12 @@ class LLMResource(dg.ConfigurableResource):
     concurrency: int = 0  # 0: the preset's parallel_requests
     tokens_per_minute: int = 0  # 0: the preset's budget
 
+    def client(self, cfg: RunConfig):
+        """The LLM client for a (resolved) run configuration."""
+        from rag_assets.core.runner import build_llm
+
+        return build_llm(cfg)
+
     def apply(self, cfg: RunConfig) -> RunConfig:
         """The run configuration with this resource's overrides applied."""
         update = {}
