@@ -207,6 +207,17 @@ def _answer_setup(config: str, model: str | None = None, base_url: str | None = 
     return cfg, store, reports, lambda: build_answerer(cfg, store.root, reports)
 
 
+def _questions_or_exit(path):
+    """The validated questions of ``path``, or exit 2 with the file's problems on stderr."""
+    from rag_assets.core.questions import QuestionsFileError, load_questions
+
+    try:
+        return load_questions(Path(path))
+    except QuestionsFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def _progress_printer(quiet: bool = False):
     def progress(rec, done, total):
         if not quiet:
@@ -218,14 +229,9 @@ def _progress_printer(quiet: bool = False):
 
 
 def cmd_answer(args) -> int:
-    from rag_assets.core.questions import QuestionsFileError, load_questions
     from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, write_submission
 
-    try:
-        questions = load_questions(Path(args.questions))
-    except QuestionsFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    questions = _questions_or_exit(args.questions)
     cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
     out = Path(args.out).resolve()
     answer_log = AnswerLog(out.with_name(out.name + ".progress.jsonl"))
@@ -249,14 +255,9 @@ def cmd_retrieve(args) -> int:
     import json
 
     from rag_assets.core.atomic import atomic_path
-    from rag_assets.core.questions import QuestionsFileError, load_questions
     from rag_assets.core.scoring import add_page_hits
 
-    try:
-        questions = load_questions(Path(args.questions))
-    except QuestionsFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    questions = _questions_or_exit(args.questions)
     sets = {**parse_sets(args.set), "candidate_pages": max(args.top_k, 1)}
     cfg, store, reports, _ = _answer_setup(args.config, sets=sets)
     from rag_assets.core.runner import build_answerer
@@ -299,7 +300,6 @@ class _NoLLM:
 def cmd_evaluate(args) -> int:
     import json
 
-    from rag_assets.core.questions import load_questions
     from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, write_submission
     from rag_assets.core.scoring import evaluate
 
@@ -308,7 +308,7 @@ def cmd_evaluate(args) -> int:
     if gold_path is None or not Path(gold_path).exists():
         print("error: no gold answers (use --gold ANSWERS_GOLD.json)", file=sys.stderr)
         return 2
-    questions = load_questions(Path(args.questions) if args.questions else store.questions_path)
+    questions = _questions_or_exit(args.questions or store.questions_path)
     out_dir = store.answers_dir(cfg.name)
     answer_log = AnswerLog(out_dir / "answers.jsonl")
     db = AnswerDB(store.answers_db)
@@ -448,7 +448,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING, format="%(asctime)s %(name)s %(message)s"
     )
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except SystemExit as exc:  # verbs exit early on bad input: report, keep the exit code
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+            return 2
+        return int(exc.code or 0)
 
 
 if __name__ == "__main__":

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Literal
 
 import dagster as dg
-from pydantic import PrivateAttr
 
 from rag_assets.core.embedding import Embedder, make_embedder
+
+# Dagster builds a fresh resource object for every run; the model is loaded once per process instead.
+_EMBEDDERS: dict[tuple, Embedder] = {}
+_LOCK = threading.Lock()
 
 
 class EmbedderResource(dg.ConfigurableResource):
@@ -18,15 +22,15 @@ class EmbedderResource(dg.ConfigurableResource):
     batch_size: int = 32
     base_url: str = ""  # openai-compatible endpoint
 
-    _embedder: Embedder | None = PrivateAttr(default=None)
-
     def get(self) -> Embedder:
-        if self._embedder is None:
-            kwargs = {"batch_size": self.batch_size}
-            if self.provider == "openai" and self.base_url:
-                kwargs["base_url"] = self.base_url
-            self._embedder = make_embedder(self.provider, self.model or None, **kwargs)
-        return self._embedder
+        key = (self.provider, self.model, self.batch_size, self.base_url)
+        with _LOCK:
+            if key not in _EMBEDDERS:
+                kwargs = {"batch_size": self.batch_size}
+                if self.provider == "openai" and self.base_url:
+                    kwargs["base_url"] = self.base_url
+                _EMBEDDERS[key] = make_embedder(self.provider, self.model or None, **kwargs)
+            return _EMBEDDERS[key]
 
     def fingerprint(self) -> dict:
         return {"provider": self.provider, "model": self.model}
