@@ -53,3 +53,63 @@ def two_column_table_pdf(path: Path) -> Path:
     c.showPage()
     c.save()
     return path
+
+
+def _text_image(lines: list[str], size=(1200, 500), font_size=28):
+    """A PNG of readable text lines (what a scanner would give)."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+    from reportlab.lib.utils import ImageReader
+
+    img = Image.new("RGB", size, "white")
+    d = ImageDraw.Draw(img)
+    try:
+        font = ImageFont.load_default(size=font_size)
+    except TypeError:  # old Pillow
+        font = ImageFont.load_default()
+    y = 20
+    for line in lines:
+        d.text((20, y), line, fill="black", font=font)
+        y += int(font_size * 1.6)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    buf.seek(0)
+    return ImageReader(buf)
+
+
+SCANNED_LINES = ["Statement of financial position", "Total assets 7,710,615", "Cash at bank 406,100",
+                 "The Board approved a dividend of 12 cents per share."]
+
+
+def scanned_pdf(path: Path) -> Path:
+    """Page 0 has a real text layer; page 1 is only a picture of text (a scanned page)."""
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("Helvetica", 11)
+    c.drawString(40, H - 60, "This first page has an ordinary text layer about the annual report of the group.")
+    c.showPage()
+    c.drawImage(_text_image(SCANNED_LINES), 40, H - 400, width=520, height=216)
+    c.showPage()
+    c.save()
+    return path
+
+
+def shifted_text_layer_pdf(path: Path, k: int = 3) -> Path:
+    """A page that shows readable text (an image) under an invisible text layer whose letters are shifted by k,
+    as in reports whose fonts map every glyph to the wrong character."""
+    from rag_assets.core.text_quality import shift
+
+    lines = ["The company reported strong results and higher revenue this year.",
+             "Management expects continued growth in all operating segments.",
+             "Total assets 7,710,615", "Employees at year end 4,210"]
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    c.drawImage(_text_image(lines, size=(1400, 400), font_size=26), 40, H - 300, width=520, height=150)
+    t = c.beginText(40, H - 400)
+    t.setTextRenderMode(3)  # invisible
+    t.setFont("Helvetica", 10)
+    for line in lines * 3:
+        t.textLine(" ".join(shift(w, k) if w.isalpha() else w for w in line.split()))
+    c.drawText(t)
+    c.showPage()
+    c.save()
+    return path

@@ -53,6 +53,8 @@ class ParseStats:
     empty_pages: list[int] = field(default_factory=list)
     seconds: float = 0.0
     route: str = ""
+    ocr_pages: list[dict] = field(default_factory=list)  # {"page_index", "reason", "chars"}
+    unreadable_pages: list[dict] = field(default_factory=list)  # flagged but not OCR'd (OCR off/unavailable)
 
     def as_metadata(self) -> dict:
         return {
@@ -64,6 +66,9 @@ class ParseStats:
             "seconds": round(self.seconds, 3),
             "pages_per_second": round(self.pages / self.seconds, 1) if self.seconds else None,
             "route": self.route,
+            "ocr_pages": len(self.ocr_pages),
+            "ocr_detail": "; ".join(f"p{p['page_index']}: {p['reason']}" for p in self.ocr_pages[:40]),
+            "unreadable_pages": len(self.unreadable_pages),
         }
 
 
@@ -136,12 +141,27 @@ def add_layout_to_document(doc: DoclingDocument, layout: PageLayout, stats: Pars
             stats.text_items += 1
 
 
+def _page_text(layout: PageLayout) -> str:
+    return "\n".join(b.text if b.kind != "table" else "\n".join(" ".join(r) for r in b.rows) for b in layout.blocks)
+
+
 def parse_pdf_weight_free(
     path: Path,
     name: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    ocr: str = "auto",
 ) -> tuple[DoclingDocument, ParseStats]:
-    """Parse a PDF with PDFium text and geometry only; tables are inferred from the layout."""
+    """Parse a PDF with PDFium text and geometry only; tables are inferred from the layout.
+
+    ``ocr``: ``auto`` re-reads with OCR only the pages whose text layer is missing or unreadable (no text
+    but images, glyph garbage, letter-shifted text); ``always`` OCRs every page; ``off`` never does.
+    """
+    from rag_assets.core.ocr import ocr_available, ocr_page, page_has_images
+    from rag_assets.core.text_quality import page_quality
+
+    if ocr not in ("auto", "always", "off"):
+        raise ValueError(f"ocr must be auto, always or off, not {ocr!r}")
+    can_ocr = ocr != "off" and ocr_available()
     path = Path(path)
     t0 = time.perf_counter()
     pdf = open_pdf(path)
@@ -157,6 +177,19 @@ def parse_pdf_weight_free(
             page = pdf[i]
             try:
                 layout = layout_page(page, i)
+                reason = "forced" if ocr == "always" else ""
+                if not reason:
+                    text = _page_text(layout)
+                    quality = page_quality(text, has_images=not text.strip() and page_has_images(page))
+                    if not quality.ok and quality.reason != "empty page":
+                        reason = quality.reason
+                if reason and can_ocr:
+                    ocr_layout, n_ocr = ocr_page(page, i)
+                    if n_ocr or not layout.n_chars:
+                        layout = ocr_layout
+                    stats.ocr_pages.append({"page_index": i, "reason": reason, "chars": n_ocr})
+                elif reason:
+                    stats.unreadable_pages.append({"page_index": i, "reason": reason})
             finally:
                 page.close()
             stats.chars += layout.n_chars
@@ -167,9 +200,13 @@ def parse_pdf_weight_free(
         pdf.close()
     stats.seconds = time.perf_counter() - t0
     if stats.chars == 0:
+        hint = (
+            "OCR found no text either" if can_ocr else
+            "install the OCR extra (pip install rapidocr) and parse with ocr='auto', or run `ocrmypdf in.pdf out.pdf`"
+        )
         raise NoTextLayerError(
-            f"{path.name}: none of its {stats.pages} pages has a text layer (a scanned report). "
-            "Run OCR first (e.g. `ocrmypdf in.pdf out.pdf`) or enable the OCR parser route."
+            f"{path.name}: none of its {stats.pages} pages has a text layer (a scanned report); {hint}. "
+            "OCR is the remedy."
         )
     return doc, stats
 

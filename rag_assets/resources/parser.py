@@ -26,7 +26,8 @@ class ParserResource(dg.ConfigurableResource):
     route: Literal["auto", "weight_free", "docling"] = "auto"
     artifacts_path: str = ""  # Docling model folder (docling-tools models download -o DIR)
     do_table_structure: bool = True
-    do_ocr: bool = False
+    do_ocr: bool = False  # docling route: Docling's own OCR
+    ocr: Literal["auto", "always", "off"] = "auto"  # weight-free route: RapidOCR for unreadable pages
     num_threads: int = 2
 
     def resolved_route(self) -> str:
@@ -37,7 +38,7 @@ class ParserResource(dg.ConfigurableResource):
     def fingerprint(self) -> dict:
         route = self.resolved_route()
         if route == "weight_free":
-            return {"route": PARSER_VERSION}
+            return {"route": PARSER_VERSION, "ocr": self.ocr}
         return {"route": "docling", "tables": self.do_table_structure, "ocr": self.do_ocr}
 
     def parse(self, path: Path, name: str | None = None, progress=None):
@@ -49,4 +50,4 @@ class ParserResource(dg.ConfigurableResource):
                 do_ocr=self.do_ocr,
                 num_threads=self.num_threads,
             )
-        return parse_pdf_weight_free(path, name=name, progress=progress)
+        return parse_pdf_weight_free(path, name=name, progress=progress, ocr=self.ocr)

@@ -1,0 +1,55 @@
+"""Hard documents: scanned pages and letter-shifted text layers are detected per page and re-read by OCR."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.cleaning import document_pages
+from rag_assets.core.parsing import NoTextLayerError, parse_pdf_weight_free
+from rag_assets.core.text_quality import page_quality, shift
+from rag_assets_tests.pdf_factory import image_only_pdf, scanned_pdf, shifted_text_layer_pdf
+
+pytest.importorskip("rapidocr", reason="rapidocr not installed")
+
+PROSE = ("The Group continued to invest in its operations during the year, with a focus on safety, customer "
+         "service and disciplined capital allocation. Management reviewed the portfolio of activities.")
+
+
+def test_quality_detects_shifted_and_garbage_text():
+    assert page_quality(PROSE).ok
+    q = page_quality(shift(PROSE, 5))
+    assert not q.ok and q.shift == 21 and "letter-shifted" in q.reason
+    assert not page_quality("(cid:12)(cid:13) (cid:44) " * 10).ok
+    assert page_quality("", has_images=True).reason == "no text layer"
+    names = " ".join(["Commerzbank Immobilien GmbH Frankfurt", "Beteiligungsgesellschaft mbH Hamburg"] * 5)
+    assert page_quality(names).ok, "a list of German company names is not garbage"
+
+
+def test_scanned_page_is_ocred_and_others_are_not(tmp_path):
+    doc, stats = parse_pdf_weight_free(scanned_pdf(tmp_path / "scan.pdf"))
+    assert [p["page_index"] for p in stats.ocr_pages] == [1]
+    assert stats.ocr_pages[0]["reason"] == "no text layer"
+    pages = document_pages(doc)
+    assert "ordinary text layer" in pages[0].text
+    text = pages[1].text
+    assert "Statement of financial position" in text and "dividend of 12 cents" in text
+    assert "7,710,615" in text and "406,100" in text
+    assert stats.as_metadata()["ocr_pages"] == 1 and "p1: no text layer" in stats.as_metadata()["ocr_detail"]
+
+
+def test_shifted_text_layer_is_replaced_by_ocr(tmp_path):
+    doc, stats = parse_pdf_weight_free(shifted_text_layer_pdf(tmp_path / "shift.pdf", k=3))
+    assert stats.ocr_pages and "letter-shifted text layer (shift 23)" == stats.ocr_pages[0]["reason"]
+    text = document_pages(doc)[0].text
+    assert "strong results" in text and "7,710,615" in text and "4,210" in text
+    assert shift("strong", 3) not in text
+
+
+def test_ocr_off_keeps_the_text_layer_and_says_so(tmp_path):
+    doc, stats = parse_pdf_weight_free(shifted_text_layer_pdf(tmp_path / "shift.pdf"), ocr="off")
+    assert not stats.ocr_pages and "letter-shifted" in stats.unreadable_pages[0]["reason"]
+
+
+def test_blank_drawing_only_pdf_still_fails_clearly(tmp_path):
+    with pytest.raises(NoTextLayerError, match="OCR"):
+        parse_pdf_weight_free(image_only_pdf(tmp_path / "blank.pdf"))
