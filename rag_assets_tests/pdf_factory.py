@@ -113,3 +113,33 @@ def shifted_text_layer_pdf(path: Path, k: int = 3) -> Path:
     c.showPage()
     c.save()
     return path
+
+
+ROTATED_ROWS = [("Revenue", "2,950,400", "2,610,900"), ("Operating profit", "(12,400)", "85,300"),
+                ("Total assets", "7,710,615", "8,818,186"), ("Employees", "4,210", "3,980")]
+
+
+def rotated_table_pdf(path: Path, angle: int = 90) -> Path:
+    """A landscape table printed rotated by ``angle`` degrees on a portrait page, as large tables often are."""
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    c.saveState()
+    if angle == 90:  # rows stack towards the right edge
+        c.translate(W - 250, 80)
+    else:  # 270: rows stack towards the left edge
+        c.translate(250, H - 80)
+    c.rotate(angle)
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(0, 0, "Five-year summary (USD thousands)")
+    c.setFont("Helvetica", 10)
+    c.drawRightString(420, -30, "2023")
+    c.drawRightString(540, -30, "2022")
+    y = -50
+    for label, a, b in ROTATED_ROWS:
+        c.drawString(0, y, label)
+        c.drawRightString(420, y, a)
+        c.drawRightString(540, y, b)
+        y -= 18
+    c.restoreState()
+    c.showPage()
+    c.save()
+    return path

@@ -53,3 +53,21 @@ def test_ocr_off_keeps_the_text_layer_and_says_so(tmp_path):
 def test_blank_drawing_only_pdf_still_fails_clearly(tmp_path):
     with pytest.raises(NoTextLayerError, match="OCR"):
         parse_pdf_weight_free(image_only_pdf(tmp_path / "blank.pdf"))
+
+
+@pytest.mark.parametrize("angle", [90, 270])
+def test_rotated_table_is_read_in_order_as_a_table(tmp_path, angle):
+    from rag_assets_tests.pdf_factory import ROTATED_ROWS, rotated_table_pdf
+
+    doc, stats = parse_pdf_weight_free(rotated_table_pdf(tmp_path / f"rot{angle}.pdf", angle))
+    assert not stats.ocr_pages
+    lines = document_pages(doc)[0].text.splitlines()
+    for label, a, b in ROTATED_ROWS:
+        assert f"| {label} | {a} | {b} |" in lines
+    assert "| | 2023 | 2022 |".replace("| |", "|  |") in lines
+    (table,) = doc.tables
+    box = table.prov[0].bbox
+    # the table is printed in a tall strip: its box is taller than wide and inside the page
+    assert box.t - box.b > 3 * (box.r - box.l)
+    assert 0 < box.l < box.r < 595 and 0 < box.b < box.t < 842
+    assert (box.l > 300) == (angle == 90)

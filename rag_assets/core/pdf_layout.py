@@ -9,6 +9,7 @@ remaining lines into paragraphs and headings. No model weights are involved.
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ class Segment:
 class Line:
     segments: list[Segment]
     height: float
+    rot: int = 0  # quarter turns of the text direction (0: normal); boxes are in the text's own frame
 
     @property
     def x0(self) -> float:
@@ -84,6 +86,7 @@ class Block:
     text: str = ""
     rows: list[list[str]] = field(default_factory=list)
     header_rows: int = 0
+    rot: int = 0
 
 
 @dataclass
@@ -107,6 +110,36 @@ def _fix_surrogates(word: str) -> str:
     return word.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").replace("\ufffd", "")
 LINE_RE = re.compile(r"[^\r\n]+")
 NUM_WORD_RE = re.compile(r"^[\(]?-?[$€£¥]?\d[\d,.]*\)?%?$|^[-–—]$")
+
+
+def quarter_turns(angle: float) -> int:
+    """PDFium's char angle (radians) as the quarter turns that bring the text back to horizontal."""
+    k = round(angle / (math.pi / 2)) % 4
+    return k if abs(angle - k * math.pi / 2) < 0.3 or abs(angle - k * math.pi / 2 - 2 * math.pi) < 0.3 else 0
+
+
+def to_text_frame(box: tuple[float, float, float, float], rot: int) -> tuple[float, float, float, float]:
+    """(left, right, bottom, top) in page space -> the frame where the text runs left to right."""
+    l, r, b, t = box
+    if rot == 3:  # text runs up the page (rotated +90 degrees)
+        return b, t, -r, -l
+    if rot == 1:  # text runs down the page
+        return -t, -b, l, r
+    if rot == 2:  # upside down
+        return -r, -l, -t, -b
+    return box
+
+
+def to_page_frame(bbox: tuple[float, float, float, float], rot: int) -> tuple[float, float, float, float]:
+    """(l, b, r, t) of a block in the text frame -> page space (inverse of ``to_text_frame``)."""
+    l, b, r, t = bbox
+    if rot == 3:
+        return -t, l, -b, r
+    if rot == 1:
+        return b, -r, t, -l
+    if rot == 2:
+        return -r, -t, -l, -b
+    return bbox
 
 
 def _split_trailing_numbers(line: Line, words: list[tuple[str, float, float, float, float]]) -> Line:
@@ -154,14 +187,19 @@ def page_lines(textpage: pdfium.PdfTextPage, gap_factor: float = 0.8) -> tuple[l
 
     lines: list[Line] = []
     words_of: list[list] = []
+    get_angle = pdfium_c.FPDFText_GetCharAngle
     for lm in LINE_RE.finditer(text):
         words = []
+        first = WORD_RE.search(text, lm.start(), lm.end())
+        rot = quarter_turns(get_angle(textpage, first.start())) if first else 0
         for wm in WORD_RE.finditer(text, lm.start(), lm.end()):
             s, e = wm.start(), wm.end() - 1
             b0 = box(s, e)
             if b0 is None:
                 continue
             b1 = box(e, s) if e > s else b0
+            if rot:
+                b0, b1 = to_text_frame(b0, rot), to_text_frame(b1, rot)
             words.append((_fix_surrogates(wm.group()), min(b0[0], b1[0]), max(b0[1], b1[1]), min(b0[2], b1[2]), max(b0[3], b1[3])))
         if not words:
             continue
@@ -176,7 +214,7 @@ def page_lines(textpage: pdfium.PdfTextPage, gap_factor: float = 0.8) -> tuple[l
             else:
                 cur.append(w)
         segs.append(_segment(cur))
-        lines.append(Line(segs, h))
+        lines.append(Line(segs, h, rot))
         words_of.append(words)
     merged, merged_words = _merge_same_row(lines, words_of, gap_factor)
     return [_split_trailing_numbers(ln, ws) for ln, ws in zip(merged, merged_words)], n
@@ -197,7 +235,7 @@ def _merge_same_row(lines: list[Line], words_of: list[list], gap_factor: float) 
             prev = out[-1]
             cy = (ln.y0 + ln.y1) / 2
             slack = 0.2 * prev.height
-            if prev.y0 - slack <= cy <= prev.y1 + slack and ln.x0 >= prev.x1 - 1:
+            if ln.rot == prev.rot and prev.y0 - slack <= cy <= prev.y1 + slack and ln.x0 >= prev.x1 - 1:
                 segs = list(prev.segments)
                 first = ln.segments[0]
                 if first.x0 - segs[-1].x1 <= gap_factor * max(prev.height, ln.height):
@@ -208,7 +246,7 @@ def _merge_same_row(lines: list[Line], words_of: list[list], gap_factor: float) 
                     segs.extend(ln.segments[1:])
                 else:
                     segs.extend(ln.segments)
-                out[-1] = Line(segs, max(prev.height, ln.height))
+                out[-1] = Line(segs, max(prev.height, ln.height), prev.rot)
                 out_words[-1] = out_words[-1] + words
                 continue
         out.append(ln)
@@ -261,7 +299,7 @@ def _table_block(rows: list[Line]) -> Block:
     if header_rows == len(rows):
         header_rows = 0
     bbox = (min(r.x0 for r in rows), min(r.y0 for r in rows), max(r.x1 for r in rows), max(r.y1 for r in rows))
-    return Block("table", bbox, rows=grid, header_rows=header_rows)
+    return Block("table", bbox, rows=grid, header_rows=header_rows, rot=rows[0].rot)
 
 
 def _is_heading(line: Line, body_h: float) -> bool:
@@ -290,7 +328,7 @@ def group_blocks(lines: list[Line], min_table_rows: int = 2) -> list[Block]:
             while j < n:
                 nxt = lines[j]
                 gap = rows[-1].y0 - nxt.y1
-                if gap > 3 * max(body_h, rows[-1].height) or gap < -3 * body_h:
+                if nxt.rot != rows[-1].rot or gap > 3 * max(body_h, rows[-1].height) or gap < -3 * body_h:
                     break
                 if nxt.tabular:
                     rows.append(nxt)
@@ -320,6 +358,8 @@ def group_blocks(lines: list[Line], min_table_rows: int = 2) -> list[Block]:
                 nxt = lines[j]
                 prev = para[-1]
                 gap = prev.y0 - nxt.y1
+                if nxt.rot != prev.rot:
+                    break
                 if nxt.tabular and j + 1 < n and lines[j + 1].tabular:
                     break
                 if _is_heading(nxt, body_h) or BULLET_RE.match(nxt.text):
@@ -332,7 +372,7 @@ def group_blocks(lines: list[Line], min_table_rows: int = 2) -> list[Block]:
                 j += 1
         kind = "heading" if len(para) == 1 and _is_heading(ln, body_h) else "text"
         bbox = (min(p.x0 for p in para), min(p.y0 for p in para), max(p.x1 for p in para), max(p.y1 for p in para))
-        blocks.append(Block(kind, bbox, text="\n".join(p.text for p in para)))
+        blocks.append(Block(kind, bbox, text="\n".join(p.text for p in para), rot=ln.rot))
         i = j
     return blocks
 
@@ -344,4 +384,8 @@ def layout_page(page: pdfium.PdfPage, page_index: int) -> PageLayout:
         lines, n_chars = page_lines(textpage)
     finally:
         textpage.close()
-    return PageLayout(page_index, width, height, group_blocks(lines), n_chars, page.get_rotation())
+    blocks = group_blocks(lines)
+    for b in blocks:
+        if b.rot:
+            b.bbox = to_page_frame(b.bbox, b.rot)
+    return PageLayout(page_index, width, height, blocks, n_chars, page.get_rotation())
