@@ -71,3 +71,27 @@ def test_page_blocks_kinds():
 
 def test_empty_page_has_no_chunks():
     assert chunk_page(_page(4, ""), "abc") == []
+
+
+def test_deterministic_context_names_company_year_page_and_section():
+    from rag_assets.core.bm25_index import BM25Index
+    from rag_assets.core.chunking import index_text
+
+    pages = [
+        _page(0, "## Acme Holdings Annual Report 2023\n\nWelcome to the 2023 report. Figures for 2022 compare."),
+        _page(1, "## Remuneration report\n\nThe board sets pay for executives each year."),
+        _page(2, "Fixed pay rose modestly for all members of the team."),
+        _page(3, "## Risk factors\n\nCurrency exposure remains the main risk."),
+    ]
+    chunks = chunk_pages(pages, "abc", ChunkingConfig(context="deterministic"), company="Acme Holdings")
+    ctx = {c.page_index: c.context for c in chunks}
+    assert ctx[1] == "Acme Holdings | annual report 2023 | page 1 | Remuneration report"
+    assert ctx[2].endswith("page 2 | Remuneration report"), "a page without heading inherits the last one"
+    assert ctx[3].endswith("| Risk factors")
+    assert all("Acme Holdings" not in c.text or c.page_index == 0 for c in chunks), "text itself is unchanged"
+    # the section heading makes page 2 findable by its section's name
+    plain = BM25Index.build([c.text for c in chunks], [c.chunk_id for c in chunks])
+    ctxd = BM25Index.build([index_text(c.text, c.context) for c in chunks], [c.chunk_id for c in chunks])
+    assert all(hit != "abc:2:0" for hit, _ in plain.search("remuneration", 5))
+    assert "abc:2:0" in [hit for hit, _ in ctxd.search("remuneration", 5)]
+    assert chunk_pages(pages, "abc")[0].context == ""

@@ -122,7 +122,7 @@ def report_chunks(
 ) -> dg.MaterializeResult:
     """Chunks: ~300-token pieces of one page each (tables whole), in Parquet."""
     paths = store.paths(context.partition_key)
-    meta = chunk_stage(paths, store.chunking())
+    meta = chunk_stage(paths, store.chunking(), store.source(context.partition_key).company_name)
     record_stage(paths, "report_chunks", stage_fingerprints(store, parser, embedder)["report_chunks"])
     return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.chunks}))
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from rag_assets.core.cleaning import PageText
 from rag_assets.core.tokens import count_tokens, split_by_tokens
 
-CHUNKER_VERSION = "chunk-1"
+CHUNKER_VERSION = "chunk-2"
 SENTENCE_RE = re.compile(r"(?<=[.!?;:])\s+(?=[A-Z0-9(\"'“])")
 
 
@@ -25,6 +25,7 @@ class Chunk:
     text: str
     n_tokens: int
     kind: str  # "text" | "table"
+    context: str = ""  # indexed with the text (embeddings, BM25), not shown to the answering LLM
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -35,6 +36,7 @@ class ChunkingConfig:
     max_tokens: int = 300
     overlap_tokens: int = 50
     caption_tokens: int = 80  # text right above a table this short travels with the table
+    context: str = "none"  # "none" | "deterministic": company, year, page, section heading per chunk
 
 
 def page_blocks(markdown: str) -> list[tuple[str, str]]:
@@ -159,8 +161,24 @@ def chunk_page(page: PageText, report_sha1: str, cfg: ChunkingConfig = ChunkingC
     ]
 
 
-def chunk_pages(pages: list[PageText], report_sha1: str, cfg: ChunkingConfig = ChunkingConfig()) -> list[Chunk]:
+def chunk_pages(
+    pages: list[PageText], report_sha1: str, cfg: ChunkingConfig = ChunkingConfig(), company: str = ""
+) -> list[Chunk]:
     out: list[Chunk] = []
     for page in pages:
         out.extend(chunk_page(page, report_sha1, cfg))
+    if cfg.context == "deterministic":
+        from rag_assets.core.chunk_context import deterministic_context, heading_for, report_year, section_headings
+
+        year = report_year(pages)
+        headings = section_headings(pages)
+        for c in out:
+            c.context = deterministic_context(company, year, c.page_index, heading_for(c.text, headings[c.page_index]))
+    elif cfg.context != "none":
+        raise ValueError(f"unknown chunk context {cfg.context!r}; use 'none' or 'deterministic'")
     return out
+
+
+def index_text(text: str, context: str) -> str:
+    """What the indexes see for a chunk: its context line, then its text."""
+    return f"{context}\n{text}" if context else text

@@ -17,7 +17,7 @@ from docling_core.types.doc import DoclingDocument
 
 from rag_assets.core.atomic import atomic_path, read_json, write_json, write_text
 from rag_assets.core.bm25_index import TOKENIZER_VERSION, BM25Index
-from rag_assets.core.chunking import CHUNKER_VERSION, Chunk, ChunkingConfig, chunk_pages
+from rag_assets.core.chunking import CHUNKER_VERSION, Chunk, ChunkingConfig, chunk_pages, index_text
 from rag_assets.core.cleaning import CLEANER_VERSION, PageText, document_pages
 from rag_assets.core.embedding import Embedder, embedding_text
 from rag_assets.core.parsing import ParseStats
@@ -36,6 +36,7 @@ CHUNKS_SCHEMA = pa.schema(
         ("text", pa.string()),
         ("n_tokens", pa.int32()),
         ("kind", pa.string()),
+        ("context", pa.string()),
     ]
 )
 
@@ -138,13 +139,21 @@ def write_chunks(chunks: list[Chunk], target: Path) -> None:
 def read_chunks(path: Path) -> pd.DataFrame:
     if not Path(path).exists():
         raise FileNotFoundError(f"{path} is missing: materialize report_chunks first")
-    return pq.read_table(path).to_pandas()
+    df = pq.read_table(path).to_pandas()
+    if "context" not in df.columns:  # written before chunk contexts existed
+        df["context"] = ""
+    return df
 
 
-def chunk_stage(paths: ReportPaths, cfg: ChunkingConfig) -> dict:
+def indexed_texts(df: pd.DataFrame) -> list[str]:
+    """The text each chunk is indexed by (context line + text)."""
+    return [index_text(t, c) for t, c in zip(df["text"], df["context"].fillna(""))]
+
+
+def chunk_stage(paths: ReportPaths, cfg: ChunkingConfig, company: str = "") -> dict:
     t0 = time.perf_counter()
     pages = read_pages(paths.pages)
-    chunks = chunk_pages(pages, paths.sha1, cfg)
+    chunks = chunk_pages(pages, paths.sha1, cfg, company)
     write_chunks(chunks, paths.chunks)
     dt = time.perf_counter() - t0
     n_tok = [c.n_tokens for c in chunks]
@@ -165,7 +174,7 @@ def chunk_stage(paths: ReportPaths, cfg: ChunkingConfig) -> dict:
 def faiss_stage(paths: ReportPaths, embedder: Embedder, progress: Callable[[int, int], None] | None = None) -> dict:
     t0 = time.perf_counter()
     df = read_chunks(paths.chunks)
-    texts = [embedding_text(t) for t in df["text"].tolist()]
+    texts = [embedding_text(t) for t in indexed_texts(df)]
     step = 256
     parts = []
     for b in range(0, len(texts), step):
@@ -193,7 +202,7 @@ def faiss_stage(paths: ReportPaths, embedder: Embedder, progress: Callable[[int,
 def bm25_stage(paths: ReportPaths) -> dict:
     t0 = time.perf_counter()
     df = read_chunks(paths.chunks)
-    index = BM25Index.build(df["text"].tolist(), df["chunk_id"].tolist())
+    index = BM25Index.build(indexed_texts(df), df["chunk_id"].tolist())
     index.save(paths.bm25_dir)
     dt = time.perf_counter() - t0
     return {

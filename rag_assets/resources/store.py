@@ -19,6 +19,7 @@ class ReportStore(dg.ConfigurableResource):
     subset_csv: str = ""  # default: subset.csv beside the PDFs
     chunk_tokens: int = 300
     chunk_overlap: int = 50
+    chunk_context: str = "none"  # "none" | "deterministic" (company, year, page, section heading)
     questions: str = ""  # default: <data_root>/questions.json
     gold: str = ""  # gold answers in the challenge's format; default: <data_root>/answers_gold.json if present
 
@@ -76,4 +77,5 @@ class ReportStore(dg.ConfigurableResource):
         }
 
     def chunking(self) -> ChunkingConfig:
-        return ChunkingConfig(max_tokens=self.chunk_tokens, overlap_tokens=self.chunk_overlap)
+        return ChunkingConfig(max_tokens=self.chunk_tokens, overlap_tokens=self.chunk_overlap,
+                              context=self.chunk_context)
