@@ -61,7 +61,7 @@ def test_retrievers_find_the_table_page(ingested, embedder, mode):
 
 
 def _answerer(root, sha, llm, embedder, **overrides):
-    cfg = get_config("local", **overrides)
+    cfg = get_config("local", **{"grounding": "record", **overrides})
     reports = {v: k for k, v in sha.items()}
     return build_answerer(cfg, root, reports, llm=llm, embedder=embedder)
 

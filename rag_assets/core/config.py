@@ -44,12 +44,14 @@ PRESETS: dict[str, RunConfig] = {
     "local": RunConfig(
         name="local",
         description="Embedded defaults: local MiniLM embeddings, hybrid BM25+FAISS retrieval, Qwen2.5-Coder-1.5B "
-        "(llama.cpp) answers; no network, no key.",
+        "(llama.cpp) answers; numbers not printed on a cited page become N/A; no network, no key.",
+        grounding="na_if_ungrounded",
     ),
     "local-fast": RunConfig(
         name="local-fast",
         description="As 'local' with Qwen2.5-Coder-0.5B: about 3x faster, weaker.",
         answer_model="qwen2.5-coder-0.5b",
+        grounding="na_if_ungrounded",
     ),
     "winner": RunConfig(
         name="winner",
