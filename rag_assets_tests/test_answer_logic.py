@@ -134,3 +134,13 @@ def test_scorer_on_real_gold_ranks_the_winner_above_the_floor(erc):
     assert s_floor["value_accuracy"] == round(gold_false / value_qs, 3), "the floor only gets gold False right"
     assert s_floor["na_accuracy"] == 1.0
     assert s_winner["score_per_100"] > s_floor["score_per_100"]
+
+
+def test_scaled_numbers_have_no_float_noise():
+    from rag_assets.core.answering import Answerer
+    from rag_assets.core.schemas import NumberAnswer
+
+    parsed = NumberAnswer(step_by_step_analysis="", reasoning_summary="", relevant_pages=[],
+                          value_as_written="2.043", scale="billions", final_answer=2.043)
+    assert Answerer._final_value(None, "number", parsed) == 2_043_000_000
+    assert str(Answerer._final_value(None, "number", parsed)) == "2043000000.0"

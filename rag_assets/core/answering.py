@@ -190,7 +190,7 @@ class Answerer:
         fa = parsed.final_answer
         if kind == "number":
             v = resolve_number(fa, getattr(parsed, "value_as_written", None), getattr(parsed, "scale", None))
-            return v if v == NA else float(v)
+            return v if v == NA else float(f"{v:.12g}")  # 2.043 x 1e9 is 2043000000, not ...0000002
         if kind == "boolean":
             return bool(fa)
         if kind == "names":
