@@ -263,3 +263,21 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
     sub = json.loads((root / "answers" / "local" / "submission.json").read_text())
     assert [a["value"] for a in sub["answers"]] == [True, 406100000.0]
     assert sub["answers"][1]["references"] == [{"pdf_sha1": nw, "page_index": 3}]
+
+
+def test_llm_reranker_blends_scores_and_reorders():
+    from rag_assets.core.rerank import LLMReranker
+    from rag_assets.core.retrieval import RetrievedPage
+
+    pages = [RetrievedPage("s", i, score, f"text of page {i}", []) for i, score in [(7, 0.9), (8, 0.5), (9, 0.1)]]
+    llm = ScriptedLLM([{"page_rankings": [
+        {"page": 7, "reasoning": "unrelated", "relevance_score": 0.0},
+        {"page": 8, "reasoning": "so-so", "relevance_score": 0.5},
+        {"page": 9, "reasoning": "answers it", "relevance_score": 1.0},
+    ]}])
+    ranked, usage = LLMReranker(llm, batch=3, llm_weight=0.7).rerank("q", pages, top=2)
+    assert [p.page_index for p in ranked] == [9, 8]
+    assert ranked[0].score == pytest.approx(0.3 * 0.0 + 0.7 * 1.0)
+    assert ranked[1].score == pytest.approx(0.3 * 0.5 + 0.7 * 0.5)
+    assert usage["calls"] == 1 and len(llm.requests) == 1
+    assert "PAGE 7" in llm.requests[0]["messages"][1]["content"]
