@@ -281,3 +281,20 @@ def test_llm_reranker_blends_scores_and_reorders():
     assert ranked[1].score == pytest.approx(0.3 * 0.5 + 0.7 * 0.5)
     assert usage["calls"] == 1 and len(llm.requests) == 1
     assert "PAGE 7" in llm.requests[0]["messages"][1]["content"]
+
+
+def test_names_not_in_the_context_are_dropped(ingested, embedder):
+    root, sha = ingested
+    copied = {"step_by_step_analysis": "x", "reasoning_summary": "x", "relevant_pages": [1],
+              "final_answer": ["W-200", "SmartHub"]}
+    rec = _answerer(root, sha, ScriptedLLM([copied]), embedder).answer(
+        "What are the names of new products launched by Northwind Widgets plc?", "names")
+    assert rec.value == "N/A" and rec.references == [] and rec.grounded is False
+    real = {"step_by_step_analysis": "x", "reasoning_summary": "x", "relevant_pages": [1],
+            "final_answer": ["Margaret Okafor", "Invented Person"]}
+    rec = _answerer(root, sha, ScriptedLLM([real]), embedder).answer(
+        "Who are the executives of Northwind Widgets plc?", "names")
+    assert rec.value == ["Margaret Okafor"] and "Invented Person" in " ".join(rec.notes)
+    one = {"step_by_step_analysis": "x", "reasoning_summary": "x", "relevant_pages": [1], "final_answer": "Nobody"}
+    strict = _answerer(root, sha, ScriptedLLM([one]), embedder, grounding="na_if_ungrounded")
+    assert strict.answer("Who is the CEO of Northwind Widgets plc?", "name").value == "N/A"

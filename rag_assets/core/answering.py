@@ -177,6 +177,8 @@ class Answerer:
         rec.parsed = res.value.model_dump()
         rec.value = self._final_value(kind, res.value)
         rec.references = self._references(rec.value, res.value.relevant_pages, sent, rec)
+        if kind in ("name", "names") and rec.value != NA:
+            self._ground_names(kind, sent, rec)
         if kind == "number" and isinstance(rec.value, float):
             texts = [p.text for p in sent if any(r["page_index"] == p.page_index and r["pdf_sha1"] == p.sha1
                                                  for r in rec.references)]
@@ -185,6 +187,28 @@ class Answerer:
                 rec.notes.append(f"ungrounded value {rec.value} replaced by N/A")
                 rec.value = NA
                 rec.references = []
+
+    def _ground_names(self, kind: str, sent: list[RetrievedPage], rec: AnswerRecord) -> None:
+        """Names must be printed in the context the model saw (small models copy the one-shot example)."""
+        haystack = re.sub(r"\s+", " ", " ".join(p.text for p in sent)).lower()
+
+        def found(name: str) -> bool:
+            return re.sub(r"\s+", " ", name).strip().lower() in haystack
+
+        if kind == "names":
+            kept = [n for n in rec.value if found(n)]
+            dropped = [n for n in rec.value if not found(n)]
+            if dropped:
+                rec.notes.append(f"names not in the context dropped: {dropped}")
+            rec.grounded = not dropped
+            rec.value = kept or NA
+        else:
+            rec.grounded = found(rec.value)
+            if not rec.grounded and self.cfg.grounding == "na_if_ungrounded":
+                rec.notes.append(f"ungrounded name {rec.value!r} replaced by N/A")
+                rec.value = NA
+        if rec.value == NA:
+            rec.references = []
 
     def _final_value(self, kind: str, parsed):
         fa = parsed.final_answer
