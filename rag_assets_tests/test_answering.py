@@ -229,8 +229,11 @@ class ScriptedLLMResource(__import__("rag_assets.resources", fromlist=["LLMResou
     """The LLM resource with its client replaced by a scripted one (the model boundary)."""
 
     def client(self, cfg):
-        yes = {"step_by_step_analysis": "p1", "reasoning_summary": "yes", "relevant_pages": [1], "final_answer": True}
-        return ScriptedLLM([yes, number_answer("406,100", "thousands", 406100, [3])])
+        yes = {"step_by_step_analysis": "p1", "reasoning_summary": "yes", "relevant_pages": [1], "final_answer": True,
+               "evidence_quote": "the Board approved a share buyback programme of up to 5% of issued shares"}
+        number = {**number_answer("406,100", "thousands", 406100, [3]),
+                  "evidence_quote": "| Cash flow from operating activities | 406,100 | 388,250 |"}
+        return ScriptedLLM([yes, number])
 
 
 def test_answers_and_evaluation_assets(ingested, tmp_path):
@@ -298,3 +301,31 @@ def test_names_not_in_the_context_are_dropped(ingested, embedder):
     one = {"step_by_step_analysis": "x", "reasoning_summary": "x", "relevant_pages": [1], "final_answer": "Nobody"}
     strict = _answerer(root, sha, ScriptedLLM([one]), embedder, grounding="na_if_ungrounded")
     assert strict.answer("Who is the CEO of Northwind Widgets plc?", "name").value == "N/A"
+
+
+def test_strict_policy_needs_verifiable_evidence(ingested, embedder):
+    root, sha = ingested
+    q = "Did Northwind Widgets plc announce a share buyback plan?"
+
+    def yes(quote):
+        return {"step_by_step_analysis": "x", "reasoning_summary": "x", "relevant_pages": [1],
+                "evidence_quote": quote, "final_answer": True}
+
+    def run(answer, question=q, kind="boolean"):
+        return _answerer(root, sha, ScriptedLLM([answer]), embedder, grounding="na_if_ungrounded").answer(
+            question, kind)
+
+    rec = run(yes("the Board approved a share buyback programme of up to 5% of issued shares"))
+    assert rec.value is True and rec.evidence_ok is True and rec.references
+    rec = run(yes("The company bought back lots of shares in a big programme."))  # not in the report
+    assert rec.value is False and rec.evidence_ok is False and rec.references == []
+    rec = run(yes("Management reviewed the portfolio of activities"))  # in the report, off topic
+    assert rec.value is False and rec.evidence_ok is False
+    num = {**number_answer("406,100", "thousands", 406100, [3]),
+           "evidence_quote": "| Cash flow from operating activities | 406,100 | 388,250 |"}
+    rec = run(num, "What was the cash flow from operating activities (in USD) for Northwind Widgets plc?", "number")
+    assert rec.value == 406_100_000.0 and rec.evidence_ok
+    wrong_row = {**num, "evidence_quote": "| Revenue | 2,950,400 | 2,610,900 |"}
+    rec = run(wrong_row, "What was the cash flow from operating activities (in USD) for Northwind Widgets plc?",
+              "number")
+    assert rec.value == "N/A", "the quoted row does not hold the value"

@@ -19,6 +19,45 @@ from rag_assets.core.schemas import SCHEMAS
 INSTRUCTION_TAIL_RE = re.compile(
     r"\s*(If (data|there) is not available|If there is no mention|Give me the title|If data is not)[^?]*$", re.I
 )
+QUOTE_NOISE_RE = re.compile(r"[|#*`\"'“”‘’]+")
+WORD3_RE = re.compile(r"[a-z0-9][a-z0-9.,%-]*[a-z0-9%]|[a-z0-9]")
+TEMPLATE_WORDS = frozenset(
+    "annual report mention mentioned announce announced any value period end listed according company companies "
+    "data available return did does what which was were is the of in for at to a an and or by its it this that "
+    "within last there if no given".split()
+)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", QUOTE_NOISE_RE.sub(" ", text.lower())).strip()
+
+
+def quote_in_context(quote: str, texts: list[str], min_share: float = 0.85) -> bool:
+    """True if ``quote`` is (nearly) word for word in one of ``texts``: verbatim after folding case, spaces
+    and table pipes, or with at least ``min_share`` of its words on one page."""
+    q = _norm(quote)
+    if len(q) < 8:
+        return False
+    words = [w for w in WORD3_RE.findall(q) if len(w) >= 3]
+    for text in texts:
+        t = _norm(text)
+        if q in t:
+            return True
+        if len(words) >= 4:
+            have = set(WORD3_RE.findall(t))
+            if sum(1 for w in words if w in have) >= min_share * len(words):
+                return True
+    return False
+
+
+def shares_topic(quote: str, question: str, company: str | None = None) -> bool:
+    """The quote mentions at least one content word of the question (template words and the company aside)."""
+    drop = set(TEMPLATE_WORDS) | set(WORD3_RE.findall(_norm(company or "")))
+    asked = {w.rstrip("s") for w in WORD3_RE.findall(_norm(retrieval_query(question))) if len(w) >= 3} - drop
+    said = {w.rstrip("s") for w in WORD3_RE.findall(_norm(quote))}
+    return not asked or bool(asked & said)
+
+
 LOWEST_RE = re.compile(r"\b(lowest|least|smallest|minimum|fewest|lower|smaller)\b", re.I)
 HIGHEST_RE = re.compile(r"\b(highest|largest|most|greatest|maximum|biggest|higher|larger|top)\b", re.I)
 
@@ -46,6 +85,7 @@ class AnswerRecord:
     seconds: float = 0.0
     index_versions: dict = field(default_factory=dict)
     sub_answers: list[dict] = field(default_factory=list)
+    evidence_ok: bool | None = None  # the evidence quote is in the context and on the question's topic
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -177,6 +217,7 @@ class Answerer:
         rec.parsed = res.value.model_dump()
         rec.value = self._final_value(kind, res.value)
         rec.references = self._references(rec.value, res.value.relevant_pages, sent, rec)
+        self._check_evidence(question, kind, route, res.value, sent, rec)
         if kind in ("name", "names") and rec.value != NA:
             self._ground_names(kind, sent, rec)
         if kind == "number" and isinstance(rec.value, float):
@@ -187,6 +228,23 @@ class Answerer:
                 rec.notes.append(f"ungrounded value {rec.value} replaced by N/A")
                 rec.value = NA
                 rec.references = []
+
+    def _check_evidence(self, question, kind, route, parsed, sent, rec) -> None:
+        """Verify the evidence quote: in the context, on the question's topic, and (numbers) holding the value.
+        Under ``na_if_ungrounded`` an answer without such evidence becomes 'N/A' (False for yes/no)."""
+        if rec.value in (NA, False, []):
+            return
+        quote = getattr(parsed, "evidence_quote", "") or ""
+        texts = [p.text for p in sent]
+        ok = quote_in_context(quote, texts) and shares_topic(quote, question, route.company)
+        if ok and kind == "number" and isinstance(rec.value, float):
+            ok = grounded(rec.value, [quote])
+        rec.evidence_ok = ok
+        if not ok and self.cfg.grounding == "na_if_ungrounded":
+            rec.notes.append(f"no verifiable evidence for {rec.value!r} (quote: {quote[:80]!r}); answered "
+                             f"{'False' if kind == 'boolean' else 'N/A'}")
+            rec.value = self._na_value(kind)
+            rec.references = []
 
     def _ground_names(self, kind: str, sent: list[RetrievedPage], rec: AnswerRecord) -> None:
         """Names must be printed in the context the model saw (small models copy the one-shot example)."""

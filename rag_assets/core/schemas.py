@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, field_validator
 ANALYSIS_MAX = 1200
 SUMMARY_MAX = 300
 PAGES_MAX = 8
+QUOTE_MAX = 400
 
 
 def _cut(value, limit: int):
@@ -30,6 +31,12 @@ class AnswerBase(BaseModel):
         description="page_index values of the context pages that directly prove the answer; empty if none.",
         max_length=PAGES_MAX,
     )
+    evidence_quote: str = Field(
+        default="",
+        description="Copied word for word from the context: the sentence or table row that proves the answer; "
+        "empty when the answer is 'N/A' or false.",
+        max_length=QUOTE_MAX,
+    )
 
     @field_validator("step_by_step_analysis", mode="before")
     @classmethod
@@ -40,6 +47,11 @@ class AnswerBase(BaseModel):
     @classmethod
     def _cut_summary(cls, v):
         return _cut(v, SUMMARY_MAX)
+
+    @field_validator("evidence_quote", mode="before")
+    @classmethod
+    def _cut_quote(cls, v):
+        return _cut(v, QUOTE_MAX) if v is not None else ""
 
     @field_validator("relevant_pages", mode="before")
     @classmethod
