@@ -75,11 +75,12 @@ def parse_json_loose(text: str) -> dict:
 def grammar_schema(schema: dict, max_items: int = 10) -> dict:
     """A copy of ``schema`` that llama.cpp's grammar builder can handle: it expands ``maxLength`` (and large
     ``maxItems``) into nested optional rules and crashes on a few hundred; output length is bounded by
-    ``max_tokens`` instead, and the lengths are still enforced when the answer is validated."""
+    ``max_tokens`` instead, and the lengths are still enforced when the answer is validated. A small
+    ``minLength`` is kept (it is how a required string is made non-empty)."""
     if isinstance(schema, dict):
         out = {}
         for k, v in schema.items():
-            if k in ("maxLength", "minLength"):
+            if k == "maxLength" or (k == "minLength" and isinstance(v, int) and v > 8):
                 continue
             if k == "maxItems" and isinstance(v, int) and v > max_items:
                 continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal, Union
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ANALYSIS_MAX = 1200
 SUMMARY_MAX = 300
@@ -21,7 +21,17 @@ def _cut(value, limit: int):
     return value[:limit] if isinstance(value, str) else value
 
 
+def _require_quote(schema: dict) -> None:
+    """Generation must write the quote (a constrained decoder skips optional fields); validation stays lenient."""
+    required = schema.setdefault("required", [])
+    if "evidence_quote" in schema.get("properties", {}) and "evidence_quote" not in required:
+        required.insert(0, "evidence_quote")
+        schema["properties"]["evidence_quote"]["minLength"] = 1
+
+
 class AnswerBase(BaseModel):
+    model_config = ConfigDict(json_schema_extra=_require_quote)
+
     step_by_step_analysis: str = Field(
         description="Short step-by-step reasoning over the context that leads to the answer.",
         max_length=ANALYSIS_MAX,
@@ -34,7 +44,7 @@ class AnswerBase(BaseModel):
     evidence_quote: str = Field(
         default="",
         description="Copied word for word from the context: the sentence or table row that proves the answer; "
-        "empty when the answer is 'N/A' or false.",
+        "'none' when the answer is 'N/A' or false.",
         max_length=QUOTE_MAX,
     )
 
