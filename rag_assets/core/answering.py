@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 from rag_assets.core.config import RunConfig
 from rag_assets.core.llm import LLMClient, structured_call
@@ -352,15 +351,6 @@ class Answerer:
             rec.parsed = res.value.model_dump()
             rec.value = NA if is_na(res.value.final_answer) else res.value.final_answer.strip()
         rec.references = [ref for s in subs for ref in s.references]
-
-
-def load_reports(root: Path, catalog_reports: dict) -> dict[str, str]:
-    """sha1 -> company name of every report whose indexes exist under ``root``."""
-    out = {}
-    for sha1, src in catalog_reports.items():
-        if (Path(root) / "reports" / sha1 / "chunks.parquet").exists():
-            out[sha1] = src.company_name
-    return out
 
 
 __all__ = ["Answerer", "AnswerRecord", "build_context", "retrieval_query", "parse_number"]

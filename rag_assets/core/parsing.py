@@ -21,6 +21,7 @@ from docling_core.types.doc import (
     TableData,
 )
 
+from rag_assets.core.catalog import file_sha1
 from rag_assets.core.pdf_layout import PageLayout, layout_page
 
 log = logging.getLogger(__name__)
@@ -168,7 +169,7 @@ def parse_pdf_weight_free(
     stats = ParseStats(route=PARSER_VERSION)
     doc = DoclingDocument(name=name or path.stem)
     doc.origin = DocumentOrigin(
-        mimetype="application/pdf", binary_hash=_hash64(path), filename=path.name
+        mimetype="application/pdf", binary_hash=int(file_sha1(path)[:16], 16), filename=path.name
     )
     try:
         n = len(pdf)
@@ -209,16 +210,6 @@ def parse_pdf_weight_free(
             "OCR is the remedy."
         )
     return doc, stats
-
-
-def _hash64(path: Path) -> int:
-    import hashlib
-
-    h = hashlib.sha1()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return int(h.hexdigest()[:16], 16)
 
 
 def docling_artifacts_available(artifacts_path: str | None) -> bool:

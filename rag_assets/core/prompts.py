@@ -46,12 +46,19 @@ class Prompt:
 
 
 @lru_cache(maxsize=None)
+def load_shared(folder: str | None = None) -> dict:
+    """The shared rules of ``prompts/_shared.yaml`` (read once)."""
+    base = Path(folder) if folder else prompts_dir()
+    return yaml.safe_load((base / "_shared.yaml").read_text(encoding="utf-8")) or {}
+
+
+@lru_cache(maxsize=None)
 def load_prompt(name: str, folder: str | None = None) -> Prompt:
     base = Path(folder) if folder else prompts_dir()
     path = base / f"{name}.yaml"
     if not path.exists():
         raise FileNotFoundError(f"prompt {name!r} not found at {path}")
-    shared = yaml.safe_load((base / "_shared.yaml").read_text(encoding="utf-8")) or {}
+    shared = load_shared(folder)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     values = {f"shared.{k}": v.strip() for k, v in shared.items()}
     schema_name = raw.get("schema") or ""
@@ -95,7 +102,7 @@ def _compact(node: dict, defs: dict) -> dict:
 def build_messages(name: str, **values: str) -> tuple[list[dict], type[BaseModel] | None]:
     """System + user messages for prompt ``name`` and the schema its answer must match."""
     prompt = load_prompt(name)
-    shared = yaml.safe_load((prompts_dir() / "_shared.yaml").read_text(encoding="utf-8")) or {}
+    shared = load_shared()
     system = prompt.instruction
     if prompt.schema is not None:
         system += "\n\n" + fill(shared["json_rules"], {"schema": schema_text(prompt.schema)}).strip()

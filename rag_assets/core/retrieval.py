@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import pandas as pd
-
 from rag_assets.core.bm25_index import BM25Index
 from rag_assets.core.embedding import Embedder
 from rag_assets.core.paths import ReportPaths
@@ -165,7 +163,3 @@ def merge_pages(per_report: list[list[RetrievedPage]], top: int) -> list[Retriev
     """Pages of several reports of one company, best scores first."""
     allp = [p for pages in per_report for p in pages]
     return sorted(allp, key=lambda p: -p.score)[:top]
-
-
-def chunks_frame(chunks: list[ScoredChunk]) -> pd.DataFrame:
-    return pd.DataFrame([c.__dict__ for c in chunks])
