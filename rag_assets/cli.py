@@ -69,7 +69,7 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
     new = [r.sha1 for r in found if r.sha1 not in known]
     if new:
         instance.add_dynamic_partitions(reports_partitions.name, new)
-    expected = stage_fingerprints(store, resources["parser"], resources["embedder"])
+    expected = stage_fingerprints(store, resources["parser"], resources["embedder"], resources["llm"])
     # partitions whose last stages this Dagster instance has never seen materialized run again too
     recorded = set(instance.get_materialized_partitions(dg.AssetKey("faiss_index"))) & set(
         instance.get_materialized_partitions(dg.AssetKey("bm25_index"))
@@ -171,6 +171,14 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_bench_enrich(args) -> int:
+    from rag_assets.enrich_bench import run_enrichment_bench
+
+    run_enrichment_bench(data_root(), Path(args.out), args.reports, args.variants, args.model,
+                         Path(args.questions), Path(args.gold), "openai" if args.openai else "llama_cpp")
+    return 0
+
+
 def parse_sets(items: list[str] | None) -> dict:
     """``--set key=value`` pairs (values are validated by RunConfig)."""
     out = {}
@@ -260,21 +268,15 @@ def cmd_retrieve(args) -> int:
     questions = _questions_or_exit(args.questions)
     sets = {**parse_sets(args.set), "candidate_pages": max(args.top_k, 1)}
     cfg, store, reports, _ = _answer_setup(args.config, sets=sets)
-    from rag_assets.core.runner import build_answerer
+    from rag_assets.core.runner import NoLLM, build_answerer, ranked_pages
 
-    answerer = build_answerer(cfg, store.root, reports, llm=_NoLLM() if cfg.rerank == "none" else None)
+    answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None)
     out = Path(args.out)
     hits: dict = {}
     gold = json.loads(Path(args.gold).read_text(encoding="utf-8")) if args.gold else None
     with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for q in questions:
-            routes = answerer.router.route(q.text)
-            pages = []
-            for route in routes:
-                ranked, _, _ = answerer.rank_pages(q.text, route)
-                pages.extend(ranked[: args.top_k])
-            if len(routes) > 1:
-                pages = sorted(pages, key=lambda p: -p.score)
+            pages = ranked_pages(answerer, q.text, args.top_k)
             if gold and q.text in gold:
                 add_page_hits(hits, [f"{p.sha1}:{p.page_index}" for p in pages], gold[q.text]["reference_pools"])
             fh.write(json.dumps({"question_text": q.text, "pages": [
@@ -286,15 +288,6 @@ def cmd_retrieve(args) -> int:
               + f"  ({next(iter(hits.values()), (0, 0))[1]} questions with gold pages; config {cfg.name}, "
               f"retrieval {cfg.retrieval})")
     return 0
-
-
-class _NoLLM:
-    """Stands in where retrieval needs no LLM (no reranker); calling it is a bug."""
-
-    model = "none"
-
-    def chat(self, *a, **k):  # pragma: no cover
-        raise RuntimeError("this configuration does not use an LLM for retrieval")
 
 
 def cmd_evaluate(args) -> int:
@@ -440,6 +433,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-embed", action="store_true", help="skip the embedding stage")
     s.add_argument("--embed-limit", type=int, default=3000, help="embed at most N chunks (0: all)")
     s.set_defaults(func=cmd_bench)
+
+    s = sub.add_parser("bench-enrich", help="page hit@k with/without table statements and chunk contexts")
+    s.add_argument("--reports", nargs="+", required=True, help="sha1s of ingested reports to rebuild per variant")
+    s.add_argument("--variants", nargs="+", default=["none", "deterministic", "tables"],
+                   help="none, deterministic, tables, llm-context, tables+llm-context")
+    s.add_argument("--model", default="qwen2.5-coder-0.5b", help="ingestion LLM (embedded name or API model)")
+    s.add_argument("--openai", action="store_true", help="use the OpenAI-compatible route for the model")
+    s.add_argument("--out", required=True, help="scratch folder for the variants' data roots")
+    s.add_argument("--questions", required=True)
+    s.add_argument("--gold", required=True)
+    s.set_defaults(func=cmd_bench_enrich)
     return p
 
 

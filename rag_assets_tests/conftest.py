@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -47,3 +48,15 @@ def erc() -> Path:
 
 NORTHWIND = SAMPLES[0]
 BLUEBIRD = SAMPLES[1]
+
+
+def embedded_model(name: str) -> str:
+    """The path of an assembled GGUF model; skips the test where it is absent (unless fetching is allowed)."""
+    from rag_assets.core.models import ensure_model, model_path
+
+    path = model_path(name)
+    if not path.exists():
+        if os.environ.get("RAG_ASSETS_FETCH_MODELS") == "1":
+            return str(ensure_model(name))
+        pytest.skip(f"{name} not assembled at {path} (rag-assets models --fetch {name})")
+    return str(path)

@@ -14,7 +14,7 @@ from rag_assets.core.embedding import MiniLMOnnxEmbedder
 from rag_assets.core.pipeline import read_chunks, read_pages
 from rag_assets.core.vector_index import VectorIndex
 from rag_assets.definitions import defs
-from rag_assets.resources import EmbedderResource, ParserResource, ReportStore
+from rag_assets.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets.sensors import inbox_sensor, stale_reports_schedule, stale_run_requests
 from rag_assets_tests.conftest import BLUEBIRD, NORTHWIND
 
@@ -24,6 +24,7 @@ def _resources(**store_kw):
         "store": ReportStore(**store_kw),
         "parser": ParserResource(route="weight_free"),
         "embedder": EmbedderResource(provider="onnx"),
+        "llm": LLMResource(),
     }
 
 
@@ -146,7 +147,7 @@ def test_stale_schedule_requests_changed_partitions(registered):
     res2 = _resources(chunk_tokens=200)
     reqs = stale_run_requests(instance, res2["store"], res2["parser"], res2["embedder"])
     sel = {k.path[-1] for k in next(r for r in reqs if r.partition_key == sha).asset_selection}
-    assert sel == {"report_chunks", "faiss_index", "bm25_index"}
+    assert sel == {"report_chunks", "chunk_contexts", "faiss_index", "bm25_index"}
     with dg.build_schedule_context(instance=instance, resources=res2) as ctx:
         out = stale_reports_schedule(ctx)
     assert {r.partition_key for r in out} == {sha, other}
@@ -160,3 +161,53 @@ def test_missing_catalog_entry_is_clear(data_home, instance):
     assert "not in the catalog" in failure.step_failure_data.error.cause.message or "not in the catalog" in str(
         failure.step_failure_data.error
     )
+
+
+def test_llm_enrichments_materialize_with_costs_and_are_cached(registered):
+    """Table statements and LLM chunk contexts through Dagster with the real embedded model (SmolLM2):
+    counted calls the first time, none the second (the cache answers)."""
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (optional; see README)")
+    from rag_assets.core.pipeline import read_llm_contexts, read_table_blocks
+    from rag_assets_tests.conftest import embedded_model
+
+    embedded_model("smollm2-135m")
+    instance, store, reports = registered
+    sha = reports[NORTHWIND.company].sha1
+    res = {**_resources(table_serialization=True, chunk_context="llm"), "llm": LLMResource(ingest_model="smollm2-135m")}
+
+    def run():
+        result = _materialize(instance, sha, res)
+        assert result.success
+        return {
+            name: result.asset_materializations_for_node(name)[0].metadata
+            for name in ("serialized_tables", "chunk_contexts", "report_chunks")
+        }
+
+    first = run()
+    tables, contexts = first["serialized_tables"], first["chunk_contexts"]
+    assert tables["enabled"].value is True and tables["tables"].value == 1
+    assert tables["llm_calls"].value >= 1 and tables["llm_completion_tokens"].value > 0
+    assert tables["llm_seconds"].value > 0 and tables["llm_cache_hits"].value == 0
+    paths = store.paths(sha)
+    blocks = read_table_blocks(paths.tables)
+    assert blocks and {b["page_index"] for b in blocks} == {3}
+    chunks = read_chunks(paths.chunks)
+    statement_chunks = chunks[chunks.kind == "table_blocks"]
+    assert len(statement_chunks) >= 1 and set(statement_chunks.page_index) == {3}
+    assert contexts["llm_calls"].value == len(chunks) - contexts["llm_failures"].value
+    written = read_llm_contexts(paths.chunk_contexts)
+    assert written and all(0 < len(v.split()) <= 75 for v in written.values())
+    assert set(written) <= set(chunks.chunk_id)
+
+    second = run()
+    assert second["serialized_tables"]["llm_calls"].value == 0
+    assert second["serialized_tables"]["llm_cache_hits"].value == tables["llm_items"].value
+    assert second["chunk_contexts"]["llm_calls"].value == 0
+    assert second["chunk_contexts"]["llm_cache_hits"].value == contexts["llm_items"].value
+    assert read_llm_contexts(paths.chunk_contexts) == written
+
+    # switching the enrichments off leaves empty outputs and plain chunks
+    res["store"] = ReportStore()
+    result = _materialize(instance, sha, res)
+    assert result.success and not read_table_blocks(paths.tables) and not read_llm_contexts(paths.chunk_contexts)
+    assert "table_blocks" not in set(read_chunks(paths.chunks).kind)

@@ -14,9 +14,10 @@ import time
 import pytest
 
 from rag_assets.core.llm import LlamaCppLLM, OpenAICompatibleLLM, structured_call
-from rag_assets.core.models import MODELS, model_path
+from rag_assets.core.models import MODELS
 from rag_assets.core.prompts import build_messages
 from rag_assets.core.schemas import BooleanAnswer, NumberAnswer
+from rag_assets_tests.conftest import embedded_model
 
 llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (optional; see README)")
 
@@ -24,17 +25,6 @@ CONTEXT = (
     "PAGE 3\nAll amounts in thousands of USD\n| | 2023 | 2022 |\n|---|---|---|\n"
     "| Cash flow from operating activities | 406,100 | 388,250 |\n| Total assets | 7,710,615 | 8,818,186 |"
 )
-
-
-def _model(name: str) -> str:
-    path = model_path(name)
-    if not path.exists():
-        if os.environ.get("RAG_ASSETS_FETCH_MODELS") == "1":
-            from rag_assets.core.models import ensure_model
-
-            return str(ensure_model(name))
-        pytest.skip(f"{name} not assembled at {path} (rag-assets models --fetch {name})")
-    return str(path)
 
 
 def _free_port() -> int:
@@ -46,7 +36,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def llama_server():
     """llama_cpp.server with SmolLM2-135M on 127.0.0.1, stopped by its PID afterwards."""
-    model = _model("smollm2-135m")
+    model = embedded_model("smollm2-135m")
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", model, "--host", "127.0.0.1", "--port", str(port),
@@ -88,7 +78,7 @@ def test_openai_client_against_local_llama_server(llama_server):
 
 
 def test_in_process_llama_json_grammar():
-    llm = LlamaCppLLM(_model("smollm2-135m"), n_ctx=2048)
+    llm = LlamaCppLLM(embedded_model("smollm2-135m"), n_ctx=2048)
     messages, schema = build_messages("number", context=CONTEXT, question="What were total assets?")
     res = structured_call(llm, messages, schema, max_tokens=300, repair=False)
     assert res.error is None, res.raw
@@ -100,7 +90,7 @@ def test_embedded_qwen_reads_a_table_with_units():
     """The default embedded model extracts a scaled number; our code applies the scale if it forgets."""
     from rag_assets.core.numbers import resolve_number
 
-    llm = LlamaCppLLM(_model("qwen2.5-coder-1.5b"), n_ctx=4096)
+    llm = LlamaCppLLM(embedded_model("qwen2.5-coder-1.5b"), n_ctx=4096)
     messages, schema = build_messages(
         "number", context=CONTEXT, question="What was the cash flow from operations (in USD) in 2023?"
     )

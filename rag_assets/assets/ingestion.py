@@ -13,15 +13,19 @@ from rag_assets.core.pipeline import (
     bm25_stage,
     chunk_stage,
     clean_stage,
+    context_stage,
     faiss_stage,
     fingerprint,
     read_chunks,
+    read_llm_contexts,
     read_pages,
+    read_table_blocks,
     record_stage,
     save_parsed,
+    table_stage,
 )
 from rag_assets.core.vector_index import VectorIndex
-from rag_assets.resources import EmbedderResource, ParserResource, ReportStore
+from rag_assets.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 
 # Partitioned asset checks are a Dagster preview feature; we rely on them knowingly.
 warnings.filterwarnings("ignore", category=dg.PreviewWarning)
@@ -39,17 +43,48 @@ def _meta(values: dict) -> dict:
     return out
 
 
-def stage_fingerprints(store: ReportStore, parser: ParserResource, embedder: EmbedderResource) -> dict[str, str]:
+def stage_fingerprints(
+    store: ReportStore, parser: ParserResource, embedder: EmbedderResource, llm: LLMResource | None = None
+) -> dict[str, str]:
     """The config fingerprint each stage records; a stage whose recorded one differs is stale."""
+    from rag_assets.core.prompts import load_prompt
+
+    llm = llm or LLMResource()
     parse_fp = fingerprint(parser.fingerprint())
-    chunk_fp = fingerprint({"parse": parse_fp, "chunking": store.chunking()})
+    tables_on = store.table_serialization
+    tables_fp = fingerprint({
+        "parse": parse_fp,
+        "llm": llm.ingest_fingerprint() if tables_on else None,
+        "prompt": load_prompt("table_serialization").version if tables_on else None,
+    })
+    chunk_fp = fingerprint({"parse": parse_fp, "chunking": store.chunking(), "tables": tables_fp if tables_on else None})
+    ctx_on = store.chunk_context == "llm"
+    ctx_fp = fingerprint({
+        "chunks": chunk_fp,
+        "llm": llm.ingest_fingerprint() if ctx_on else None,
+        "prompt": load_prompt("chunk_context").version if ctx_on else None,
+    })
     return {
         "parsed_report": parse_fp,
         "report_pages": parse_fp,
+        "serialized_tables": tables_fp,
         "report_chunks": chunk_fp,
-        "faiss_index": fingerprint({"chunks": chunk_fp, "embedder": embedder.fingerprint()}),
-        "bm25_index": chunk_fp,
+        "chunk_contexts": ctx_fp,
+        "faiss_index": fingerprint({"chunks": ctx_fp, "embedder": embedder.fingerprint()}),
+        "bm25_index": ctx_fp,
     }
+
+
+def _progress(context: dg.AssetExecutionContext, what: str, every: float = 10.0):
+    """A callback (done, total) that logs at most every ``every`` seconds, and at the end."""
+    last = [time.monotonic()]
+
+    def progress(done: int, total: int) -> None:
+        if time.monotonic() - last[0] > every or done == total:
+            last[0] = time.monotonic()
+            context.log.info(f"{what} {done}/{total}")
+
+    return progress
 
 
 @dg.asset(
@@ -59,21 +94,18 @@ def stage_fingerprints(store: ReportStore, parser: ParserResource, embedder: Emb
     kinds={"pdf", "json"},
 )
 def parsed_report(
-    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+    context: dg.AssetExecutionContext,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource,
 ) -> dg.MaterializeResult:
     """Parsed report: the PDF as a Docling document (JSON) with page provenance for every item."""
     sha1 = context.partition_key
     src = store.source(sha1)
     paths = store.paths(sha1)
-    last = [0.0]
-
-    def progress(done: int, total: int) -> None:
-        if time.monotonic() - last[0] > 10 or done == total:
-            last[0] = time.monotonic()
-            context.log.info(f"parsed {done}/{total} pages of {src.company_name}")
-
     try:
-        doc, stats = parser.parse(src.path, name=src.company_name, progress=progress)
+        doc, stats = parser.parse(src.path, name=src.company_name, progress=_progress(context, f"{src.company_name}: parsed pages"))
     except PdfParseError as exc:
         raise dg.Failure(
             description=f"{src.company_name} ({src.path}): {exc}",
@@ -81,7 +113,7 @@ def parsed_report(
             allow_retries=False,
         ) from exc
     meta = save_parsed(doc, stats, paths)
-    record_stage(paths, "parsed_report", stage_fingerprints(store, parser, embedder)["parsed_report"])
+    record_stage(paths, "parsed_report", stage_fingerprints(store, parser, embedder, llm)["parsed_report"])
     context.log.info(f"{src.company_name}: {stats.pages} pages, {stats.tables} tables in {stats.seconds:.1f}s")
     return dg.MaterializeResult(
         metadata=_meta({**meta, "company_name": src.company_name, "pdf": src.path, "path": paths.parsed})
@@ -96,12 +128,16 @@ def parsed_report(
     kinds={"parquet"},
 )
 def report_pages(
-    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+    context: dg.AssetExecutionContext,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource,
 ) -> dg.MaterializeResult:
     """Cleaned pages: one markdown text per zero-based PDF page, glyph noise and repeated headers removed."""
     paths = store.paths(context.partition_key)
     meta = clean_stage(paths)
-    record_stage(paths, "report_pages", stage_fingerprints(store, parser, embedder)["report_pages"])
+    record_stage(paths, "report_pages", stage_fingerprints(store, parser, embedder, llm)["report_pages"])
     pages = read_pages(paths.pages)
     sample = next((p for p in pages if p.n_tables), next((p for p in pages if p.text), None))
     extra = {"path": paths.pages}
@@ -112,42 +148,120 @@ def report_pages(
 
 @dg.asset(
     partitions_def=reports_partitions,
+    code_version=STAGE_VERSIONS["serialized_tables"],
+    group_name=GROUP,
+    deps=[parsed_report],
+    kinds={"parquet"},
+)
+def serialized_tables(
+    context: dg.AssetExecutionContext,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource,
+) -> dg.MaterializeResult:
+    """Serialized tables: LLM statements {subject_core_entity, information_block} per table (empty when off)."""
+    sha1 = context.partition_key
+    paths = store.paths(sha1)
+    company = store.source(sha1).company_name
+    client = llm.ingest_client() if store.table_serialization else None
+    cache = store.llm_cache() if client is not None else None
+    try:
+        meta = table_stage(paths, client, cache, company, _progress(context, f"{company}: serialized table parts"))
+    finally:
+        if cache is not None:
+            cache.close()
+    record_stage(paths, "serialized_tables", stage_fingerprints(store, parser, embedder, llm)["serialized_tables"])
+    if meta["enabled"]:
+        context.log.info(
+            f"{company}: {meta['blocks']} statements from {meta['tables_serialized']}/{meta['tables']} tables; "
+            f"{meta['llm_calls']} LLM calls, {meta['llm_cache_hits']} cached, {meta['llm_seconds']}s"
+        )
+    extra = {"path": paths.tables}
+    if meta["blocks"]:
+        sample = read_table_blocks(paths.tables)[:12]
+        extra["sample"] = dg.MetadataValue.md("\n".join(
+            f"- p{r['page_index']} **{r['subject_core_entity']}**: {r['information_block']}" for r in sample
+        ))
+    return dg.MaterializeResult(metadata=_meta({**meta, **extra}))
+
+
+@dg.asset(
+    partitions_def=reports_partitions,
     code_version=STAGE_VERSIONS["report_chunks"],
     group_name=GROUP,
-    deps=[report_pages],
+    deps=[report_pages, serialized_tables],
     kinds={"parquet"},
 )
 def report_chunks(
-    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+    context: dg.AssetExecutionContext,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource,
 ) -> dg.MaterializeResult:
     """Chunks: ~300-token pieces of one page each (tables whole), in Parquet."""
     paths = store.paths(context.partition_key)
     meta = chunk_stage(paths, store.chunking(), store.source(context.partition_key).company_name)
-    record_stage(paths, "report_chunks", stage_fingerprints(store, parser, embedder)["report_chunks"])
+    record_stage(paths, "report_chunks", stage_fingerprints(store, parser, embedder, llm)["report_chunks"])
     return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.chunks}))
+
+
+@dg.asset(
+    partitions_def=reports_partitions,
+    code_version=STAGE_VERSIONS["chunk_contexts"],
+    group_name=GROUP,
+    deps=[report_chunks],
+    kinds={"parquet"},
+)
+def chunk_contexts(
+    context: dg.AssetExecutionContext,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource,
+) -> dg.MaterializeResult:
+    """Chunk contexts: an LLM-written line (at most 75 words) situating each chunk in its report (empty when off)."""
+    sha1 = context.partition_key
+    paths = store.paths(sha1)
+    company = store.source(sha1).company_name
+    client = llm.ingest_client() if store.chunk_context == "llm" else None
+    cache = store.llm_cache() if client is not None else None
+    try:
+        meta = context_stage(paths, client, cache, company, _progress(context, f"{company}: chunk contexts"))
+    finally:
+        if cache is not None:
+            cache.close()
+    record_stage(paths, "chunk_contexts", stage_fingerprints(store, parser, embedder, llm)["chunk_contexts"])
+    extra = {"path": paths.chunk_contexts}
+    if meta["enabled"]:
+        context.log.info(
+            f"{company}: {meta['contexts']} contexts; {meta['llm_calls']} LLM calls, "
+            f"{meta['llm_cache_hits']} cached, {meta['llm_seconds']}s"
+        )
+        sample = list(read_llm_contexts(paths.chunk_contexts).items())[:8]
+        extra["sample"] = dg.MetadataValue.md("\n".join(f"- `{k}`: {v}" for k, v in sample))
+    return dg.MaterializeResult(metadata=_meta({**meta, **extra}))
 
 
 @dg.asset(
     partitions_def=reports_partitions,
     code_version=STAGE_VERSIONS["faiss_index"],
     group_name=GROUP,
-    deps=[report_chunks],
+    deps=[report_chunks, chunk_contexts],
     kinds={"faiss"},
 )
 def faiss_index(
-    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+    context: dg.AssetExecutionContext,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource,
 ) -> dg.MaterializeResult:
     """FAISS index: normalized chunk embeddings in IndexFlatIP, with the row -> chunk_id map."""
     paths = store.paths(context.partition_key)
-    last = [time.monotonic()]
-
-    def progress(done: int, total: int) -> None:
-        if time.monotonic() - last[0] > 10 or done == total:
-            last[0] = time.monotonic()
-            context.log.info(f"embedded {done}/{total} chunks")
-
-    meta = faiss_stage(paths, embedder.get(), progress)
-    record_stage(paths, "faiss_index", stage_fingerprints(store, parser, embedder)["faiss_index"])
+    meta = faiss_stage(paths, embedder.get(), _progress(context, "embedded chunks"))
+    record_stage(paths, "faiss_index", stage_fingerprints(store, parser, embedder, llm)["faiss_index"])
     return dg.MaterializeResult(metadata=_meta(meta))
 
 
@@ -155,16 +269,20 @@ def faiss_index(
     partitions_def=reports_partitions,
     code_version=STAGE_VERSIONS["bm25_index"],
     group_name=GROUP,
-    deps=[report_chunks],
+    deps=[report_chunks, chunk_contexts],
     kinds={"bm25"},
 )
 def bm25_index(
-    context: dg.AssetExecutionContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+    context: dg.AssetExecutionContext,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource,
 ) -> dg.MaterializeResult:
     """BM25 index: bm25s over the same chunks, numbers and tickers kept as tokens."""
     paths = store.paths(context.partition_key)
     meta = bm25_stage(paths)
-    record_stage(paths, "bm25_index", stage_fingerprints(store, parser, embedder)["bm25_index"])
+    record_stage(paths, "bm25_index", stage_fingerprints(store, parser, embedder, llm)["bm25_index"])
     return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.bm25_dir}))
 
 
@@ -211,5 +329,7 @@ def bm25_docs_match_chunks(context: dg.AssetCheckExecutionContext, store: Report
     )
 
 
-ingestion_assets = [parsed_report, report_pages, report_chunks, faiss_index, bm25_index]
+ingestion_assets = [
+    parsed_report, report_pages, serialized_tables, report_chunks, chunk_contexts, faiss_index, bm25_index
+]
 ingestion_checks = [every_page_has_chunks, faiss_rows_match_chunks, bm25_docs_match_chunks]

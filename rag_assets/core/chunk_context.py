@@ -1,8 +1,11 @@
-"""Deterministic chunk context: company, report year, page and section heading, prepended to a chunk's text
-before embedding and BM25 indexing (the chunk text itself, shown to the LLM, is unchanged)."""
+"""Chunk context, prepended to a chunk's text before embedding and BM25 indexing; the chunk text the
+answering LLM sees is unchanged. Deterministic context (company, report year, page, section heading) is
+always available; an LLM-written context (at most ~75 words, from the page and the report's outline) is an
+option, cached per chunk input, model and prompt version."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 
@@ -10,6 +13,7 @@ from rag_assets.core.cleaning import PageText
 
 YEAR_RE = re.compile(r"\b(20[0-4]\d|19[89]\d)\b")
 HEADING_RE = re.compile(r"^## (.+)$", re.MULTILINE)
+log = logging.getLogger(__name__)
 
 
 def report_year(pages: list[PageText], first_pages: int = 5) -> str:
@@ -46,3 +50,108 @@ def deterministic_context(company: str, year: str, page_index: int, heading: str
     if heading:
         parts.append(heading[:120])
     return " | ".join(p for p in parts if p)
+
+
+# -- LLM-written context ------------------------------------------------------------------------------
+
+LLM_TASK = "chunk_context"
+LLM_CONTEXT_WORDS = 75
+
+
+def page_headings(pages: list[PageText]) -> list[tuple[int, str]]:
+    """(page_index, heading) of every distinct heading, in page order."""
+    out: list[tuple[int, str]] = []
+    seen: set[str] = set()
+    for p in pages:
+        for h in HEADING_RE.findall(p.text):
+            h = h.strip()
+            if len(h) > 2 and len(h) <= 120 and h.lower() not in seen:
+                seen.add(h.lower())
+                out.append((p.page_index, h))
+    return out
+
+
+def document_outline(headings: list[tuple[int, str]], near_page: int, global_n: int = 20, local_n: int = 20,
+                     window: int = 15) -> str:
+    """The report's outline seen from one page: ``global_n`` headings spread over the report, then up to
+    ``local_n`` headings nearest ``near_page`` (within ``window`` pages); one "p<page>: heading" line each, in
+    page order."""
+    if len(headings) > global_n:
+        step = len(headings) / global_n
+        spread = [headings[int(i * step)] for i in range(global_n)]
+    else:
+        spread = list(headings)
+    near = [x for x in headings if abs(x[0] - near_page) <= window and x not in spread]
+    local = sorted(near, key=lambda x: abs(x[0] - near_page))[:local_n]  # the nearest first
+    lines = sorted(set(spread + local))
+    return "\n".join(f"p{p}: {h}" for p, h in lines) or "(no headings found)"
+
+
+def clean_llm_context(text: str, max_words: int = LLM_CONTEXT_WORDS) -> str:
+    """The model's reply as one line of at most ``max_words`` words (preambles and quotes removed)."""
+    text = re.sub(r"^\s*(context|answer)\s*:\s*", "", text.strip(), flags=re.IGNORECASE)
+    text = text.strip().strip('"').strip()
+    words = text.split()
+    return " ".join(words[:max_words])
+
+
+def llm_chunk_contexts(
+    chunks: list[tuple[str, int, str]],
+    pages: list[PageText],
+    company: str,
+    llm,
+    cache=None,
+    page_chars: int = 6000,
+    max_output_tokens: int = 120,
+    progress=None,
+):
+    """chunk_id -> LLM-written context for ``chunks`` [(chunk_id, page_index, text)], with its LLMCost.
+
+    Chunks go page by page so a llama.cpp model reuses the shared prompt prefix (outline + page)."""
+    import time
+
+    from rag_assets.core.llm_cache import LLMCost, cache_key
+    from rag_assets.core.prompts import build_messages, load_prompt
+
+    version = load_prompt(LLM_TASK).version
+    cost = LLMCost(model=llm.model, prompt_version=version)
+    by_page = {p.page_index: p for p in pages}
+    headings = page_headings(pages)
+    out: dict[str, str] = {}
+    last = time.monotonic()
+    ordered = sorted(chunks, key=lambda c: (c[1], c[0]))
+    for i, (chunk_id, page_index, text) in enumerate(ordered):
+        page = by_page.get(page_index)
+        values = {
+            "company": company or "the company",
+            "outline": document_outline(headings, page_index),
+            "page_index": str(page_index),
+            "page": (page.text if page else "")[:page_chars],
+            "chunk": text,
+        }
+        messages, _ = build_messages(LLM_TASK, **values)
+        key = cache_key(LLM_TASK, llm.model, version, messages[0]["content"] + "\n" + messages[1]["content"])
+        cost.items += 1
+        cached = cache.get(key) if cache is not None else None
+        if cached is not None:
+            cost.cache_hits += 1
+            out[chunk_id] = cached
+        else:
+            try:
+                resp = llm.chat(messages, max_tokens=max_output_tokens)
+            except Exception as exc:  # one failed chunk keeps its deterministic context only
+                cost.failures += 1
+                log.warning("no LLM context for %s: %s", chunk_id, exc)
+                continue
+            cost.add_calls([resp])
+            context = clean_llm_context(resp.text)
+            if not context:
+                cost.failures += 1
+                continue
+            out[chunk_id] = context
+            if cache is not None:
+                cache.put(key, context, LLM_TASK, llm.model, version)
+        if progress and (time.monotonic() - last > 10 or i + 1 == len(ordered)):
+            last = time.monotonic()
+            progress(i + 1, len(ordered))
+    return out, cost

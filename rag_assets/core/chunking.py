@@ -24,7 +24,7 @@ class Chunk:
     chunk_index: int
     text: str
     n_tokens: int
-    kind: str  # "text" | "table"
+    kind: str  # "text" | "table" | "table_blocks" (LLM-serialized statements of the table just before)
     context: str = ""  # indexed with the text (embeddings, BM25), not shown to the answering LLM
 
     def to_dict(self) -> dict:
@@ -36,7 +36,8 @@ class ChunkingConfig:
     max_tokens: int = 300
     overlap_tokens: int = 50
     caption_tokens: int = 80  # text right above a table this short travels with the table
-    context: str = "none"  # "none" | "deterministic": company, year, page, section heading per chunk
+    context: str = "none"  # "none" | "deterministic" (company, year, page, section heading) | "llm" (+ LLM text)
+    table_blocks: bool = False  # serialized table statements as chunks beneath their table
 
 
 def page_blocks(markdown: str) -> list[tuple[str, str]]:
@@ -87,9 +88,32 @@ def _sentences(block: str) -> list[str]:
     return [s for s in SENTENCE_RE.split(block) if s.strip()]
 
 
-def chunk_page(page: PageText, report_sha1: str, cfg: ChunkingConfig = ChunkingConfig()) -> list[Chunk]:
-    """Chunks of one page, in reading order."""
+def _pack_blocks(blocks: list[str], caption: str, cfg: ChunkingConfig) -> list[str]:
+    """Serialized table statements packed into chunks of at most ``max_tokens``, each led by the caption."""
+    head = caption.splitlines()[0][:200] if caption else ""
+    base = count_tokens([head])[0] if head else 0
+    out, cur, used = [], [], base
+    for block, n in zip(blocks, count_tokens(blocks)):
+        if cur and used + n > cfg.max_tokens:
+            out.append("\n".join(([head] if head else []) + cur))
+            cur, used = [], base
+        cur.append(block)
+        used += n
+    if cur:
+        out.append("\n".join(([head] if head else []) + cur))
+    return out
+
+
+def chunk_page(
+    page: PageText,
+    report_sha1: str,
+    cfg: ChunkingConfig = ChunkingConfig(),
+    table_blocks: dict[int, list[str]] | None = None,
+) -> list[Chunk]:
+    """Chunks of one page, in reading order; ``table_blocks`` (table ordinal -> serialized statements) adds
+    chunks of kind "table_blocks" right after their table's chunks."""
     texts: list[tuple[str, str]] = []  # (kind, text)
+    ordinal = -1
     units: list[str] = []  # sentences waiting to be packed
     blocks = page_blocks(page.text)
 
@@ -136,6 +160,9 @@ def chunk_page(page: PageText, report_sha1: str, cfg: ChunkingConfig = ChunkingC
                 texts.append(("table", whole))
             else:
                 texts.extend(("table", piece) for piece in _split_table(block, caption, cfg))
+            ordinal += 1
+            if table_blocks and table_blocks.get(ordinal):
+                texts.extend(("table_blocks", t) for t in _pack_blocks(table_blocks[ordinal], caption, cfg))
         else:
             is_caption = (
                 pos + 1 < len(blocks)
@@ -162,12 +189,23 @@ def chunk_page(page: PageText, report_sha1: str, cfg: ChunkingConfig = ChunkingC
 
 
 def chunk_pages(
-    pages: list[PageText], report_sha1: str, cfg: ChunkingConfig = ChunkingConfig(), company: str = ""
+    pages: list[PageText],
+    report_sha1: str,
+    cfg: ChunkingConfig = ChunkingConfig(),
+    company: str = "",
+    table_blocks: dict[tuple[int, int], list[str]] | None = None,
 ) -> list[Chunk]:
+    """Chunks of every page; ``table_blocks`` ((page_index, table ordinal) -> statements) is used when
+    ``cfg.table_blocks`` is on. The "llm" context starts as the deterministic one; the LLM's text is added
+    by the chunk_contexts stage."""
+    per_page: dict[int, dict[int, list[str]]] = {}
+    if cfg.table_blocks:
+        for (page_index, ordinal), blocks in (table_blocks or {}).items():
+            per_page.setdefault(page_index, {})[ordinal] = blocks
     out: list[Chunk] = []
     for page in pages:
-        out.extend(chunk_page(page, report_sha1, cfg))
-    if cfg.context == "deterministic":
+        out.extend(chunk_page(page, report_sha1, cfg, per_page.get(page.page_index)))
+    if cfg.context in ("deterministic", "llm"):
         from rag_assets.core.chunk_context import deterministic_context, heading_for, report_year, section_headings
 
         year = report_year(pages)
@@ -175,7 +213,7 @@ def chunk_pages(
         for c in out:
             c.context = deterministic_context(company, year, c.page_index, heading_for(c.text, headings[c.page_index]))
     elif cfg.context != "none":
-        raise ValueError(f"unknown chunk context {cfg.context!r}; use 'none' or 'deterministic'")
+        raise ValueError(f"unknown chunk context {cfg.context!r}; use 'none', 'deterministic' or 'llm'")
     return out
 
 

@@ -244,7 +244,11 @@ class LlamaCppLLM(LLMClient):
             ) from exc
         self.model = os.path.basename(model_path)
         self.llm = Llama(
-            model_path=model_path, n_ctx=n_ctx, n_threads=n_threads or os.cpu_count(), seed=seed, verbose=False
+            model_path=model_path,
+            n_ctx=n_ctx,
+            n_threads=n_threads or int(os.environ.get("RAG_ASSETS_LLM_THREADS") or 0) or os.cpu_count(),
+            seed=seed,
+            verbose=False,
         )
         self.lock = threading.Lock()  # a Llama object is not thread-safe
 

@@ -53,8 +53,18 @@ class ReportPaths:
         return self.dir / "pages.parquet"
 
     @property
+    def tables(self) -> Path:
+        """LLM-serialized table statements (empty when table serialization is off)."""
+        return self.dir / "tables.parquet"
+
+    @property
     def chunks(self) -> Path:
         return self.dir / "chunks.parquet"
+
+    @property
+    def chunk_contexts(self) -> Path:
+        """LLM-written chunk contexts (empty unless the chunk context is "llm")."""
+        return self.dir / "chunk_contexts.parquet"
 
     @property
     def faiss_dir(self) -> Path:

@@ -27,6 +27,18 @@ from rag_assets.core.vector_index import VectorIndex
 PAGES_SCHEMA = pa.schema(
     [("page_index", pa.int32()), ("text", pa.string()), ("n_tables", pa.int32()), ("n_removed", pa.int32())]
 )
+TABLES_SCHEMA = pa.schema(
+    [
+        ("table_id", pa.string()),
+        ("page_index", pa.int32()),
+        ("ordinal", pa.int32()),
+        ("part", pa.int32()),
+        ("block_index", pa.int32()),
+        ("subject_core_entity", pa.string()),
+        ("information_block", pa.string()),
+    ]
+)
+CONTEXTS_SCHEMA = pa.schema([("chunk_id", pa.string()), ("context", pa.string())])
 CHUNKS_SCHEMA = pa.schema(
     [
         ("chunk_id", pa.string()),
@@ -44,7 +56,9 @@ CHUNKS_SCHEMA = pa.schema(
 STAGE_VERSIONS = {
     "parsed_report": "1",
     "report_pages": CLEANER_VERSION,
+    "serialized_tables": "tables-1",
     "report_chunks": CHUNKER_VERSION,
+    "chunk_contexts": "ctx-1",
     "faiss_index": "faiss-flatip-2",
     "bm25_index": TOKENIZER_VERSION,
 }
@@ -145,21 +159,100 @@ def read_chunks(path: Path) -> pd.DataFrame:
     return df
 
 
-def indexed_texts(df: pd.DataFrame) -> list[str]:
-    """The text each chunk is indexed by (context line + text)."""
-    return [index_text(t, c) for t, c in zip(df["text"], df["context"].fillna(""))]
+def indexed_texts(df: pd.DataFrame, llm_contexts: dict[str, str] | None = None) -> list[str]:
+    """The text each chunk is indexed by: its context (deterministic, then the LLM's), then its text."""
+    llm_contexts = llm_contexts or {}
+    out = []
+    for cid, text, ctx in zip(df["chunk_id"], df["text"], df["context"].fillna("")):
+        extra = llm_contexts.get(cid, "")
+        out.append(index_text(text, f"{ctx}\n{extra}".strip() if extra else ctx))
+    return out
+
+
+def read_llm_contexts(path: Path) -> dict[str, str]:
+    """chunk_id -> LLM-written context ({} when the stage is off or was never run)."""
+    if not Path(path).exists():
+        return {}
+    t = pq.read_table(path)
+    return dict(zip(t.column("chunk_id").to_pylist(), t.column("context").to_pylist()))
+
+
+def chunks_for_indexing(paths: ReportPaths) -> tuple[pd.DataFrame, list[str]]:
+    """The chunks table and the texts the FAISS and BM25 indexes are built from."""
+    df = read_chunks(paths.chunks)
+    return df, indexed_texts(df, read_llm_contexts(paths.chunk_contexts))
+
+
+# -- optional LLM stages: table serialization, chunk contexts ---------------------------------------------
+
+
+def read_table_blocks(path: Path) -> list[dict]:
+    if not Path(path).exists():
+        raise FileNotFoundError(f"{path} is missing: materialize serialized_tables first")
+    return pq.read_table(path).to_pylist()
+
+
+def table_stage(paths: ReportPaths, llm=None, cache=None, company: str = "", progress=None) -> dict:
+    """Serialize the report's tables with ``llm`` (None: the stage is off and writes an empty table)."""
+    from rag_assets.core.table_serialization import document_tables, serialize_tables
+
+    t0 = time.perf_counter()
+    rows, meta = [], {"enabled": llm is not None}
+    if llm is not None:
+        tables = document_tables(load_parsed(paths))
+        blocks, cost = serialize_tables(tables, llm, cache, company, progress=progress)
+        rows = [asdict(b) for b in blocks]
+        meta.update(
+            tables=len({t.table_id for t in tables}),
+            table_parts=len(tables),
+            tables_serialized=len({r["table_id"] for r in rows}),
+            **cost.as_metadata(),
+        )
+    table = pa.Table.from_pylist(rows, schema=TABLES_SCHEMA)
+    with atomic_path(paths.tables) as tmp:
+        pq.write_table(table, tmp)
+    meta.update(blocks=len(rows), seconds=round(time.perf_counter() - t0, 3))
+    return meta
+
+
+def context_stage(paths: ReportPaths, llm=None, cache=None, company: str = "", progress=None) -> dict:
+    """LLM-written context for every chunk (None: the stage is off and writes an empty table)."""
+    from rag_assets.core.chunk_context import llm_chunk_contexts
+
+    t0 = time.perf_counter()
+    contexts: dict[str, str] = {}
+    meta: dict = {"enabled": llm is not None}
+    if llm is not None:
+        df = read_chunks(paths.chunks)
+        items = list(zip(df["chunk_id"], df["page_index"].astype(int), df["text"]))
+        contexts, cost = llm_chunk_contexts(items, read_pages(paths.pages), company, llm, cache, progress=progress)
+        words = [len(c.split()) for c in contexts.values()]
+        meta.update(chunks=len(items), mean_words=round(sum(words) / len(words), 1) if words else 0,
+                    **cost.as_metadata())
+    table = pa.Table.from_pylist([{"chunk_id": k, "context": v} for k, v in contexts.items()], schema=CONTEXTS_SCHEMA)
+    with atomic_path(paths.chunk_contexts) as tmp:
+        pq.write_table(table, tmp)
+    meta.update(contexts=len(contexts), seconds=round(time.perf_counter() - t0, 3))
+    return meta
 
 
 def chunk_stage(paths: ReportPaths, cfg: ChunkingConfig, company: str = "") -> dict:
     t0 = time.perf_counter()
     pages = read_pages(paths.pages)
-    chunks = chunk_pages(pages, paths.sha1, cfg, company)
+    blocks = None
+    if cfg.table_blocks:
+        from rag_assets.core.table_serialization import blocks_by_table
+
+        blocks = blocks_by_table(read_table_blocks(paths.tables))
+    chunks = chunk_pages(pages, paths.sha1, cfg, company, blocks)
     write_chunks(chunks, paths.chunks)
+    paths.chunk_contexts.unlink(missing_ok=True)  # made for the old chunks; chunk_contexts makes them anew
     dt = time.perf_counter() - t0
     n_tok = [c.n_tokens for c in chunks]
     return {
         "chunks": len(chunks),
         "table_chunks": sum(1 for c in chunks if c.kind == "table"),
+        "table_block_chunks": sum(1 for c in chunks if c.kind == "table_blocks"),
         "pages_with_chunks": len({c.page_index for c in chunks}),
         "mean_tokens": round(sum(n_tok) / len(n_tok), 1) if n_tok else 0,
         "max_tokens": max(n_tok) if n_tok else 0,
@@ -173,8 +266,8 @@ def chunk_stage(paths: ReportPaths, cfg: ChunkingConfig, company: str = "") -> d
 
 def faiss_stage(paths: ReportPaths, embedder: Embedder, progress: Callable[[int, int], None] | None = None) -> dict:
     t0 = time.perf_counter()
-    df = read_chunks(paths.chunks)
-    texts = [embedding_text(t) for t in indexed_texts(df)]
+    df, texts = chunks_for_indexing(paths)
+    texts = [embedding_text(t) for t in texts]
     step = 256
     parts = []
     for b in range(0, len(texts), step):
@@ -201,8 +294,8 @@ def faiss_stage(paths: ReportPaths, embedder: Embedder, progress: Callable[[int,
 
 def bm25_stage(paths: ReportPaths) -> dict:
     t0 = time.perf_counter()
-    df = read_chunks(paths.chunks)
-    index = BM25Index.build(indexed_texts(df), df["chunk_id"].tolist())
+    df, texts = chunks_for_indexing(paths)
+    index = BM25Index.build(texts, df["chunk_id"].tolist())
     index.save(paths.bm25_dir)
     dt = time.perf_counter() - t0
     return {

@@ -103,13 +103,13 @@ def build_messages(name: str, **values: str) -> tuple[list[dict], type[BaseModel
     """System + user messages for prompt ``name`` and the schema its answer must match."""
     prompt = load_prompt(name)
     shared = load_shared()
-    system = prompt.instruction
+    system = fill(prompt.instruction, values)
     if prompt.schema is not None:
         system += "\n\n" + fill(shared["json_rules"], {"schema": schema_text(prompt.schema)}).strip()
     if prompt.example:
         ex = prompt.example
-        system += (
-            "\n\nExample\nQuestion: " + ex["question"] + "\nAnswer:\n" + json.dumps(ex["answer"], ensure_ascii=False)
-        )
+        label, shown = ("Question", ex["question"]) if "question" in ex else ("Input", ex["input"].strip())
+        answer = ex["answer"] if isinstance(ex["answer"], str) else json.dumps(ex["answer"], ensure_ascii=False)
+        system += f"\n\nExample\n{label}: {shown}\nAnswer:\n{answer}"
     user = fill(prompt.template, values).strip()
     return [{"role": "system", "content": system}, {"role": "user", "content": user}], prompt.schema

@@ -195,3 +195,24 @@ def answer_all(
                     progress(rec, count[0], total)
     log.info("answered %d question(s) in %.1fs", len(todo), time.perf_counter() - t0)
     return [done[q.text] for q in questions if q.text in done]
+
+
+def ranked_pages(answerer: Answerer, question: str, top_k: int = 10) -> list:
+    """The pages retrieval ranks for a question (every routed report's first ``top_k``), best first."""
+    routes = answerer.router.route(question)
+    pages = []
+    for route in routes:
+        ranked, _, _ = answerer.rank_pages(question, route)
+        pages.extend(ranked[:top_k])
+    if len(routes) > 1:
+        pages = sorted(pages, key=lambda p: -p.score)
+    return pages
+
+
+class NoLLM:
+    """Stands in where retrieval needs no LLM (no reranker); calling it is a bug."""
+
+    model = "none"
+
+    def chat(self, *a, **k):  # pragma: no cover
+        raise RuntimeError("this configuration does not use an LLM for retrieval")

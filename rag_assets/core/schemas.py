@@ -169,6 +169,40 @@ class RerankResult(BaseModel):
     page_rankings: list[PageScore] = Field(description="One entry per page in the context.", max_length=20)
 
 
+class TableBlock(BaseModel):
+    subject_core_entity: str = Field(
+        description="What the statement is about: the row's item (and the table's subject), as printed.", max_length=200
+    )
+    information_block: str = Field(
+        description="One self-contained sentence or two giving every value of that row with its column header, "
+        "period and unit, e.g. \"Shareholders' equity was 637,422 million yen in 2012 and 535,422 million yen "
+        "in 2013.\"",
+        max_length=1200,
+    )
+
+    @field_validator("subject_core_entity", mode="before")
+    @classmethod
+    def _cut_entity(cls, v):
+        return _cut(v, 200)
+
+    @field_validator("information_block", mode="before")
+    @classmethod
+    def _cut_block(cls, v):
+        return _cut(v, 1200)
+
+
+class TableBlocks(BaseModel):
+    information_blocks: list[TableBlock] = Field(
+        description="One block per row (or per group of closely related rows) of the table.", min_length=1,
+        max_length=60,
+    )
+
+    @field_validator("information_blocks", mode="before")
+    @classmethod
+    def _trim(cls, v):
+        return v[:60] if isinstance(v, list) else v
+
+
 SCHEMAS: dict[str, type[BaseModel]] = {
     "number": NumberAnswer,
     "name": NameAnswer,
@@ -176,4 +210,5 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "boolean": BooleanAnswer,
     "comparative": ComparativeAnswer,
     "rerank": RerankResult,
+    "table_serialization": TableBlocks,
 }

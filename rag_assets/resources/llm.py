@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import threading
 from typing import Literal
 
 import dagster as dg
 
 from rag_assets.core.config import RunConfig
+
+# Dagster builds a fresh resource object for every run; an embedded model is loaded once per process instead.
+_INGEST_CLIENTS: dict[tuple, object] = {}
+_LOCK = threading.Lock()
 
 
 class LLMResource(dg.ConfigurableResource):
@@ -19,6 +24,7 @@ class LLMResource(dg.ConfigurableResource):
     base_url: str = ""
     concurrency: int = 0  # 0: the preset's parallel_requests
     tokens_per_minute: int = 0  # 0: the preset's budget
+    ingest_model: str = "qwen2.5-coder-0.5b"  # LLM for table statements and chunk contexts in ingestion
 
     def client(self, cfg: RunConfig):
         """The LLM client for a (resolved) run configuration."""
@@ -41,3 +47,21 @@ class LLMResource(dg.ConfigurableResource):
         if self.tokens_per_minute:
             update["tokens_per_minute"] = self.tokens_per_minute
         return cfg.model_copy(update=update) if update else cfg
+
+    def ingest_client(self):
+        """The LLM of ingestion (table serialization, chunk contexts): ``ingest_model`` on the embedded
+        llama.cpp route unless ``route`` is ``openai``; one per process."""
+        from rag_assets.core.runner import build_llm
+
+        llm = "openai" if self.route == "openai" else "llama_cpp"
+        base_url = self.base_url or os.environ.get("OPENAI_BASE_URL", "")
+        key = (llm, self.ingest_model, base_url)
+        with _LOCK:
+            if key not in _INGEST_CLIENTS:
+                cfg = RunConfig(name="ingest", llm=llm, answer_model=self.ingest_model, base_url=base_url,
+                                n_ctx=8192, parallel_requests=max(1, self.concurrency))
+                _INGEST_CLIENTS[key] = build_llm(cfg)
+            return _INGEST_CLIENTS[key]
+
+    def ingest_fingerprint(self) -> dict:
+        return {"route": "openai" if self.route == "openai" else "llama_cpp", "model": self.ingest_model}

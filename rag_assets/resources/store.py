@@ -8,6 +8,7 @@ import dagster as dg
 
 from rag_assets.core.catalog import Catalog, ReportSource
 from rag_assets.core.chunking import ChunkingConfig
+from rag_assets.core.llm_cache import LLMCache
 from rag_assets.core.paths import ReportPaths, data_root
 
 
@@ -19,7 +20,8 @@ class ReportStore(dg.ConfigurableResource):
     subset_csv: str = ""  # default: subset.csv beside the PDFs
     chunk_tokens: int = 300
     chunk_overlap: int = 50
-    chunk_context: str = "none"  # "none" | "deterministic" (company, year, page, section heading)
+    chunk_context: str = "none"  # "none" | "deterministic" (company, year, page, section heading) | "llm" (+ LLM)
+    table_serialization: bool = False  # LLM statements per table, as chunks beneath their table
     questions: str = ""  # default: <data_root>/questions.json
     gold: str = ""  # gold answers in the challenge's format; default: <data_root>/answers_gold.json if present
 
@@ -78,4 +80,8 @@ class ReportStore(dg.ConfigurableResource):
 
     def chunking(self) -> ChunkingConfig:
         return ChunkingConfig(max_tokens=self.chunk_tokens, overlap_tokens=self.chunk_overlap,
-                              context=self.chunk_context)
+                              context=self.chunk_context, table_blocks=self.table_serialization)
+
+    def llm_cache(self) -> LLMCache:
+        """The cache of ingestion LLM results (table statements, chunk contexts) shared by all reports."""
+        return LLMCache(self.root / "cache" / "llm_cache.sqlite")

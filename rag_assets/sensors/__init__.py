@@ -7,7 +7,7 @@ import dagster as dg
 
 from rag_assets.assets.ingestion import ingestion_assets, reports_partitions, stage_fingerprints
 from rag_assets.core.pipeline import stale_stages
-from rag_assets.resources import EmbedderResource, ParserResource, ReportStore
+from rag_assets.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 
 ingest_job = dg.define_asset_job(
     "ingest_reports",
@@ -23,13 +23,19 @@ evaluate_job = dg.define_asset_job(
 )
 
 STAGE_ORDER = [a.key.path[-1] for a in ingestion_assets]
-DOWNSTREAM = {
-    "parsed_report": STAGE_ORDER,
-    "report_pages": STAGE_ORDER[1:],
-    "report_chunks": STAGE_ORDER[2:],
-    "faiss_index": ["faiss_index"],
-    "bm25_index": ["bm25_index"],
-}
+
+
+def _downstream(stage: str) -> list[str]:
+    """``stage`` and every ingestion asset that depends on it, directly or not, in materialization order."""
+    deps = {a.key.path[-1]: {k.path[-1] for k in a.dependency_keys} for a in ingestion_assets}
+    out = {stage}
+    for name in STAGE_ORDER:
+        if deps[name] & out:
+            out.add(name)
+    return [s for s in STAGE_ORDER if s in out]
+
+
+DOWNSTREAM = {stage: _downstream(stage) for stage in STAGE_ORDER}
 
 
 @dg.sensor(job=ingest_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING)
@@ -49,10 +55,14 @@ def inbox_sensor(context: dg.SensorEvaluationContext, store: ReportStore) -> dg.
 
 
 def stale_run_requests(
-    instance: dg.DagsterInstance, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+    instance: dg.DagsterInstance,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource | None = None,
 ) -> list[dg.RunRequest]:
     """One run per report partition whose outputs were made by other code or config than now."""
-    expected = stage_fingerprints(store, parser, embedder)
+    expected = stage_fingerprints(store, parser, embedder, llm)
     requests = []
     for sha1 in sorted(instance.get_dynamic_partitions(reports_partitions.name)):
         stale = stale_stages(store.paths(sha1), expected)
@@ -75,10 +85,14 @@ def stale_run_requests(
     default_status=dg.DefaultScheduleStatus.STOPPED,
 )
 def stale_reports_schedule(
-    context: dg.ScheduleEvaluationContext, store: ReportStore, parser: ParserResource, embedder: EmbedderResource
+    context: dg.ScheduleEvaluationContext,
+    store: ReportStore,
+    parser: ParserResource,
+    embedder: EmbedderResource,
+    llm: LLMResource,
 ):
     """Re-materializes report partitions whose code version or configuration changed."""
-    requests = stale_run_requests(context.instance, store, parser, embedder)
+    requests = stale_run_requests(context.instance, store, parser, embedder, llm)
     if not requests:
         return dg.SkipReason("every report partition is up to date")
     return requests
