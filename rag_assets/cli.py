@@ -43,7 +43,15 @@ def _failure_message(result) -> str:
     return "failed"
 
 
-def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, quiet: bool = False) -> list[dict]:
+def ingest(
+    pdf_dir: Path,
+    subset_csv: Path | None = None,
+    force: bool = False,
+    quiet: bool = False,
+    table_serialization: bool = False,
+    chunk_context: str = "none",
+    ingest_model: str = "",
+) -> list[dict]:
     """Register every PDF in ``pdf_dir`` as a report partition and materialize what is missing or stale."""
     pdf_dir = Path(pdf_dir).resolve()
     subset_csv = Path(subset_csv).resolve() if subset_csv else None
@@ -54,12 +62,15 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
     from rag_assets.assets.ingestion import ingestion_assets, ingestion_checks, reports_partitions, stage_fingerprints
     from rag_assets.core.pipeline import stale_stages
     from rag_assets.definitions import default_resources
-    from rag_assets.resources import ReportStore
+    from rag_assets.resources import LLMResource, ReportStore
     from rag_assets.sensors import DOWNSTREAM, STAGE_ORDER
 
     resources = default_resources()
-    store = ReportStore(inbox=str(pdf_dir), subset_csv=str(subset_csv) if subset_csv else "")
+    store = ReportStore(inbox=str(pdf_dir), subset_csv=str(subset_csv) if subset_csv else "",
+                        table_serialization=table_serialization, chunk_context=chunk_context)
     resources["store"] = store
+    if ingest_model:
+        resources["llm"] = LLMResource(ingest_model=ingest_model)
     found = store.scan_inbox()
     if not found:
         print(f"no PDFs in {pdf_dir}")
@@ -135,7 +146,9 @@ def cmd_ingest(args) -> int:
     if not pdf_dir.is_dir():
         print(f"error: PDF folder not found: {pdf_dir}", file=sys.stderr)
         return 2
-    rows = ingest(pdf_dir, Path(args.subset) if args.subset else None, force=args.force)
+    rows = ingest(pdf_dir, Path(args.subset) if args.subset else None, force=args.force,
+                  table_serialization=args.table_serialization, chunk_context=args.chunk_context,
+                  ingest_model=args.ingest_model)
     return 1 if any(r["status"].startswith("FAILED") for r in rows) else 0
 
 
@@ -378,6 +391,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("pdf_dir", nargs="?", help="folder of PDFs (default: data/pdfs)")
     s.add_argument("--subset", help="CSV with sha1,company_name columns (default: subset.csv beside the PDFs)")
     s.add_argument("--force", action="store_true", help="re-materialize even up-to-date partitions")
+    s.add_argument("--table-serialization", action="store_true",
+                   help="LLM statements per table, indexed as chunks beneath their table")
+    s.add_argument("--chunk-context", choices=["none", "deterministic", "llm"], default="none",
+                   help="context indexed with each chunk (llm: + a line written by the ingestion LLM)")
+    s.add_argument("--ingest-model", default="", help="ingestion LLM (default qwen2.5-coder-0.5b, embedded)")
     s.set_defaults(func=cmd_ingest)
 
     s = sub.add_parser("quickstart", help="write sample reports into data/pdfs (if empty) and ingest them")
