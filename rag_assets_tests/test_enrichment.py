@@ -13,7 +13,14 @@ from rag_assets.core.chunking import ChunkingConfig, chunk_pages
 from rag_assets.core.cleaning import PageText, document_pages
 from rag_assets.core.llm_cache import LLMCache, LLMCost, cache_key
 from rag_assets.core.parsing import parse_pdf_weight_free
-from rag_assets.core.table_serialization import blocks_by_table, document_tables, serialize_tables, table_html_parts
+from rag_assets.core.table_serialization import (
+    _unique_blocks,
+    blocks_by_table,
+    document_tables,
+    salvage_blocks,
+    serialize_tables,
+    table_html_parts,
+)
 from rag_assets_tests.conftest import embedded_model
 from rag_assets_tests.pdf_factory import two_column_table_pdf
 
@@ -93,6 +100,18 @@ def test_statements_are_packed_within_the_budget_and_stay_on_their_page():
     assert all(c.n_tokens <= 120 for c in block_chunks)
     assert all(c.text.startswith("Income statement") for c in block_chunks if c.page_index == 0)
     assert [c.text for c in block_chunks if c.page_index == 1] == ["Notes\nRevenue in the notes was 10 in 2024."]
+
+
+def test_a_cut_off_reply_keeps_its_complete_blocks_once():
+    raw = (
+        '{"information_blocks": [{"subject_core_entity": "Revenue", "information_block": "Revenue was \\"$5.2m\\" in 2023."},'
+        ' {"subject_core_entity": "Revenue", "information_block": "Revenue was \\"$5.2m\\" in 2023."},'
+        ' {"subject_core_entity": "Cost", "information_block": "Cost of sal'
+    )
+    found = salvage_blocks(raw)
+    assert found == [("Revenue", 'Revenue was "$5.2m" in 2023.')] * 2
+    assert _unique_blocks(found) == [{"subject_core_entity": "Revenue", "information_block": 'Revenue was "$5.2m" in 2023.'}]
+    assert salvage_blocks("no json at all") == []
 
 
 def test_llm_cache_round_trip_and_key(tmp_path):

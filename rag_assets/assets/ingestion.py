@@ -146,6 +146,28 @@ def report_pages(
     return dg.MaterializeResult(metadata=_meta({**meta, **extra}))
 
 
+def _run_llm_stage(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResource, enabled: bool,
+                   what: str, stage) -> tuple:
+    """Run an optional LLM stage function (off: it writes an empty output) with the ingestion LLM and the
+    shared cache; log what it cost."""
+    sha1 = context.partition_key
+    paths = store.paths(sha1)
+    company = store.source(sha1).company_name
+    client = llm.ingest_client() if enabled else None
+    cache = store.llm_cache() if client is not None else None
+    try:
+        meta = stage(paths, client, cache, company, _progress(context, f"{company}: {what}"))
+    finally:
+        if cache is not None:
+            cache.close()
+    if meta["enabled"]:
+        context.log.info(
+            f"{company}: {what}: {meta['llm_items']} items, {meta['llm_calls']} LLM calls, "
+            f"{meta['llm_cache_hits']} cached, {meta['llm_failures']} failed, {meta['llm_seconds']}s"
+        )
+    return paths, meta
+
+
 @dg.asset(
     partitions_def=reports_partitions,
     code_version=STAGE_VERSIONS["serialized_tables"],
@@ -161,22 +183,8 @@ def serialized_tables(
     llm: LLMResource,
 ) -> dg.MaterializeResult:
     """Serialized tables: LLM statements {subject_core_entity, information_block} per table (empty when off)."""
-    sha1 = context.partition_key
-    paths = store.paths(sha1)
-    company = store.source(sha1).company_name
-    client = llm.ingest_client() if store.table_serialization else None
-    cache = store.llm_cache() if client is not None else None
-    try:
-        meta = table_stage(paths, client, cache, company, _progress(context, f"{company}: serialized table parts"))
-    finally:
-        if cache is not None:
-            cache.close()
+    paths, meta = _run_llm_stage(context, store, llm, store.table_serialization, "serialized tables", table_stage)
     record_stage(paths, "serialized_tables", stage_fingerprints(store, parser, embedder, llm)["serialized_tables"])
-    if meta["enabled"]:
-        context.log.info(
-            f"{company}: {meta['blocks']} statements from {meta['tables_serialized']}/{meta['tables']} tables; "
-            f"{meta['llm_calls']} LLM calls, {meta['llm_cache_hits']} cached, {meta['llm_seconds']}s"
-        )
     extra = {"path": paths.tables}
     if meta["blocks"]:
         sample = read_table_blocks(paths.tables)[:12]
@@ -222,23 +230,10 @@ def chunk_contexts(
     llm: LLMResource,
 ) -> dg.MaterializeResult:
     """Chunk contexts: an LLM-written line (at most 75 words) situating each chunk in its report (empty when off)."""
-    sha1 = context.partition_key
-    paths = store.paths(sha1)
-    company = store.source(sha1).company_name
-    client = llm.ingest_client() if store.chunk_context == "llm" else None
-    cache = store.llm_cache() if client is not None else None
-    try:
-        meta = context_stage(paths, client, cache, company, _progress(context, f"{company}: chunk contexts"))
-    finally:
-        if cache is not None:
-            cache.close()
+    paths, meta = _run_llm_stage(context, store, llm, store.chunk_context == "llm", "chunk contexts", context_stage)
     record_stage(paths, "chunk_contexts", stage_fingerprints(store, parser, embedder, llm)["chunk_contexts"])
     extra = {"path": paths.chunk_contexts}
     if meta["enabled"]:
-        context.log.info(
-            f"{company}: {meta['contexts']} contexts; {meta['llm_calls']} LLM calls, "
-            f"{meta['llm_cache_hits']} cached, {meta['llm_seconds']}s"
-        )
         sample = list(read_llm_contexts(paths.chunk_contexts).items())[:8]
         extra["sample"] = dg.MetadataValue.md("\n".join(f"- `{k}`: {v}" for k, v in sample))
     return dg.MaterializeResult(metadata=_meta({**meta, **extra}))

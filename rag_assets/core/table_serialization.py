@@ -135,11 +135,13 @@ def serialize_tables(
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[TableBlockRow], LLMCost]:
     """Serialize every table (part) through ``llm``; cached results are reused and not counted as calls."""
-    from rag_assets.core.llm import structured_call
     from rag_assets.core.prompts import build_messages, load_prompt
 
     version = load_prompt(PROMPT).version
     cost = LLMCost(model=llm.model, prompt_version=version)
+    # where a grammar halves decoding speed (llama.cpp), decode freely: the schema and a one-shot example are
+    # in the prompt, the reply is validated, and a reply that is not valid JSON keeps its complete blocks
+    constrained = not getattr(llm, "grammar_slows", False)
     rows: list[TableBlockRow] = []
     last = time.monotonic()
     for i, t in enumerate(tables):
@@ -153,14 +155,9 @@ def serialize_tables(
             messages, schema = build_messages(PROMPT, company=company or "the company", table=text)
             # statements are about as long as the table: a cap near that stops a small model's runaway loops
             budget = min(max_output_tokens, 100 + 80 * t.html.count("<tr>"))
-            result = structured_call(llm, messages, schema, max_tokens=budget, repair=False)
-            cost.add_calls(result.calls)
-            if result.value is not None:
-                found = [(b.subject_core_entity, b.information_block) for b in result.value.information_blocks]
-            else:
-                found = salvage_blocks(result.raw)  # a cut-off reply keeps its complete blocks
-                if found:
-                    cost.salvaged += 1
+            found, result = _ask(llm, messages, schema, budget, constrained, cost)
+            if not found and not constrained:  # no usable JSON at all: ask again under the grammar
+                found, result = _ask(llm, messages, schema, budget, True, cost)
             blocks = _unique_blocks(found)
             if not blocks:
                 cost.failures += 1
@@ -174,6 +171,20 @@ def serialize_tables(
             last = time.monotonic()
             progress(i + 1, len(tables))
     return rows, cost
+
+
+def _ask(llm, messages, schema, budget: int, constrained: bool, cost: LLMCost):
+    """One request: its (entity, block) pairs, from the validated reply or salvaged from a cut-off one."""
+    from rag_assets.core.llm import structured_call
+
+    result = structured_call(llm, messages, schema, max_tokens=budget, repair=False, constrained=constrained)
+    cost.add_calls(result.calls)
+    if result.value is not None:
+        return [(b.subject_core_entity, b.information_block) for b in result.value.information_blocks], result
+    found = salvage_blocks(result.raw)  # a cut-off reply keeps its complete blocks
+    if found:
+        cost.salvaged += 1
+    return found, result
 
 
 BLOCK_RE = re.compile(
