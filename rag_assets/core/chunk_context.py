@@ -135,7 +135,8 @@ def llm_chunk_contexts(
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
             cost.cache_hits += 1
-            out[chunk_id] = cached
+            if cached:
+                out[chunk_id] = cached
         else:
             try:
                 resp = llm.chat(messages, max_tokens=max_output_tokens)
@@ -145,11 +146,11 @@ def llm_chunk_contexts(
                 continue
             cost.add_calls([resp])
             context = clean_llm_context(resp.text)
-            if not context:
+            if context:
+                out[chunk_id] = context
+            else:
                 cost.failures += 1
-                continue
-            out[chunk_id] = context
-            if cache is not None:
+            if cache is not None:  # an empty reply too: the same model and prompt would repeat it
                 cache.put(key, context, LLM_TASK, llm.model, version)
         if progress and (time.monotonic() - last > 10 or i + 1 == len(ordered)):
             last = time.monotonic()

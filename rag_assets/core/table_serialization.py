@@ -162,8 +162,7 @@ def serialize_tables(
             if not blocks:
                 cost.failures += 1
                 log.warning("table %s (page %d) not serialized: %s", t.table_id, t.page_index, result.error)
-                continue
-            if cache is not None:
+            if cache is not None:  # an empty result too: the same model and prompt would fail the same way
                 cache.put(key, blocks, TASK, llm.model, version)
         for k, b in enumerate(blocks):
             rows.append(TableBlockRow(t.table_id, t.page_index, t.ordinal, t.part, k, **b))
