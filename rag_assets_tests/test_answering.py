@@ -13,7 +13,7 @@ from rag_assets.core.retrieval import Retriever, rrf
 from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, build_answerer
 from rag_assets.core.questions import Question
 from rag_assets.core.schemas import BooleanAnswer
-from rag_assets.resources import EmbedderResource, ParserResource, ReportStore
+from rag_assets.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets_tests.llm_fakes import ScriptedLLM, number_answer
 
 
@@ -35,7 +35,7 @@ def ingested(tmp_path_factory, sample_pdfs):
         for r in found:
             dg.materialize([*ingestion_assets, *ingestion_checks], partition_key=r.sha1, instance=instance,
                            resources={"store": store, "parser": ParserResource(route="weight_free"),
-                                      "embedder": EmbedderResource()})
+                                      "embedder": EmbedderResource(), "llm": LLMResource()})
     return root, {r.company_name: r.sha1 for r in found}
 
 
@@ -225,7 +225,7 @@ def test_token_budget_waits():
     assert time.monotonic() - t0 >= 0.4
 
 
-class ScriptedLLMResource(__import__("rag_assets.resources", fromlist=["LLMResource"]).LLMResource):
+class ScriptedLLMResource(LLMResource):
     """The LLM resource with its client replaced by a scripted one (the model boundary)."""
 
     def client(self, cfg):

@@ -10,7 +10,7 @@ import pytest
 from rag_assets.assets.ingestion import ingestion_assets, ingestion_checks, reports_partitions
 from rag_assets.core.bm25_index import BM25Index
 from rag_assets.core.pipeline import read_chunks, read_pages
-from rag_assets.resources import EmbedderResource, ParserResource, ReportStore
+from rag_assets.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 
 pytestmark = pytest.mark.real_data
 
@@ -40,6 +40,7 @@ def test_real_report_ingests(erc, data_home, sha1):
                 "store": store,
                 "parser": ParserResource(route="weight_free"),
                 "embedder": EmbedderResource(provider="onnx"),
+                "llm": LLMResource(),
             },
         )
     assert result.success
