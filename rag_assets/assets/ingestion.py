@@ -34,6 +34,17 @@ reports_partitions = dg.DynamicPartitionsDefinition(name="reports")
 GROUP = "ingestion"
 
 
+def report_asset(stage: str, deps: list | None = None, kinds: set[str] | None = None):
+    """An ingestion asset of one report partition, versioned by its stage's code version."""
+    return dg.asset(
+        partitions_def=reports_partitions,
+        code_version=STAGE_VERSIONS[stage],
+        group_name=GROUP,
+        deps=deps or [],
+        kinds=kinds or set(),
+    )
+
+
 def _meta(values: dict) -> dict:
     out = {}
     for k, v in values.items():
@@ -75,6 +86,11 @@ def stage_fingerprints(
     }
 
 
+def _record(paths, stage: str, store, parser, embedder, llm) -> None:
+    """Note in the partition's manifest the version and configuration that made ``stage``."""
+    record_stage(paths, stage, stage_fingerprints(store, parser, embedder, llm)[stage])
+
+
 def _progress(context: dg.AssetExecutionContext, what: str, every: float = 10.0):
     """A callback (done, total) that logs at most every ``every`` seconds, and at the end."""
     last = [time.monotonic()]
@@ -87,12 +103,7 @@ def _progress(context: dg.AssetExecutionContext, what: str, every: float = 10.0)
     return progress
 
 
-@dg.asset(
-    partitions_def=reports_partitions,
-    code_version=STAGE_VERSIONS["parsed_report"],
-    group_name=GROUP,
-    kinds={"pdf", "json"},
-)
+@report_asset("parsed_report", kinds={"pdf", "json"})
 def parsed_report(
     context: dg.AssetExecutionContext,
     store: ReportStore,
@@ -113,20 +124,14 @@ def parsed_report(
             allow_retries=False,
         ) from exc
     meta = save_parsed(doc, stats, paths)
-    record_stage(paths, "parsed_report", stage_fingerprints(store, parser, embedder, llm)["parsed_report"])
+    _record(paths, "parsed_report", store, parser, embedder, llm)
     context.log.info(f"{src.company_name}: {stats.pages} pages, {stats.tables} tables in {stats.seconds:.1f}s")
     return dg.MaterializeResult(
         metadata=_meta({**meta, "company_name": src.company_name, "pdf": src.path, "path": paths.parsed})
     )
 
 
-@dg.asset(
-    partitions_def=reports_partitions,
-    code_version=STAGE_VERSIONS["report_pages"],
-    group_name=GROUP,
-    deps=[parsed_report],
-    kinds={"parquet"},
-)
+@report_asset("report_pages", deps=[parsed_report], kinds={"parquet"})
 def report_pages(
     context: dg.AssetExecutionContext,
     store: ReportStore,
@@ -137,7 +142,7 @@ def report_pages(
     """Cleaned pages: one markdown text per zero-based PDF page, glyph noise and repeated headers removed."""
     paths = store.paths(context.partition_key)
     meta = clean_stage(paths)
-    record_stage(paths, "report_pages", stage_fingerprints(store, parser, embedder, llm)["report_pages"])
+    _record(paths, "report_pages", store, parser, embedder, llm)
     pages = read_pages(paths.pages)
     sample = next((p for p in pages if p.n_tables), next((p for p in pages if p.text), None))
     extra = {"path": paths.pages}
@@ -168,13 +173,7 @@ def _run_llm_stage(context: dg.AssetExecutionContext, store: ReportStore, llm: L
     return paths, meta
 
 
-@dg.asset(
-    partitions_def=reports_partitions,
-    code_version=STAGE_VERSIONS["serialized_tables"],
-    group_name=GROUP,
-    deps=[parsed_report],
-    kinds={"parquet"},
-)
+@report_asset("serialized_tables", deps=[parsed_report], kinds={"parquet"})
 def serialized_tables(
     context: dg.AssetExecutionContext,
     store: ReportStore,
@@ -184,7 +183,7 @@ def serialized_tables(
 ) -> dg.MaterializeResult:
     """Serialized tables: LLM statements {subject_core_entity, information_block} per table (empty when off)."""
     paths, meta = _run_llm_stage(context, store, llm, store.table_serialization, "serialized tables", table_stage)
-    record_stage(paths, "serialized_tables", stage_fingerprints(store, parser, embedder, llm)["serialized_tables"])
+    _record(paths, "serialized_tables", store, parser, embedder, llm)
     extra = {"path": paths.tables}
     if meta["blocks"]:
         sample = read_table_blocks(paths.tables)[:12]
@@ -194,13 +193,7 @@ def serialized_tables(
     return dg.MaterializeResult(metadata=_meta({**meta, **extra}))
 
 
-@dg.asset(
-    partitions_def=reports_partitions,
-    code_version=STAGE_VERSIONS["report_chunks"],
-    group_name=GROUP,
-    deps=[report_pages, serialized_tables],
-    kinds={"parquet"},
-)
+@report_asset("report_chunks", deps=[report_pages, serialized_tables], kinds={"parquet"})
 def report_chunks(
     context: dg.AssetExecutionContext,
     store: ReportStore,
@@ -211,17 +204,11 @@ def report_chunks(
     """Chunks: ~300-token pieces of one page each (tables whole), in Parquet."""
     paths = store.paths(context.partition_key)
     meta = chunk_stage(paths, store.chunking(), store.source(context.partition_key).company_name)
-    record_stage(paths, "report_chunks", stage_fingerprints(store, parser, embedder, llm)["report_chunks"])
+    _record(paths, "report_chunks", store, parser, embedder, llm)
     return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.chunks}))
 
 
-@dg.asset(
-    partitions_def=reports_partitions,
-    code_version=STAGE_VERSIONS["chunk_contexts"],
-    group_name=GROUP,
-    deps=[report_chunks],
-    kinds={"parquet"},
-)
+@report_asset("chunk_contexts", deps=[report_chunks], kinds={"parquet"})
 def chunk_contexts(
     context: dg.AssetExecutionContext,
     store: ReportStore,
@@ -231,7 +218,7 @@ def chunk_contexts(
 ) -> dg.MaterializeResult:
     """Chunk contexts: an LLM-written line (at most 75 words) situating each chunk in its report (empty when off)."""
     paths, meta = _run_llm_stage(context, store, llm, store.chunk_context == "llm", "chunk contexts", context_stage)
-    record_stage(paths, "chunk_contexts", stage_fingerprints(store, parser, embedder, llm)["chunk_contexts"])
+    _record(paths, "chunk_contexts", store, parser, embedder, llm)
     extra = {"path": paths.chunk_contexts}
     if meta["enabled"]:
         sample = list(read_llm_contexts(paths.chunk_contexts).items())[:8]
@@ -239,13 +226,7 @@ def chunk_contexts(
     return dg.MaterializeResult(metadata=_meta({**meta, **extra}))
 
 
-@dg.asset(
-    partitions_def=reports_partitions,
-    code_version=STAGE_VERSIONS["faiss_index"],
-    group_name=GROUP,
-    deps=[report_chunks, chunk_contexts],
-    kinds={"faiss"},
-)
+@report_asset("faiss_index", deps=[report_chunks, chunk_contexts], kinds={"faiss"})
 def faiss_index(
     context: dg.AssetExecutionContext,
     store: ReportStore,
@@ -256,17 +237,11 @@ def faiss_index(
     """FAISS index: normalized chunk embeddings in IndexFlatIP, with the row -> chunk_id map."""
     paths = store.paths(context.partition_key)
     meta = faiss_stage(paths, embedder.get(), _progress(context, "embedded chunks"))
-    record_stage(paths, "faiss_index", stage_fingerprints(store, parser, embedder, llm)["faiss_index"])
+    _record(paths, "faiss_index", store, parser, embedder, llm)
     return dg.MaterializeResult(metadata=_meta(meta))
 
 
-@dg.asset(
-    partitions_def=reports_partitions,
-    code_version=STAGE_VERSIONS["bm25_index"],
-    group_name=GROUP,
-    deps=[report_chunks, chunk_contexts],
-    kinds={"bm25"},
-)
+@report_asset("bm25_index", deps=[report_chunks, chunk_contexts], kinds={"bm25"})
 def bm25_index(
     context: dg.AssetExecutionContext,
     store: ReportStore,
@@ -277,7 +252,7 @@ def bm25_index(
     """BM25 index: bm25s over the same chunks, numbers and tickers kept as tokens."""
     paths = store.paths(context.partition_key)
     meta = bm25_stage(paths)
-    record_stage(paths, "bm25_index", stage_fingerprints(store, parser, embedder, llm)["bm25_index"])
+    _record(paths, "bm25_index", store, parser, embedder, llm)
     return dg.MaterializeResult(metadata=_meta({**meta, "path": paths.bm25_dir}))
 
 
