@@ -97,6 +97,9 @@ def run_enrichment_bench(source: Path, out: Path, reports: list[str], variants: 
     if unknown:
         raise SystemExit(f"unknown variant(s) {unknown}; choose from {list(VARIANTS)}")
     catalog = Catalog(source / "catalog.json")
+    missing = [sha for sha in reports if sha not in catalog.reports or not ReportPaths(source, sha).pages.exists()]
+    if missing:
+        raise SystemExit(f"error: report(s) not ingested under {source}: {', '.join(missing)} (run `rag-assets ingest`)")
     names = {sha: catalog.get(sha).company_name for sha in reports}
     questions = load_questions(questions_path)
     gold = json.loads(Path(gold_path).read_text(encoding="utf-8"))

@@ -78,7 +78,7 @@ def test_table_ordinals_match_the_cleaned_page_markdown(tmp_path):
     assert tables and tables[0].page_index == 0 and tables[0].ordinal == 0
     assert "1,204.5" in tables[0].html and "Americas" in tables[0].html
     # the statements of ordinal 0 land right after the chunk holding that table
-    blocks = {(0, 0): ["Europe's segment result was EUR 1,204.5 million in 2024 and 1,100.2 million in 2023."]}
+    blocks = {0: {0: ["Europe's segment result was EUR 1,204.5 million in 2024 and 1,100.2 million in 2023."]}}
     chunks = chunk_pages(pages, "x" * 40, ChunkingConfig(table_blocks=True), "Co", blocks)
     kinds = [c.kind for c in chunks]
     at = kinds.index("table_blocks")
@@ -92,7 +92,7 @@ def test_statements_are_packed_within_the_budget_and_stay_on_their_page():
     table = "| | 2024 |\n|---|---|\n| Revenue | 10 |"
     pages = [PageText(0, "Income statement\n\n" + table, 1), PageText(1, "Notes\n\n" + table, 1)]
     stmt = "Revenue in the income statement was 10 in 2024, as reported in the consolidated accounts. " * 3
-    blocks = {(0, 0): [stmt] * 12, (1, 0): ["Revenue in the notes was 10 in 2024."]}
+    blocks = {0: {0: [stmt] * 12}, 1: {0: ["Revenue in the notes was 10 in 2024."]}}
     cfg = ChunkingConfig(table_blocks=True, max_tokens=120)
     chunks = chunk_pages(pages, "y" * 40, cfg, "Co", blocks)
     block_chunks = [c for c in chunks if c.kind == "table_blocks"]
@@ -175,7 +175,7 @@ def test_embedded_model_states_a_table_and_the_cache_pays_once(qwen, tmp_path):
     again, cost2 = serialize_tables(tables, qwen, cache, company="Nippon Example")
     assert cost2.calls == 0 and cost2.cache_hits == 1
     assert [r.information_block for r in again] == [r.information_block for r in rows]
-    assert blocks_by_table(again)[(0, 0)] == [r.information_block for r in rows]
+    assert blocks_by_table(again)[0][0] == [r.information_block for r in rows]
 
 
 def test_embedded_model_writes_a_short_context_per_chunk(qwen, tmp_path):

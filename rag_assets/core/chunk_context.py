@@ -107,30 +107,31 @@ def llm_chunk_contexts(
 ):
     """chunk_id -> LLM-written context for ``chunks`` [(chunk_id, page_index, text)], with its LLMCost.
 
-    Chunks go page by page so a llama.cpp model reuses the shared prompt prefix (outline + page)."""
-    import time
-
-    from rag_assets.core.llm_cache import LLMCost, cache_key
+    Chunks go page by page so a llama.cpp model reuses the shared prompt prefix (outline + page).
+    ``progress(done, total)`` is called after every chunk."""
+    from rag_assets.core.llm_cache import LLMCost, messages_key
     from rag_assets.core.prompts import build_messages, load_prompt
 
     version = load_prompt(LLM_TASK).version
     cost = LLMCost(model=llm.model, prompt_version=version)
     by_page = {p.page_index: p for p in pages}
     headings = page_headings(pages)
+    outlines: dict[int, str] = {}
     out: dict[str, str] = {}
-    last = time.monotonic()
     ordered = sorted(chunks, key=lambda c: (c[1], c[0]))
     for i, (chunk_id, page_index, text) in enumerate(ordered):
         page = by_page.get(page_index)
+        if page_index not in outlines:
+            outlines[page_index] = document_outline(headings, page_index)
         values = {
             "company": company or "the company",
-            "outline": document_outline(headings, page_index),
+            "outline": outlines[page_index],
             "page_index": str(page_index),
             "page": (page.text if page else "")[:page_chars],
             "chunk": text,
         }
         messages, _ = build_messages(LLM_TASK, **values)
-        key = cache_key(LLM_TASK, llm.model, version, messages[0]["content"] + "\n" + messages[1]["content"])
+        key = messages_key(LLM_TASK, llm.model, version, messages)
         cost.items += 1
         cached = cache.get(key) if cache is not None else None
         if cached is not None:
@@ -152,7 +153,6 @@ def llm_chunk_contexts(
                 cost.failures += 1
             if cache is not None:  # an empty reply too: the same model and prompt would repeat it
                 cache.put(key, context, LLM_TASK, llm.model, version)
-        if progress and (time.monotonic() - last > 10 or i + 1 == len(ordered)):
-            last = time.monotonic()
+        if progress:
             progress(i + 1, len(ordered))
     return out, cost

@@ -193,15 +193,12 @@ def chunk_pages(
     report_sha1: str,
     cfg: ChunkingConfig = ChunkingConfig(),
     company: str = "",
-    table_blocks: dict[tuple[int, int], list[str]] | None = None,
+    table_blocks: dict[int, dict[int, list[str]]] | None = None,
 ) -> list[Chunk]:
-    """Chunks of every page; ``table_blocks`` ((page_index, table ordinal) -> statements) is used when
-    ``cfg.table_blocks`` is on. The "llm" context starts as the deterministic one; the LLM's text is added
-    by the chunk_contexts stage."""
-    per_page: dict[int, dict[int, list[str]]] = {}
-    if cfg.table_blocks:
-        for (page_index, ordinal), blocks in (table_blocks or {}).items():
-            per_page.setdefault(page_index, {})[ordinal] = blocks
+    """Chunks of every page; ``table_blocks`` (page_index -> table ordinal -> statements, as
+    ``blocks_by_table`` gives) is used when ``cfg.table_blocks`` is on. The "llm" context starts as the
+    deterministic one; the LLM's text is added by the chunk_contexts stage."""
+    per_page = (table_blocks or {}) if cfg.table_blocks else {}
     out: list[Chunk] = []
     for page in pages:
         out.extend(chunk_page(page, report_sha1, cfg, per_page.get(page.page_index)))

@@ -22,6 +22,11 @@ def cache_key(task: str, model: str, prompt_version: str, text: str) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def messages_key(task: str, model: str, prompt_version: str, messages: list[dict]) -> str:
+    """The key of one request: every message it sends (so the company named in the instruction counts too)."""
+    return cache_key(task, model, prompt_version, "\n".join(m["content"] for m in messages))
+
+
 class LLMCache:
     """Key -> JSON value, in SQLite."""
 

@@ -15,6 +15,8 @@ ANALYSIS_MAX = 1200
 SUMMARY_MAX = 300
 PAGES_MAX = 8
 QUOTE_MAX = 400
+ENTITY_MAX = 200  # table statements: subject_core_entity
+BLOCK_MAX = 1200  # table statements: information_block
 
 
 def _cut(value, limit: int):
@@ -171,24 +173,24 @@ class RerankResult(BaseModel):
 
 class TableBlock(BaseModel):
     subject_core_entity: str = Field(
-        description="What the statement is about: the row's item (and the table's subject), as printed.", max_length=200
+        description="What the statement is about: the row's item (and the table's subject), as printed.", max_length=ENTITY_MAX
     )
     information_block: str = Field(
         description="One self-contained sentence or two giving every value of that row with its column header, "
         "period and unit, e.g. \"Shareholders' equity was 637,422 million yen in 2012 and 535,422 million yen "
         "in 2013.\"",
-        max_length=1200,
+        max_length=BLOCK_MAX,
     )
 
     @field_validator("subject_core_entity", mode="before")
     @classmethod
     def _cut_entity(cls, v):
-        return _cut(v, 200)
+        return _cut(v, ENTITY_MAX)
 
     @field_validator("information_block", mode="before")
     @classmethod
     def _cut_block(cls, v):
-        return _cut(v, 1200)
+        return _cut(v, BLOCK_MAX)
 
 
 class TableBlocks(BaseModel):

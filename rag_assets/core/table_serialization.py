@@ -13,14 +13,14 @@ import html
 import json
 import logging
 import re
-import time
 from dataclasses import asdict, dataclass
 from typing import Callable
 
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem, TextItem
 
 from rag_assets.core.cleaning import _table_rows, clean_text
-from rag_assets.core.llm_cache import LLMCache, LLMCost, cache_key
+from rag_assets.core.llm_cache import LLMCache, LLMCost, messages_key
+from rag_assets.core.schemas import BLOCK_MAX, ENTITY_MAX
 from rag_assets.core.tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -134,7 +134,8 @@ def serialize_tables(
     max_output_tokens: int = 1000,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[TableBlockRow], LLMCost]:
-    """Serialize every table (part) through ``llm``; cached results are reused and not counted as calls."""
+    """Serialize every table (part) through ``llm``; cached results are reused and not counted as calls.
+    ``progress(done, total)`` is called after every part."""
     from rag_assets.core.prompts import build_messages, load_prompt
 
     version = load_prompt(PROMPT).version
@@ -143,16 +144,14 @@ def serialize_tables(
     # in the prompt, the reply is validated, and a reply that is not valid JSON keeps its complete blocks
     constrained = not getattr(llm, "grammar_slows", False)
     rows: list[TableBlockRow] = []
-    last = time.monotonic()
     for i, t in enumerate(tables):
-        text = _input_text(t)
-        key = cache_key(TASK, llm.model, version, text)
+        messages, schema = build_messages(PROMPT, company=company or "the company", table=_input_text(t))
+        key = messages_key(TASK, llm.model, version, messages)
         blocks = cache.get(key) if cache is not None else None
         cost.items += 1
         if blocks is not None:
             cost.cache_hits += 1
         else:
-            messages, schema = build_messages(PROMPT, company=company or "the company", table=text)
             # statements are about as long as the table: a cap near that stops a small model's runaway loops
             budget = min(max_output_tokens, 100 + 80 * t.html.count("<tr>"))
             found, result = _ask(llm, messages, schema, budget, constrained, cost)
@@ -166,8 +165,7 @@ def serialize_tables(
                 cache.put(key, blocks, TASK, llm.model, version)
         for k, b in enumerate(blocks):
             rows.append(TableBlockRow(t.table_id, t.page_index, t.ordinal, t.part, k, **b))
-        if progress and (time.monotonic() - last > 10 or i + 1 == len(tables)):
-            last = time.monotonic()
+        if progress:
             progress(i + 1, len(tables))
     return rows, cost
 
@@ -207,17 +205,17 @@ def _unique_blocks(found: list[tuple[str, str]]) -> list[dict]:
     """Non-empty blocks, each once, in order (a looping model repeats itself)."""
     seen, out = set(), []
     for entity, block in found:
-        entity, block = entity.strip()[:200], block.strip()[:1200]
+        entity, block = entity.strip()[:ENTITY_MAX], block.strip()[:BLOCK_MAX]
         if block and block not in seen:
             seen.add(block)
             out.append({"subject_core_entity": entity, "information_block": block})
     return out
 
 
-def blocks_by_table(rows: list[dict] | list[TableBlockRow]) -> dict[tuple[int, int], list[str]]:
-    """(page_index, ordinal) -> its information blocks, in order."""
-    out: dict[tuple[int, int], list[str]] = {}
+def blocks_by_table(rows: list[dict] | list[TableBlockRow]) -> dict[int, dict[int, list[str]]]:
+    """page_index -> table ordinal on that page -> its information blocks, in order."""
+    out: dict[int, dict[int, list[str]]] = {}
     for r in rows:
         r = asdict(r) if isinstance(r, TableBlockRow) else r
-        out.setdefault((int(r["page_index"]), int(r["ordinal"])), []).append(r["information_block"])
+        out.setdefault(int(r["page_index"]), {}).setdefault(int(r["ordinal"]), []).append(r["information_block"])
     return out

@@ -53,7 +53,7 @@ class LLMResource(dg.ConfigurableResource):
         llama.cpp route unless ``route`` is ``openai``; one per process."""
         from rag_assets.core.runner import build_llm
 
-        llm = "openai" if self.route == "openai" else "llama_cpp"
+        llm = self._ingest_route
         base_url = self.base_url or os.environ.get("OPENAI_BASE_URL", "")
         key = (llm, self.ingest_model, base_url)
         with _LOCK:
@@ -63,5 +63,9 @@ class LLMResource(dg.ConfigurableResource):
                 _INGEST_CLIENTS[key] = build_llm(cfg)
             return _INGEST_CLIENTS[key]
 
+    @property
+    def _ingest_route(self) -> str:
+        return "openai" if self.route == "openai" else "llama_cpp"
+
     def ingest_fingerprint(self) -> dict:
-        return {"route": "openai" if self.route == "openai" else "llama_cpp", "model": self.ingest_model}
+        return {"route": self._ingest_route, "model": self.ingest_model}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import dagster as dg
 
@@ -20,7 +21,7 @@ class ReportStore(dg.ConfigurableResource):
     subset_csv: str = ""  # default: subset.csv beside the PDFs
     chunk_tokens: int = 300
     chunk_overlap: int = 50
-    chunk_context: str = "none"  # "none" | "deterministic" (company, year, page, section heading) | "llm" (+ LLM)
+    chunk_context: Literal["none", "deterministic", "llm"] = "none"  # deterministic: company, year, page, heading
     table_serialization: bool = False  # LLM statements per table, as chunks beneath their table
     questions: str = ""  # default: <data_root>/questions.json
     gold: str = ""  # gold answers in the challenge's format; default: <data_root>/answers_gold.json if present
