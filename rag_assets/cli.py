@@ -153,8 +153,8 @@ def cmd_ingest(args) -> int:
 
 
 def cmd_quickstart(args) -> int:
-    """Generate the sample reports (if the inbox has no PDF), ingest them, and say where to look."""
-    from rag_assets.samples import write_samples
+    """Sample reports (if the inbox has no PDF), ingest, sample questions, then answer them with their pages."""
+    from rag_assets.samples import SAMPLES, write_sample_questions, write_samples
 
     inbox = data_root() / "pdfs"
     inbox.mkdir(parents=True, exist_ok=True)
@@ -162,25 +162,69 @@ def cmd_quickstart(args) -> int:
         print(f"writing sample reports into {inbox}")
         write_samples(inbox)
     rows = ingest(inbox)
+    if any(r["status"].startswith("FAILED") for r in rows):
+        return 1
+    store_root = data_root()
+    if not (store_root / "questions.json").exists() and all((inbox / r.file_name).exists() for r in SAMPLES):
+        qpath, gpath = write_sample_questions(store_root)
+        print(f"sample questions -> {qpath}\ngold answers     -> {gpath}")
+    code = _quickstart_answers(args.config, args.model)
     home = os.environ["DAGSTER_HOME"]
     print(
         f"""
 Results
   report files (Docling JSON, pages, chunks, FAISS, BM25): {data_root() / 'reports'}/<sha1>/
-  catalog of PDFs and company names:                     {data_root() / 'catalog.json'}
+  answers, submission and evaluation:                    {data_root() / 'answers' / args.config}/
+  lineage (answers -> chunks -> pages):                  {data_root() / 'answers.duckdb'}
   Dagster runs and events:                               {home}/data/dagster/
 
-Open the Dagster UI:
+Ask your own question:
+  rag-assets ask "Who was the chief executive officer of Northwind Widgets plc?"
+Open the Dagster UI (jobs ingest_reports and evaluate_config):
   DAGSTER_HOME={home} dagster dev      # then browse http://127.0.0.1:3000
 """
     )
-    return 1 if any(r["status"].startswith("FAILED") for r in rows) else 0
+    return code
+
+
+def _quickstart_answers(config: str, model: str | None = None) -> int:
+    """Answer the question set with ``config`` from scratch, printing each answer with its pages."""
+    import json
+
+    from rag_assets.core.runner import evaluate_run
+
+    cfg, store, reports, make = _answer_setup(config, model)
+    questions = _questions_or_exit(store.questions_path)
+    out_dir = store.answers_dir(cfg.name)
+    (out_dir / "answers.jsonl").unlink(missing_ok=True)
+    answerer = make()  # checks the LLM backend, then fetches the model (progress bar, SHA-256 check)
+    print(f"\nanswering {len(questions)} question(s) with '{cfg.name}' ({cfg.answer_model}) ...")
+
+    def show(rec, done, total):
+        pages = ", ".join(f"{reports.get(r['pdf_sha1'], '?')} p.{r['page_index']}" for r in rec.references) or "-"
+        print(f"[{done}/{total}] {rec.question_text}\n      -> {rec.value}   pages: {pages}   ({rec.seconds:.0f}s)"
+              + (f"   ERROR: {rec.error}" if rec.error else ""), flush=True)
+
+    gold = json.loads(store.gold_path.read_text(encoding="utf-8")) if store.gold_path else {}
+    _, summary, _ = evaluate_run(answerer, questions, gold, out_dir, store.answers_db, progress=show)
+    if gold:
+        print(f"\nscore against {store.gold_path.name}: G {summary['G_percent']}%, R {summary['R_percent']}%, "
+              f"{summary['score_per_100']} per 100 questions; {summary['seconds_per_question']} s per question")
+    return 0
 
 
 def cmd_bench(args) -> int:
     from rag_assets.bench import run_benchmark
 
     run_benchmark(Path(args.pdf_dir), limit=args.limit, embed=not args.no_embed, embed_limit=args.embed_limit)
+    return 0
+
+
+def cmd_bench_llm(args) -> int:
+    from rag_assets.core.llm_embedded import installed_backends
+    from rag_assets.llm_bench import run_llm_bench
+
+    run_llm_bench(args.model, args.backends or installed_backends(), rounds=args.rounds, threads=args.threads)
     return 0
 
 
@@ -306,8 +350,7 @@ def cmd_retrieve(args) -> int:
 def cmd_evaluate(args) -> int:
     import json
 
-    from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, write_submission
-    from rag_assets.core.scoring import evaluate
+    from rag_assets.core.runner import evaluate_run
 
     cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
     gold_path = Path(args.gold) if args.gold else store.gold_path
@@ -315,22 +358,11 @@ def cmd_evaluate(args) -> int:
         print("error: no gold answers (use --gold ANSWERS_GOLD.json)", file=sys.stderr)
         return 2
     questions = _questions_or_exit(args.questions or store.questions_path)
-    out_dir = store.answers_dir(cfg.name)
-    answer_log = AnswerLog(out_dir / "answers.jsonl")
-    db = AnswerDB(store.answers_db)
-    try:
-        records = answer_all(make(), questions, answer_log, db, run_id=cfg.name,
-                             parallel=cfg.parallel_requests, progress=_progress_printer())
-    finally:
-        db.close()
-    write_submission(records, out_dir / "submission.json", cfg.name)
-    ev = evaluate(records, json.loads(Path(gold_path).read_text(encoding="utf-8")))
-    summary = ev.summary()
-    summary["seconds_per_question"] = round(sum(r["seconds"] for r in records) / max(1, len(records)), 1)
-    (out_dir / "evaluation.json").write_text(json.dumps({"summary": summary, "rows": ev.rows}, indent=2,
-                                                        default=str), encoding="utf-8")
+    gold = json.loads(Path(gold_path).read_text(encoding="utf-8"))
+    _, summary, rows = evaluate_run(make(), questions, gold, store.answers_dir(cfg.name), store.answers_db,
+                                    progress=_progress_printer())
     print(json.dumps(summary, indent=2))
-    for r in ev.rows:
+    for r in rows:
         if r["value_score"] < 1:
             print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}")
     return 0
@@ -398,7 +430,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ingest-model", default="", help="ingestion LLM (default qwen2.5-coder-0.5b, embedded)")
     s.set_defaults(func=cmd_ingest)
 
-    s = sub.add_parser("quickstart", help="write sample reports into data/pdfs (if empty) and ingest them")
+    s = sub.add_parser("quickstart", help="sample reports into data/pdfs (if empty), ingest, answer sample questions")
+    s.add_argument("--config", default="local", help="run configuration that answers (default: local)")
+    s.add_argument("--model", help="override the configuration's answer model (embedded name or .gguf path)")
     s.set_defaults(func=cmd_quickstart)
 
     s = sub.add_parser("samples", help="write the synthetic sample reports into a folder")
@@ -452,6 +486,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--embed-limit", type=int, default=3000, help="embed at most N chunks (0: all)")
     s.set_defaults(func=cmd_bench)
 
+    s = sub.add_parser("bench-llm", help="embedded LLM backends side by side: prompt/generated tokens/s, s/answer")
+    s.add_argument("--model", default="qwen2.5-coder-1.5b", help="embedded model name or .gguf path")
+    s.add_argument("--backends", nargs="+", choices=["ik", "llama-cpp-python"], help="default: every installed one")
+    s.add_argument("--rounds", type=int, default=1, help="passes over the prompts")
+    s.add_argument("--threads", type=int, default=0, help="threads per backend (default: all cores)")
+    s.set_defaults(func=cmd_bench_llm)
+
     s = sub.add_parser("bench-enrich", help="page hit@k with/without table statements and chunk contexts")
     s.add_argument("--reports", nargs="+", required=True, help="sha1s of ingested reports to rebuild per variant")
     s.add_argument("--variants", nargs="+", default=["none", "deterministic", "tables"],
@@ -470,8 +511,14 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING, format="%(asctime)s %(name)s %(message)s"
     )
+    from rag_assets.core.llm_embedded import BackendMissing
+    from rag_assets.core.models import ModelFetchError
+
     try:
         return int(args.func(args) or 0)
+    except (BackendMissing, ModelFetchError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except SystemExit as exc:  # verbs exit early on bad input: report, keep the exit code
         if isinstance(exc.code, str):
             print(exc.code, file=sys.stderr)

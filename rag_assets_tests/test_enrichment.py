@@ -21,7 +21,7 @@ from rag_assets.core.table_serialization import (
     serialize_tables,
     table_html_parts,
 )
-from rag_assets_tests.conftest import embedded_model
+from rag_assets_tests.conftest import embedded_llm
 from rag_assets_tests.pdf_factory import two_column_table_pdf
 
 
@@ -158,10 +158,7 @@ def test_cost_counts_calls_tokens_and_seconds():
 
 @pytest.fixture(scope="module")
 def qwen():
-    pytest.importorskip("llama_cpp", reason="llama-cpp-python not installed (optional; see README)")
-    from rag_assets.core.llm import LlamaCppLLM
-
-    return LlamaCppLLM(embedded_model("qwen2.5-coder-0.5b"), n_ctx=4096)
+    return embedded_llm("qwen2.5-coder-0.5b")
 
 
 def test_embedded_model_states_a_table_and_the_cache_pays_once(qwen, tmp_path):

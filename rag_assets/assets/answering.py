@@ -7,6 +7,8 @@ import dagster as dg
 
 from rag_assets.assets.ingestion import bm25_index, faiss_index, report_pages
 from rag_assets.core.config import PRESETS, get_config
+from rag_assets.core.llm_embedded import BackendMissing
+from rag_assets.core.models import ModelFetchError
 from rag_assets.core.questions import QuestionsFileError, load_questions
 from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, build_answerer, write_submission
 from rag_assets.core.scoring import evaluate
@@ -56,7 +58,11 @@ def answers(
     log_path = out_dir / "answers.jsonl"
     if log_path.exists() and context.run.tags.get("rag_assets/resume", "true") != "true":
         log_path.unlink()
-    answerer = build_answerer(cfg, store.root, reports, llm=llm.client(cfg))
+    try:
+        client = llm.client(cfg)  # checks the LLM backend before fetching any model
+    except (BackendMissing, ModelFetchError) as exc:
+        raise dg.Failure(description=str(exc)) from None
+    answerer = build_answerer(cfg, store.root, reports, llm=client)
     db = AnswerDB(store.answers_db)
     t0 = time.perf_counter()
 

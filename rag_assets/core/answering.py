@@ -155,7 +155,7 @@ class Answerer:
         try:
             if not routes:
                 rec.value = self._na_value(kind)
-                rec.error = "no known company is named in the question; answered N/A"
+                rec.notes.append("no known company is named in the question; answered N/A")
             elif kind == "comparative" or len(routes) >= 2:
                 self._comparative(question, kind, routes, rec)
             else:

@@ -30,6 +30,7 @@ class RunConfig(BaseModel):
     # answering
     llm: Literal["llama_cpp", "openai"] = "llama_cpp"
     answer_model: str = "qwen2.5-coder-1.5b"  # llama_cpp: a model name from core.models or a .gguf path
+    llm_backend: Literal["auto", "ik", "llama-cpp-python"] = "auto"  # embedded route; auto: ik if installed
     base_url: str = ""  # openai route: any OpenAI-compatible endpoint (empty: api.openai.com)
     n_ctx: int = 8192
     max_context_tokens: int = 3000  # page text budget per answer, in model tokens (approx. 4 chars each)

@@ -31,6 +31,8 @@ class LLMResponse:
     completion_tokens: int = 0
     seconds: float = 0.0
     mode: str = ""
+    prompt_seconds: float = 0.0  # of ``seconds``, the time spent reading the prompt (embedded backends)
+    cached_tokens: int = 0  # prompt tokens reused from the previous call's KV cache (embedded backends)
 
 
 @dataclass
@@ -258,20 +260,39 @@ class LlamaCppLLM(LLMClient):
     def chat(self, messages: list[dict], schema: dict | None = None, max_tokens: int = 800) -> LLMResponse:
         rf = {"type": "json_object", "schema": grammar_schema(schema)} if schema is not None else None
         with self.lock:
+            self._perf(reset=True)
             t0 = time.perf_counter()
             out = self.llm.create_chat_completion(
                 messages=messages, response_format=rf, temperature=0.0, max_tokens=max_tokens
             )
             dt = time.perf_counter() - t0
+            prompt_ms, evaluated = self._perf()
         usage = out.get("usage", {})
+        prompt_tokens = usage.get("prompt_tokens", 0)
         return LLMResponse(
             text=out["choices"][0]["message"]["content"] or "",
             model=self.model,
-            prompt_tokens=usage.get("prompt_tokens", 0),
+            prompt_tokens=prompt_tokens,
             completion_tokens=usage.get("completion_tokens", 0),
             seconds=dt,
             mode="grammar" if rf else "text",
+            prompt_seconds=prompt_ms / 1000,
+            cached_tokens=max(0, prompt_tokens - evaluated) if evaluated else 0,
         )
+
+    def _perf(self, reset: bool = False) -> tuple[float, int]:
+        """llama.cpp's own timing of the prompt (ms, tokens evaluated), where the binding exposes it."""
+        try:
+            import llama_cpp
+
+            ctx = self.llm._ctx.ctx
+            if reset:
+                llama_cpp.llama_perf_context_reset(ctx)
+                return 0.0, 0
+            data = llama_cpp.llama_perf_context(ctx)
+            return float(data.t_p_eval_ms), int(data.n_p_eval)
+        except (AttributeError, ImportError):  # pragma: no cover - older bindings
+            return 0.0, 0
 
 
 def structured_call(

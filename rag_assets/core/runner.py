@@ -24,7 +24,9 @@ log = logging.getLogger(__name__)
 
 
 def build_llm(cfg: RunConfig, model: str | None = None):
-    from rag_assets.core.llm import LlamaCppLLM, OpenAICompatibleLLM
+    """The LLM client of ``cfg``: an OpenAI-compatible endpoint, or an embedded GGUF model. For the embedded
+    route the backend is checked before any model is fetched (``BackendMissing`` says what to install)."""
+    from rag_assets.core.llm import OpenAICompatibleLLM
 
     model = model or cfg.answer_model
     if cfg.llm == "openai":
@@ -34,9 +36,11 @@ def build_llm(cfg: RunConfig, model: str | None = None):
             concurrency=max(1, cfg.parallel_requests),
             tokens_per_minute=cfg.tokens_per_minute,
         )
+    from rag_assets.core.llm_embedded import embedded_llm, resolve_backend
     from rag_assets.core.models import ensure_model
 
-    return LlamaCppLLM(str(ensure_model(model)), n_ctx=cfg.n_ctx)
+    backend = resolve_backend(cfg.llm_backend)
+    return embedded_llm(str(ensure_model(model)), backend=backend, n_ctx=cfg.n_ctx)
 
 
 def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None, embedder=None) -> Answerer:
@@ -216,3 +220,24 @@ class NoLLM:
 
     def chat(self, *a, **k):  # pragma: no cover
         raise RuntimeError("this configuration does not use an LLM for retrieval")
+
+
+def evaluate_run(answerer: Answerer, questions: list[Question], gold: dict, out_dir: Path, db_path: Path,
+                 progress: Callable[[AnswerRecord, int, int], None] | None = None) -> tuple[list[dict], dict, list]:
+    """Answer ``questions`` (resuming from ``out_dir/answers.jsonl``), write the submission and
+    ``evaluation.json`` into ``out_dir``, and score against ``gold``: (records, summary, scored rows)."""
+    from rag_assets.core.scoring import evaluate
+
+    cfg = answerer.cfg
+    db = AnswerDB(db_path)
+    try:
+        records = answer_all(answerer, questions, AnswerLog(out_dir / "answers.jsonl"), db, run_id=cfg.name,
+                             parallel=cfg.parallel_requests, progress=progress)
+    finally:
+        db.close()
+    write_submission(records, out_dir / "submission.json", cfg.name)
+    ev = evaluate(records, gold)
+    summary = ev.summary()
+    summary["seconds_per_question"] = round(sum(r["seconds"] for r in records) / max(1, len(records)), 1)
+    write_json(out_dir / "evaluation.json", {"summary": summary, "rows": ev.rows})
+    return records, summary, ev.rows

@@ -81,7 +81,7 @@ class AnswerBase(BaseModel):
 
 class NumberAnswer(AnswerBase):
     value_as_written: str = Field(
-        description="The figure exactly as printed in the report (e.g. '406,100' or '(1,234)' or '$406.1 million'), "
+        description="The figure exactly as printed in the report (e.g. '58,300' or '(2,417)' or '$72.5 million'), "
         "or 'N/A'.",
         max_length=60,
     )
@@ -90,7 +90,7 @@ class NumberAnswer(AnswerBase):
         "'in thousands'); 'units' if none."
     )
     final_answer: Union[float, int, str] = Field(
-        description="The number with units applied (e.g. 406100000 for '$406.1 million'), negative if shown in "
+        description="The number with units applied (e.g. 72500000 for '$72.5 million'), negative if shown in "
         "parentheses, or 'N/A'.",
     )
 
