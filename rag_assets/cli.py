@@ -195,9 +195,9 @@ def _quickstart_answers(config: str, model: str | None = None) -> int:
 
     cfg, store, reports, make = _answer_setup(config, model)
     questions = _questions_or_exit(store.questions_path)
-    out_dir = store.answers_dir(cfg.name)
-    (out_dir / "answers.jsonl").unlink(missing_ok=True)
     answerer = make()  # checks the LLM backend, then fetches the model (progress bar, SHA-256 check)
+    out_dir = store.answers_dir(cfg.name)
+    (out_dir / "answers.jsonl").unlink(missing_ok=True)  # fresh answers, once the model is known to load
     print(f"\nanswering {len(questions)} question(s) with '{cfg.name}' ({cfg.answer_model}) ...")
 
     def show(rec, done, total):

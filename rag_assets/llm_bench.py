@@ -21,16 +21,12 @@ QUESTIONS = [
 
 def bench_prompts() -> list[tuple[str, list[dict]]]:
     """Real answer prompts over the sample reports' pages (the quickstart's questions, without retrieval)."""
-    import pypdfium2 as pdfium
-
-    from rag_assets.samples import SAMPLES, write_samples
+    from rag_assets.samples import SAMPLES, page_texts, write_samples
 
     prompts = []
     with tempfile.TemporaryDirectory() as tmp:
         for report, path in zip(SAMPLES, write_samples(Path(tmp))):
-            pdf = pdfium.PdfDocument(str(path))
-            pages = [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
-            pdf.close()
+            pages = page_texts(path)
             for kind, question, page_ids in QUESTIONS:
                 context = "\n\n".join(f"PAGE {i}\n{pages[i]}" for i in page_ids)
                 messages, _ = build_messages(kind, context=context, question=question.format(company=report.company))
@@ -48,14 +44,15 @@ class BackendStats:
     answers: list[float] = field(default_factory=list)
     invalid: int = 0
 
-    def add(self, res) -> None:
-        for call in res.calls:
+    def add(self, calls: list, valid: bool) -> None:
+        """One answer's LLM calls (``LLMResponse``) and whether its output validated."""
+        for call in calls:
             self.new_prompt_tokens += call.prompt_tokens - call.cached_tokens
             self.prompt_seconds += call.prompt_seconds
             self.completion_tokens += call.completion_tokens
             self.generate_seconds += call.seconds - call.prompt_seconds
-        self.answers.append(res.seconds)
-        self.invalid += res.value is None
+        self.answers.append(sum(c.seconds for c in calls))
+        self.invalid += not valid
 
     def row(self) -> str:
         p = self.new_prompt_tokens / self.prompt_seconds if self.prompt_seconds else 0.0
@@ -74,20 +71,6 @@ def _worker(conn, model_path: str, backend: str, threads: int, max_tokens: int) 
         kind, messages = job
         res = structured_call(llm, messages, SCHEMAS[kind], max_tokens=max_tokens, repair=False)
         conn.send((res.calls, res.value is not None))
-
-
-@dataclass
-class _Result:
-    calls: list
-    valid: bool
-
-    @property
-    def seconds(self) -> float:
-        return sum(c.seconds for c in self.calls)
-
-    @property
-    def value(self):
-        return True if self.valid else None
 
 
 def run_llm_bench(model: str, backends: list[str], rounds: int = 1, max_tokens: int = 400, threads: int = 0) -> dict:
@@ -116,11 +99,10 @@ def run_llm_bench(model: str, backends: list[str], rounds: int = 1, max_tokens: 
                     conn.send(job)
                     if not conn.poll(600):
                         raise RuntimeError(f"backend {b} gave no answer in 600 s (exit code {proc.exitcode})")
-                    res = _Result(*conn.recv())
-                    stats[b].add(res)
-                    print(f"  round {r + 1} prompt {i + 1}/{len(prompts)} {b:18} {res.seconds:6.1f}s "
-                          f"{res.calls[0].prompt_tokens}+{sum(c.completion_tokens for c in res.calls)} tokens",
-                          flush=True)
+                    calls, valid = conn.recv()
+                    stats[b].add(calls, valid)
+                    print(f"  round {r + 1} prompt {i + 1}/{len(prompts)} {b:18} {stats[b].answers[-1]:6.1f}s "
+                          f"{calls[0].prompt_tokens}+{sum(c.completion_tokens for c in calls)} tokens", flush=True)
     finally:
         for conn, proc in workers.values():
             if proc.is_alive():

@@ -266,6 +266,17 @@ def write_sample_questions(root: Path, reports: list[SampleReport] | None = None
     return qpath, gpath
 
 
+def page_texts(path: Path) -> list[str]:
+    """The text layer of each page of a PDF (PDFium), in page order."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    finally:
+        pdf.close()
+
+
 def write_samples(folder: Path, reports: list[SampleReport] | None = None) -> list[Path]:
     """Write the sample reports and a ``subset.csv`` naming their companies into ``folder``."""
     folder = Path(folder)

@@ -109,6 +109,7 @@ def test_no_llm_backend_is_one_line_and_exit_2_before_any_download(inbox, tmp_pa
 
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
     ingest(inbox, quiet=True)
+    capsys.readouterr()  # what ingestion printed is not the verb's output
     models = tmp_path / "models"
     monkeypatch.setenv("RAG_ASSETS_MODELS", str(models))
     monkeypatch.setattr(llm_embedded, "installed_backends", lambda: [])

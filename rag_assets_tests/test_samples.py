@@ -5,27 +5,18 @@ from __future__ import annotations
 
 import re
 
-import pypdfium2 as pdfium
 import pytest
 
 from rag_assets.core.numbers import parse_number
 from rag_assets.core.prompts import build_messages, load_prompt, prompts_dir
-from rag_assets.samples import ABSENT_COMPANY, SAMPLES, sample_questions, write_sample_questions
+from rag_assets.samples import ABSENT_COMPANY, SAMPLES, page_texts, sample_questions, write_sample_questions
 
 ANSWER_PROMPTS = ["number", "boolean", "name", "names", "comparative", "rerank"]
 
 
-def _pages(path) -> list[str]:
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
-    finally:
-        pdf.close()
-
-
 @pytest.fixture(scope="module")
 def sample_text(sample_pdfs) -> str:
-    return "\n".join(t for p in sample_pdfs for t in _pages(p))
+    return "\n".join(t for p in sample_pdfs for t in page_texts(p))
 
 
 def _fixed_prompt_text(name: str) -> str:
@@ -74,7 +65,7 @@ def test_sample_questions_cover_every_kind_and_their_gold_is_printed_on_the_gold
     questions, gold = sample_questions(SAMPLES, sha)
     assert {q["kind"] for q in questions} == {"number", "boolean", "name", "names", "comparative"}
     assert any(ABSENT_COMPANY in q["text"] and gold[q["text"]]["answers"] == ["N/A"] for q in questions)
-    texts = {r.company: _pages(next(p for p in sample_pdfs if p.name == r.file_name)) for r in SAMPLES}
+    texts = {r.company: page_texts(next(p for p in sample_pdfs if p.name == r.file_name)) for r in SAMPLES}
     by_sha = {v: k for k, v in sha.items()}
     for q in questions:
         g = gold[q["text"]]

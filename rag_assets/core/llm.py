@@ -93,6 +93,11 @@ def grammar_schema(schema: dict, max_items: int = 10) -> dict:
     return schema
 
 
+def default_threads() -> int:
+    """Threads of an embedded model: ``$RAG_ASSETS_LLM_THREADS``, else every core."""
+    return int(os.environ.get("RAG_ASSETS_LLM_THREADS") or 0) or os.cpu_count() or 1
+
+
 class LLMClient(ABC):
     model: str
 
@@ -251,7 +256,7 @@ class LlamaCppLLM(LLMClient):
         self.llm = Llama(
             model_path=model_path,
             n_ctx=n_ctx,
-            n_threads=n_threads or int(os.environ.get("RAG_ASSETS_LLM_THREADS") or 0) or os.cpu_count(),
+            n_threads=n_threads or default_threads(),
             seed=seed,
             verbose=False,
         )

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_assets.core.llm import LLMClient, LLMResponse
+from rag_assets.core.llm import LLMClient, LLMResponse, default_threads
 
 log = logging.getLogger(__name__)
 
@@ -141,10 +141,6 @@ def _has_avx_vnni() -> bool:
         return "avx_vnni" in Path("/proc/cpuinfo").read_text()
     except OSError:
         return False
-
-
-def default_threads() -> int:
-    return int(os.environ.get("RAG_ASSETS_LLM_THREADS") or 0) or os.cpu_count() or 1
 
 
 class IkLlamaLLM(LLMClient):
