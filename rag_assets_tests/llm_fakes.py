@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from rag_assets.core.llm import LLMClient, LLMResponse
+from rag_assets.llm.clients import LLMClient, LLMResponse
 
 
 class ScriptedLLM(LLMClient):

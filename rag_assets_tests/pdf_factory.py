@@ -97,7 +97,7 @@ def scanned_pdf(path: Path) -> Path:
 def shifted_text_layer_pdf(path: Path, k: int = 3) -> Path:
     """A page that shows readable text (an image) under an invisible text layer whose letters are shifted by k,
     as in reports whose fonts map every glyph to the wrong character."""
-    from rag_assets.core.text_quality import shift
+    from rag_assets.ingest.text_quality import shift
 
     lines = ["The company reported strong results and higher revenue this year.",
              "Management expects continued growth in all operating segments.",

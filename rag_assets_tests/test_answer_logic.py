@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from rag_assets.core.numbers import NA, grounded, parse_number, resolve_number
-from rag_assets.core.prompts import build_messages, load_prompt
-from rag_assets.core.questions import QuestionsFileError, load_questions
-from rag_assets.core.routing import Router, normalize_name
-from rag_assets.core.schemas import SCHEMAS, NumberAnswer
-from rag_assets.core.scoring import evaluate, reference_score, value_score
+from rag_assets.answer.numbers import NA, grounded, parse_number, resolve_number
+from rag_assets.llm.prompts import build_messages, load_prompt
+from rag_assets.answer.questions import QuestionsFileError, load_questions
+from rag_assets.answer.routing import Router, normalize_name
+from rag_assets.llm.schemas import SCHEMAS, NumberAnswer
+from rag_assets.answer.scoring import evaluate, reference_score, value_score
 
 
 @pytest.mark.parametrize(
@@ -137,8 +137,8 @@ def test_scorer_on_real_gold_ranks_the_winner_above_the_floor(erc):
 
 
 def test_scaled_numbers_have_no_float_noise():
-    from rag_assets.core.answering import Answerer
-    from rag_assets.core.schemas import NumberAnswer
+    from rag_assets.answer.answerer import Answerer
+    from rag_assets.llm.schemas import NumberAnswer
 
     parsed = NumberAnswer(step_by_step_analysis="", reasoning_summary="", relevant_pages=[],
                           value_as_written="2.043", scale="billions", final_answer=2.043)

@@ -5,15 +5,16 @@ from __future__ import annotations
 import dagster as dg
 import pytest
 
-from rag_assets.assets.ingestion import ingestion_assets, ingestion_checks, reports_partitions
-from rag_assets.core.config import get_config
-from rag_assets.core.embedding import MiniLMOnnxEmbedder
-from rag_assets.core.llm import OpenAICompatibleLLM, TokenBudget, parse_json_loose, structured_call
-from rag_assets.core.retrieval import Retriever, rrf
-from rag_assets.core.runner import AnswerDB, AnswerLog, answer_all, build_answerer
-from rag_assets.core.questions import Question
-from rag_assets.core.schemas import BooleanAnswer
-from rag_assets.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+from rag_assets.orchestration.definitions import ingestion_graph
+from rag_assets.orchestration.ingest_assets import reports_partitions
+from rag_assets.config import get_config
+from rag_assets.index.embedding import MiniLMOnnxEmbedder
+from rag_assets.llm.clients import OpenAICompatibleLLM, TokenBudget, parse_json_loose, structured_call
+from rag_assets.answer.retrieval import Retriever, rrf
+from rag_assets.answer.run import AnswerDB, AnswerLog, answer_all, build_answerer
+from rag_assets.answer.questions import Question
+from rag_assets.llm.schemas import BooleanAnswer
+from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets_tests.llm_fakes import ScriptedLLM, number_answer
 
 
@@ -33,9 +34,9 @@ def ingested(tmp_path_factory, sample_pdfs):
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in found])
         for r in found:
-            dg.materialize([*ingestion_assets, *ingestion_checks], partition_key=r.sha1, instance=instance,
-                           resources={"store": store, "parser": ParserResource(route="weight_free"),
-                                      "embedder": EmbedderResource(), "llm": LLMResource()})
+            res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
+                   "llm": LLMResource()}
+            dg.materialize(ingestion_graph(res), partition_key=r.sha1, instance=instance, resources=res)
     return root, {r.company_name: r.sha1 for r in found}
 
 
@@ -233,21 +234,25 @@ class ScriptedLLMResource(LLMResource):
                "evidence_quote": "the Board approved a share buyback programme of up to 5% of issued shares"}
         number = {**number_answer("406,100", "thousands", 406100, [3]),
                   "evidence_quote": "| Cash flow from operating activities | 406,100 | 388,250 |"}
-        return ScriptedLLM([yes, number])
+        no = {"step_by_step_analysis": "p1", "reasoning_summary": "no", "relevant_pages": [1], "final_answer": False,
+              "evidence_quote": ""}
+        return ScriptedLLM([yes, number, no])
 
 
 def test_answers_and_evaluation_assets(ingested, tmp_path):
     import json
 
-    from rag_assets.assets.answering import answers, evaluation, question_set
+    from rag_assets.orchestration.answer_assets import answers, evaluation, question_set
 
     root, sha = ingested
     qs = [{"text": "Did Northwind Widgets plc announce a share buyback plan?", "kind": "boolean"},
-          {"text": "What was the cash flow from operations (in USD) for Northwind Widgets plc?", "kind": "number"}]
+          {"text": "What was the cash flow from operations (in USD) for Northwind Widgets plc?", "kind": "number"},
+          {"text": "Did Northwind Widgets plc announce a share buyback programme?", "kind": "boolean"}]
     (tmp_path / "q.json").write_text(json.dumps(qs))
     nw = sha["Northwind Widgets plc"]
     gold = {qs[0]["text"]: {"kind": "boolean", "answers": ["True"], "reference_pools": [[f"{nw}:1"]]},
-            qs[1]["text"]: {"kind": "number", "answers": ["406100000"], "reference_pools": [[f"{nw}:3"], [f"{nw}:5"]]}}
+            qs[1]["text"]: {"kind": "number", "answers": ["406100000"], "reference_pools": [[f"{nw}:3"], [f"{nw}:5"]]},
+            qs[2]["text"]: {"kind": "boolean", "answers": ["True"], "reference_pools": [[f"{nw}:1"]]}}
     (tmp_path / "gold.json").write_text(json.dumps(gold))
     store = ReportStore(data_root=str(root), questions=str(tmp_path / "q.json"), gold=str(tmp_path / "gold.json"))
     with dg.instance_for_test() as instance:
@@ -256,21 +261,22 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
                                 selection=["answers", "evaluation"])
     assert result.success
     meta = result.asset_materializations_for_node("answers")[0].metadata
-    assert meta["questions"].value == 2 and meta["errors"].value == 0
+    assert meta["questions"].value == 3 and meta["errors"].value == 0
     ev = result.asset_materializations_for_node("evaluation")[0].metadata
-    assert ev["G_percent"].value == 100.0
-    assert ev["R_percent"].value == pytest.approx(100 * (1.0 + 0.75) / 2)
-    assert ev["accuracy_number"].value == 1.0 and ev["page_hit@1"].value == 1.0
-    md = ev["wrong_answers"].value
-    assert f"(/assets/report_pages?partition={nw})" in md, "wrong answers link to their report partition"
+    assert ev["G_percent"].value == pytest.approx(100 * 2 / 3, abs=0.1)
+    assert ev["accuracy_number"].value == 1.0
+    # the wrong answer (and only it) is a row, linked to the partition view of its cited and gold pages
+    (row,) = ev["wrong_answers"].value.records
+    assert row.data["question"] == qs[2]["text"] and row.data["answer"] == "False" and row.data["gold"] == "True"
+    assert row.data["gold_pages"] == f"[Northwind Widgets plc p1](/assets/report_pages?view=partitions&partition={nw})"
     sub = json.loads((root / "answers" / "local" / "submission.json").read_text())
-    assert [a["value"] for a in sub["answers"]] == [True, 406100000.0]
+    assert [a["value"] for a in sub["answers"]] == [True, 406100000.0, False]
     assert sub["answers"][1]["references"] == [{"pdf_sha1": nw, "page_index": 3}]
 
 
 def test_llm_reranker_blends_scores_and_reorders():
-    from rag_assets.core.rerank import LLMReranker
-    from rag_assets.core.retrieval import RetrievedPage
+    from rag_assets.answer.rerank import LLMReranker
+    from rag_assets.answer.retrieval import RetrievedPage
 
     pages = [RetrievedPage("s", i, score, f"text of page {i}", []) for i, score in [(7, 0.9), (8, 0.5), (9, 0.1)]]
     llm = ScriptedLLM([{"page_rankings": [
@@ -334,9 +340,9 @@ def test_strict_policy_needs_verifiable_evidence(ingested, embedder):
 def test_answers_asset_without_an_llm_backend_fails_with_what_to_install(ingested, tmp_path, monkeypatch):
     import json
 
-    from rag_assets.assets.answering import answers, question_set
-    from rag_assets.core import llm_embedded
-    from rag_assets.resources import LLMResource
+    from rag_assets.orchestration.answer_assets import answers, question_set
+    from rag_assets.llm import embedded as llm_embedded
+    from rag_assets.orchestration.resources import LLMResource
 
     root, sha = ingested
     (tmp_path / "q.json").write_text(json.dumps([{"text": "Did Northwind Widgets plc buy back shares?",

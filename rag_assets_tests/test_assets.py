@@ -1,4 +1,4 @@
-"""The ingestion chain as Dagster assets, with asset checks, the inbox sensor and the stale schedule."""
+"""The ingestion chain as Dagster assets: asset checks, Dagster staleness, the inbox sensor and schedule."""
 
 from __future__ import annotations
 
@@ -7,15 +7,18 @@ import shutil
 import dagster as dg
 import pytest
 
-from rag_assets.assets.ingestion import ingestion_assets, ingestion_checks, reports_partitions
-from rag_assets.core.bm25_index import BM25Index
-from rag_assets.core.catalog import file_sha1
-from rag_assets.core.embedding import MiniLMOnnxEmbedder
-from rag_assets.core.pipeline import read_chunks, read_pages
-from rag_assets.core.vector_index import VectorIndex
-from rag_assets.definitions import defs
-from rag_assets.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
-from rag_assets.sensors import inbox_sensor, stale_reports_schedule, stale_run_requests
+from rag_assets.orchestration.definitions import ingestion_graph
+from rag_assets.orchestration.ingest_assets import reports_partitions
+from rag_assets.index.bm25 import BM25Index
+from rag_assets.storage.catalog import file_sha1
+from rag_assets.index.embedding import MiniLMOnnxEmbedder
+from rag_assets.storage.artifacts import read_chunks, read_pages
+from rag_assets.index.vectors import VectorIndex
+from rag_assets.orchestration.definitions import build_definitions, defs
+from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+from rag_assets.orchestration.automation import inbox_sensor, nightly_inbox_schedule
+from rag_assets.orchestration.staleness import assets_to_rebuild, dagster_stale
+from rag_assets.orchestration.ingest_assets import ingest_settings
 from rag_assets_tests.conftest import BLUEBIRD, NORTHWIND
 
 
@@ -28,13 +31,14 @@ def _resources(**store_kw):
     }
 
 
-def _materialize(instance, sha1, resources, raise_on_error=True):
+def _materialize(instance, sha1, resources, raise_on_error=True, selection=None):
     return dg.materialize(
-        [*ingestion_assets, *ingestion_checks],
+        ingestion_graph(resources),
         partition_key=sha1,
         instance=instance,
         resources=resources,
         raise_on_error=raise_on_error,
+        selection=selection,
     )
 
 
@@ -57,7 +61,7 @@ def registered(inbox, instance):
 def test_definitions_load():
     job = defs.resolve_job_def("ingest_reports")
     assert {n.name for n in job.nodes} >= {"parsed_report", "report_pages", "report_chunks", "faiss_index"}
-    assert defs.resolve_sensor_def("inbox_sensor") and defs.resolve_schedule_def("stale_reports_schedule")
+    assert defs.resolve_sensor_def("inbox_sensor") and defs.resolve_schedule_def("nightly_inbox_schedule")
 
 
 def test_whole_chain_materializes_with_content(registered):
@@ -133,24 +137,60 @@ def test_sensor_registers_new_pdfs_once(inbox, instance):
     assert [r.partition_key for r in third.run_requests] == [file_sha1(changed)]
 
 
-def test_stale_schedule_requests_changed_partitions(registered):
+def _settings(res):
+    return ingest_settings(res["store"], res["parser"], res["embedder"], res["llm"])
+
+
+def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registered):
     instance, store, reports = registered
-    sha = reports[NORTHWIND.company].sha1
-    other = reports[BLUEBIRD.company].sha1
+    sha, other = reports[NORTHWIND.company].sha1, reports[BLUEBIRD.company].sha1
     res = _resources()
     _materialize(instance, sha, res)
-    reqs = stale_run_requests(instance, res["store"], res["parser"], res["embedder"])
-    by_key = {r.partition_key: r for r in reqs}
-    assert sha not in by_key, "a fresh partition is not stale"
-    assert other in by_key, "a never-materialized partition is stale"
-    # new chunking config: chunks and both indexes are stale, parsing is not
+    defs_now = build_definitions(res)
+    assert dagster_stale(instance, defs_now, sha) == [], "a fresh partition is not stale"
+    assert len(dagster_stale(instance, defs_now, other)) == 7, "a never-materialized partition is all missing"
+    # new chunking settings: Dagster marks the chunks stale (a new code version), parsing and pages stay fresh
     res2 = _resources(chunk_tokens=200)
-    reqs = stale_run_requests(instance, res2["store"], res2["parser"], res2["embedder"])
-    sel = {k.path[-1] for k in next(r for r in reqs if r.partition_key == sha).asset_selection}
-    assert sel == {"report_chunks", "chunk_contexts", "faiss_index", "bm25_index"}
-    with dg.build_schedule_context(instance=instance, resources=res2) as ctx:
-        out = stale_reports_schedule(ctx)
-    assert {r.partition_key for r in out} == {sha, other}
+    defs2 = build_definitions(res2)
+    assert dagster_stale(instance, defs2, sha) == ["report_chunks"]
+    paths = store.paths(sha)
+    rebuild = assets_to_rebuild(instance, defs2, paths, _settings(res2))
+    assert rebuild == ["report_chunks", "chunk_contexts", "faiss_index", "bm25_index"]
+    # rebuilding the chunks alone leaves exactly the rest stale (new input data), as the rebuild list said
+    _materialize(instance, sha, res2, selection=[dg.AssetKey("report_chunks")])
+    assert dagster_stale(instance, defs2, sha) == rebuild[1:]
+    result = _materialize(instance, sha, res2, selection=[dg.AssetKey(k) for k in rebuild[1:]])
+    assert {e.asset_key.path[-1] for e in result.get_asset_materialization_events()} == set(rebuild[1:])
+    assert dagster_stale(instance, defs2, sha) == []
+    # what Dagster cannot know: a file deleted by hand is rebuilt, with what reads it
+    shutil.rmtree(paths.bm25_dir)
+    assert assets_to_rebuild(instance, defs2, paths, _settings(res2)) == ["bm25_index"]
+
+
+def test_automation_rebuilds_on_code_change_only(registered):
+    """The automation condition requests a partition when its settings change, and never for a failed or
+    missing partition."""
+    instance, store, reports = registered
+    sha = reports[NORTHWIND.company].sha1
+    res = _resources()
+    _materialize(instance, sha, res)
+    first = dg.evaluate_automation_conditions(defs=build_definitions(res), instance=instance)
+    assert first.total_requested == 0, "nothing changed, nothing missing is requested"
+    res2 = _resources(chunk_tokens=200)
+    second = dg.evaluate_automation_conditions(defs=build_definitions(res2), instance=instance,
+                                             cursor=first.cursor)
+    requested = {k: second.get_requested_partitions(dg.AssetKey(k)) for k in ("parsed_report", "report_chunks")}
+    assert requested == {"parsed_report": set(), "report_chunks": {sha}}, "never the missing Bluebird partition"
+
+
+def test_nightly_schedule_requests_new_pdfs_once(inbox, instance):
+    res = {"store": ReportStore()}
+    with dg.build_schedule_context(instance=instance, resources=res) as ctx:
+        out = nightly_inbox_schedule(ctx)
+    assert {r.partition_key for r in out} == {file_sha1(p) for p in inbox.glob("*.pdf")}
+    assert all(r.tags["company"] for r in out)
+    with dg.build_schedule_context(instance=instance, resources=res) as ctx:
+        assert isinstance(nightly_inbox_schedule(ctx), dg.SkipReason), "a registered (even failed) PDF is not retried"
 
 
 def test_missing_catalog_entry_is_clear(data_home, instance):
@@ -166,7 +206,7 @@ def test_missing_catalog_entry_is_clear(data_home, instance):
 def test_llm_enrichments_materialize_with_costs_and_are_cached(registered):
     """Table statements and LLM chunk contexts through Dagster with the real embedded model (SmolLM2):
     counted calls the first time, none the second (the cache answers)."""
-    from rag_assets.core.pipeline import read_llm_contexts, read_table_blocks
+    from rag_assets.storage.artifacts import read_llm_contexts, read_table_blocks
     from rag_assets_tests.conftest import embedded_model
 
     embedded_model("smollm2-135m")

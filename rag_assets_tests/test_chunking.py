@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rag_assets.core.chunking import ChunkingConfig, chunk_page, chunk_pages, page_blocks
-from rag_assets.core.cleaning import PageText, table_to_markdown
-from rag_assets.core.tokens import count_tokens
+from rag_assets.ingest.chunking import ChunkingConfig, chunk_page, chunk_pages, page_blocks
+from rag_assets.ingest.cleaning import PageText, table_to_markdown
+from rag_assets.index.tokens import count_tokens
 
 SENT = "The group reported steady progress in segment {i} with revenue growth and lower costs."
 
@@ -74,8 +74,8 @@ def test_empty_page_has_no_chunks():
 
 
 def test_deterministic_context_names_company_year_page_and_section():
-    from rag_assets.core.bm25_index import BM25Index
-    from rag_assets.core.chunking import index_text
+    from rag_assets.index.bm25 import BM25Index
+    from rag_assets.storage.artifacts import index_text
 
     pages = [
         _page(0, "## Acme Holdings Annual Report 2023\n\nWelcome to the 2023 report. Figures for 2022 compare."),

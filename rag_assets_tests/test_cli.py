@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dagster as dg
 
-from rag_assets.cli import ingest, main
-from rag_assets.core.catalog import Catalog, file_sha1
+from rag_assets.cli.main import ingest, main
+from rag_assets.storage.catalog import Catalog, file_sha1
 
 
 def test_ingest_twice_is_idempotent(inbox, tmp_path, monkeypatch, capsys):
@@ -105,7 +105,7 @@ def test_quickstart_ends_with_answers_and_their_pages_then_ask_works(data_home, 
 
 
 def test_no_llm_backend_is_one_line_and_exit_2_before_any_download(inbox, tmp_path, monkeypatch, capsys):
-    from rag_assets.core import llm_embedded
+    from rag_assets.llm import embedded as llm_embedded
 
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
     ingest(inbox, quiet=True)

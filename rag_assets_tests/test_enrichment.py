@@ -8,12 +8,12 @@ from docling_core.types.doc import DoclingDocument, TableCell, TableData
 from docling_core.types.doc.document import ProvenanceItem
 from docling_core.types.doc.base import BoundingBox
 
-from rag_assets.core.chunk_context import clean_llm_context, document_outline, llm_chunk_contexts, page_headings
-from rag_assets.core.chunking import ChunkingConfig, chunk_pages
-from rag_assets.core.cleaning import PageText, document_pages
-from rag_assets.core.llm_cache import LLMCache, LLMCost, cache_key
-from rag_assets.core.parsing import parse_pdf_weight_free
-from rag_assets.core.table_serialization import (
+from rag_assets.ingest.chunk_context import clean_llm_context, document_outline, llm_chunk_contexts, page_headings
+from rag_assets.ingest.chunking import ChunkingConfig, chunk_pages
+from rag_assets.ingest.cleaning import PageText, document_pages
+from rag_assets.llm.cache import LLMCache, LLMCost, cache_key
+from rag_assets.ingest.parsing import parse_pdf_weight_free
+from rag_assets.ingest.table_serialization import (
     _unique_blocks,
     blocks_by_table,
     document_tables,
@@ -144,7 +144,7 @@ def test_outline_spreads_over_the_report_and_adds_local_headings():
 
 
 def test_cost_counts_calls_tokens_and_seconds():
-    from rag_assets.core.llm import LLMResponse
+    from rag_assets.llm.clients import LLMResponse
 
     cost = LLMCost(model="m")
     cost.add_calls([LLMResponse("x", "m", 100, 20, 1.5), LLMResponse("y", "m", 50, 5, 0.5)])

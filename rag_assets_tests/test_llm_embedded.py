@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from rag_assets.core import llm_embedded
-from rag_assets.core.gbnf import schema_to_gbnf
-from rag_assets.core.llm import grammar_schema, structured_call
-from rag_assets.core.llm_embedded import BackendMissing, IkLlamaLLM, resolve_backend, verify_ik_install
-from rag_assets.core.prompts import build_messages
-from rag_assets.core.schemas import (BooleanAnswer, ComparativeAnswer, NameAnswer, NamesAnswer, NumberAnswer,
+from rag_assets.llm import embedded as llm_embedded
+from rag_assets.llm.gbnf import schema_to_gbnf
+from rag_assets.llm.clients import grammar_schema, structured_call
+from rag_assets.llm.embedded import BackendMissing, IkLlamaLLM, resolve_backend, verify_ik_install
+from rag_assets.llm.prompts import build_messages
+from rag_assets.llm.schemas import (BooleanAnswer, ComparativeAnswer, NameAnswer, NamesAnswer, NumberAnswer,
                                      RerankResult, TableBlocks)
 from rag_assets_tests.conftest import embedded_model
 

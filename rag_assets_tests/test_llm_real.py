@@ -14,10 +14,10 @@ import time
 
 import pytest
 
-from rag_assets.core.llm import OpenAICompatibleLLM, structured_call
-from rag_assets.core.llm_embedded import BackendMissing, embedded_llm, installed_backends
-from rag_assets.core.prompts import build_messages
-from rag_assets.core.schemas import BooleanAnswer, NumberAnswer
+from rag_assets.llm.clients import OpenAICompatibleLLM, structured_call
+from rag_assets.llm.embedded import BackendMissing, embedded_llm, installed_backends
+from rag_assets.llm.prompts import build_messages
+from rag_assets.llm.schemas import BooleanAnswer, NumberAnswer
 from rag_assets_tests.conftest import embedded_model, run_in_fresh_process
 
 BACKENDS = [
@@ -96,7 +96,7 @@ def _grammar_case(backend: str) -> None:
 
 
 def _qwen_case(backend: str) -> None:
-    from rag_assets.core.numbers import resolve_number
+    from rag_assets.answer.numbers import resolve_number
 
     llm = embedded_llm(embedded_model("qwen2.5-coder-1.5b"), backend=backend, n_ctx=4096)
     messages, schema = build_messages(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from docling_core.types.doc import DoclingDocument, TableItem
 
-from rag_assets.core.cleaning import clean_text, document_pages
-from rag_assets.core.parsing import (
+from rag_assets.ingest.cleaning import clean_text, document_pages
+from rag_assets.ingest.parsing import (
     CorruptPdfError,
     EmptyPdfError,
     NoTextLayerError,
@@ -114,7 +114,7 @@ def test_company_from_sample_is_in_text(sample_pdfs):
 
 
 def test_surrogate_halves_from_pdfium_are_repaired():
-    from rag_assets.core.pdf_layout import _fix_surrogates
+    from rag_assets.ingest.pdf_layout import _fix_surrogates
 
     assert _fix_surrogates("a\ud835\udc00b") == "a\U0001d400b"
     assert _fix_surrogates("x\ud800y") == "xy"

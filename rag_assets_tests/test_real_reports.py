@@ -7,10 +7,11 @@ import shutil
 import dagster as dg
 import pytest
 
-from rag_assets.assets.ingestion import ingestion_assets, ingestion_checks, reports_partitions
-from rag_assets.core.bm25_index import BM25Index
-from rag_assets.core.pipeline import read_chunks, read_pages
-from rag_assets.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+from rag_assets.orchestration.definitions import ingestion_graph
+from rag_assets.orchestration.ingest_assets import reports_partitions
+from rag_assets.index.bm25 import BM25Index
+from rag_assets.storage.artifacts import read_chunks, read_pages
+from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 
 pytestmark = pytest.mark.real_data
 
@@ -32,17 +33,13 @@ def test_real_report_ingests(erc, data_home, sha1):
     assert src.sha1 == sha1 and src.company_name and src.company_name != sha1
     with dg.instance_for_test() as instance:
         instance.add_dynamic_partitions(reports_partitions.name, [sha1])
-        result = dg.materialize(
-            [*ingestion_assets, *ingestion_checks],
-            partition_key=sha1,
-            instance=instance,
-            resources={
+        res = {
                 "store": store,
                 "parser": ParserResource(route="weight_free"),
                 "embedder": EmbedderResource(provider="onnx"),
                 "llm": LLMResource(),
-            },
-        )
+            }
+        result = dg.materialize(ingestion_graph(res), partition_key=sha1, instance=instance, resources=res)
     assert result.success
     assert all(c.passed for c in result.get_asset_check_evaluations())
     paths = store.paths(sha1)

@@ -1,0 +1,356 @@
+"""Answer one typed question with the pages that prove it: route, retrieve, rerank, ask, check."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import asdict, dataclass, field
+
+from rag_assets.config import RunConfig
+from rag_assets.llm.clients import LLMClient, structured_call
+from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
+from rag_assets.llm.prompts import build_messages, fill, load_prompt
+from rag_assets.answer.rerank import NoReranker, Reranker, page_block
+from rag_assets.answer.retrieval import RetrievedPage, Retriever, ScoredChunk, merge_pages
+from rag_assets.answer.routing import Route, Router, normalize_name
+from rag_assets.llm.schemas import SCHEMAS
+
+INSTRUCTION_TAIL_RE = re.compile(
+    r"\s*(If (data|there) is not available|If there is no mention|Give me the title|If data is not)[^?]*$", re.I
+)
+QUOTE_NOISE_RE = re.compile(r"[|#*`\"'“”‘’]+")
+WORD3_RE = re.compile(r"[a-z0-9][a-z0-9.,%-]*[a-z0-9%]|[a-z0-9]")
+TEMPLATE_WORDS = frozenset(
+    "annual report mention mentioned announce announced any value period end listed according company companies "
+    "data available return did does what which was were is the of in for at to a an and or by its it this that "
+    "within last there if no given".split()
+)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", QUOTE_NOISE_RE.sub(" ", text.lower())).strip()
+
+
+def quote_in_context(quote: str, texts: list[str], min_share: float = 0.85) -> bool:
+    """True if ``quote`` is (nearly) word for word in one of ``texts``: verbatim after folding case, spaces
+    and table pipes, or with at least ``min_share`` of its words on one page."""
+    q = _norm(quote)
+    if len(q) < 8:
+        return False
+    words = [w for w in WORD3_RE.findall(q) if len(w) >= 3]
+    for text in texts:
+        t = _norm(text)
+        if q in t:
+            return True
+        if len(words) >= 4:
+            have = set(WORD3_RE.findall(t))
+            if sum(1 for w in words if w in have) >= min_share * len(words):
+                return True
+    return False
+
+
+def shares_topic(quote: str, question: str, company: str | None = None) -> bool:
+    """The quote mentions at least one content word of the question (template words and the company aside)."""
+    drop = set(TEMPLATE_WORDS) | set(WORD3_RE.findall(_norm(company or "")))
+    asked = {w.rstrip("s") for w in WORD3_RE.findall(_norm(retrieval_query(question))) if len(w) >= 3} - drop
+    said = {w.rstrip("s") for w in WORD3_RE.findall(_norm(quote))}
+    return not asked or bool(asked & said)
+
+
+LOWEST_RE = re.compile(r"\b(lowest|least|smallest|minimum|fewest|lower|smaller)\b", re.I)
+HIGHEST_RE = re.compile(r"\b(highest|largest|most|greatest|maximum|biggest|higher|larger|top)\b", re.I)
+
+
+@dataclass
+class AnswerRecord:
+    question_text: str
+    kind: str
+    value: object = NA
+    references: list[dict] = field(default_factory=list)
+    config: str = ""
+    companies: list[str] = field(default_factory=list)
+    routed: list[str] = field(default_factory=list)
+    retrieved_chunks: list[dict] = field(default_factory=list)
+    ranked_pages: list[dict] = field(default_factory=list)
+    pages_sent: list[dict] = field(default_factory=list)
+    raw_output: str = ""
+    parsed: dict | None = None
+    grounded: bool | None = None
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_calls: int = 0
+    seconds: float = 0.0
+    index_versions: dict = field(default_factory=dict)
+    sub_answers: list[dict] = field(default_factory=list)
+    evidence_ok: bool | None = None  # the evidence quote is in the context and on the question's topic
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def submission(self) -> dict:
+        return {
+            "question_text": self.question_text,
+            "kind": self.kind,
+            "value": self.value,
+            "references": [{"pdf_sha1": r["pdf_sha1"], "page_index": r["page_index"]} for r in self.references],
+        }
+
+
+def retrieval_query(question: str, company: str | None = None) -> str:
+    """The question without the challenge's trailing instructions ('If data is not available...') and
+    without the company's name: inside its own report every page is about the company, so the name only
+    pulls covers and headers up the ranking."""
+    query = INSTRUCTION_TAIL_RE.sub("", question).strip() or question
+    if company:
+        names = {company, company.rstrip("."), normalize_name(company)}
+        for name in sorted((n for n in names if n), key=len, reverse=True):
+            query = re.sub(re.escape(name), " ", query, flags=re.I)
+        query = re.sub(r"\s+", " ", query).strip(" ,") or question
+    return query
+
+
+def build_context(pages: list[RetrievedPage], max_chars: int) -> tuple[str, list[RetrievedPage]]:
+    """Whole pages, best first, each prefixed 'PAGE <page_index>', within a character budget."""
+    parts, used, sent = [], 0, []
+    for p in pages:
+        room = max_chars - used
+        if room < 300:
+            break
+        block = page_block(p)
+        if len(block) > room:
+            block = block[:room] + "\n[... page truncated]"
+        parts.append(block)
+        used += len(block)
+        sent.append(p)
+    return "\n\n".join(parts), sent
+
+
+class Answerer:
+    """The question-answering pipeline of one run configuration."""
+
+    def __init__(
+        self,
+        cfg: RunConfig,
+        reports: dict[str, str],
+        retriever: Retriever,
+        llm: LLMClient,
+        reranker: Reranker | None = None,
+    ):
+        self.cfg = cfg
+        self.router = Router(reports)
+        self.retriever = retriever
+        self.llm = llm
+        self.reranker = reranker or NoReranker()
+
+    # -- public -----------------------------------------------------------------------------------
+
+    def answer(self, question: str, kind: str) -> AnswerRecord:
+        t0 = time.perf_counter()
+        rec = AnswerRecord(question_text=question, kind=kind, config=self.cfg.name)
+        routes = self.router.route(question)
+        rec.companies = [r.company for r in routes]
+        rec.routed = [s for r in routes for s in r.sha1s]
+        try:
+            if not routes:
+                rec.value = self._na_value(kind)
+                rec.notes.append("no known company is named in the question; answered N/A")
+            elif kind == "comparative" or len(routes) >= 2:
+                self._comparative(question, kind, routes, rec)
+            else:
+                self._single(question, kind, routes[0], rec)
+        except Exception as exc:  # one question's failure is recorded, never fatal for the run
+            rec.value = self._na_value(kind)
+            rec.references = []
+            rec.error = f"{type(exc).__name__}: {exc}"
+        rec.seconds = round(time.perf_counter() - t0, 3)
+        return rec
+
+    def rank_pages(self, question: str, route: Route) -> tuple[list[RetrievedPage], list[ScoredChunk], dict]:
+        """Candidate pages of the company's report(s), reranked, best first."""
+        query = retrieval_query(question, route.company)
+        per_report, chunks = [], []
+        for sha1 in route.sha1s:
+            pages, ch = self.retriever.pages(sha1, query, self.cfg.candidate_pages)
+            per_report.append(pages)
+            chunks.extend(ch)
+        candidates = merge_pages(per_report, self.cfg.candidate_pages)
+        ranked, usage = self.reranker.rerank(query, candidates, len(candidates))
+        return ranked, chunks, usage
+
+    # -- internals --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _na_value(kind: str):
+        return False if kind == "boolean" else NA
+
+    def _single(self, question: str, kind: str, route: Route, rec: AnswerRecord) -> None:
+        ranked, chunks, usage = self.rank_pages(question, route)
+        rec.retrieved_chunks = [
+            {"chunk_id": c.chunk_id, "pdf_sha1": c.sha1, "page_index": c.page_index, "score": round(c.score, 6),
+             "sources": c.sources}
+            for c in sorted(chunks, key=lambda c: -c.score)[:40]
+        ]
+        rec.ranked_pages = [p.to_dict() for p in ranked]
+        rec.index_versions = {s: self.retriever.index(s).versions() for s in route.sha1s}
+        rec.prompt_tokens += usage.get("prompt_tokens", 0)
+        rec.completion_tokens += usage.get("completion_tokens", 0)
+        rec.llm_calls += usage.get("calls", 0)
+        top = ranked[: self.cfg.top_pages]
+        context, sent = build_context(top, self.cfg.max_context_tokens * 4)
+        rec.pages_sent = [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in sent]
+        prompt_kind = "number" if kind == "number" else kind if kind in SCHEMAS else "name"
+        messages, schema = build_messages(prompt_kind, context=context, question=question)
+        res = structured_call(self.llm, messages, schema, max_tokens=self.cfg.max_output_tokens)
+        rec.raw_output = res.raw
+        rec.prompt_tokens += res.prompt_tokens
+        rec.completion_tokens += res.completion_tokens
+        rec.llm_calls += len(res.calls)
+        if res.repaired:
+            rec.notes.append("output repaired by the schema-repair prompt")
+        if res.value is None:
+            rec.value = self._na_value(kind)
+            rec.error = res.error
+            return
+        rec.parsed = res.value.model_dump()
+        rec.value = self._final_value(kind, res.value)
+        rec.references = self._references(rec.value, res.value.relevant_pages, sent, rec)
+        self._check_evidence(question, kind, route, res.value, sent, rec)
+        if kind in ("name", "names") and rec.value != NA:
+            self._ground_names(kind, sent, rec)
+        if kind == "number" and isinstance(rec.value, float):
+            texts = [p.text for p in sent if any(r["page_index"] == p.page_index and r["pdf_sha1"] == p.sha1
+                                                 for r in rec.references)]
+            rec.grounded = grounded(rec.value, texts or [p.text for p in sent])
+            if not rec.grounded and self.cfg.grounding == "na_if_ungrounded":
+                rec.notes.append(f"ungrounded value {rec.value} replaced by N/A")
+                rec.value = NA
+                rec.references = []
+
+    def _check_evidence(self, question, kind, route, parsed, sent, rec) -> None:
+        """Verify the evidence quote: in the context, on the question's topic, and (numbers) holding the value.
+        Under ``na_if_ungrounded`` an answer without such evidence becomes 'N/A' (False for yes/no)."""
+        if rec.value in (NA, False, []):
+            return
+        quote = getattr(parsed, "evidence_quote", "") or ""
+        texts = [p.text for p in sent]
+        ok = quote_in_context(quote, texts) and shares_topic(quote, question, route.company)
+        if ok and kind == "number" and isinstance(rec.value, float):
+            ok = grounded(rec.value, [quote])
+        rec.evidence_ok = ok
+        if not ok and self.cfg.grounding == "na_if_ungrounded":
+            rec.notes.append(f"no verifiable evidence for {rec.value!r} (quote: {quote[:80]!r}); answered "
+                             f"{'False' if kind == 'boolean' else 'N/A'}")
+            rec.value = self._na_value(kind)
+            rec.references = []
+
+    def _ground_names(self, kind: str, sent: list[RetrievedPage], rec: AnswerRecord) -> None:
+        """Names must be printed in the context the model saw (small models copy the one-shot example)."""
+        haystack = re.sub(r"\s+", " ", " ".join(p.text for p in sent)).lower()
+
+        def found(name: str) -> bool:
+            return re.sub(r"\s+", " ", name).strip().lower() in haystack
+
+        if kind == "names":
+            kept = [n for n in rec.value if found(n)]
+            dropped = [n for n in rec.value if not found(n)]
+            if dropped:
+                rec.notes.append(f"names not in the context dropped: {dropped}")
+            rec.grounded = not dropped
+            rec.value = kept or NA
+        else:
+            rec.grounded = found(rec.value)
+            if not rec.grounded and self.cfg.grounding == "na_if_ungrounded":
+                rec.notes.append(f"ungrounded name {rec.value!r} replaced by N/A")
+                rec.value = NA
+        if rec.value == NA:
+            rec.references = []
+
+    def _final_value(self, kind: str, parsed):
+        fa = parsed.final_answer
+        if kind == "number":
+            v = resolve_number(fa, getattr(parsed, "value_as_written", None), getattr(parsed, "scale", None))
+            return v if v == NA else float(f"{v:.12g}")  # 2.043 x 1e9 is 2043000000, not ...0000002
+        if kind == "boolean":
+            return bool(fa)
+        if kind == "names":
+            if isinstance(fa, list):
+                names = list(dict.fromkeys(x.strip() for x in fa if x and not is_na(x)))
+                return names or NA
+            return NA
+        return NA if is_na(fa) else str(fa).strip()
+
+    def _references(self, value, cited: list[int], sent: list[RetrievedPage], rec: AnswerRecord) -> list[dict]:
+        """Cited pages that were in the context; none for 'N/A' or False; the top page if a value cites none."""
+        if value == NA or value is False or value == []:
+            return []
+        by_page = {}
+        for p in sent:
+            by_page.setdefault(p.page_index, p)
+        refs, dropped = [], []
+        for page in cited:
+            p = by_page.get(page)
+            if p is None:
+                dropped.append(page)
+                continue
+            ref = {"pdf_sha1": p.sha1, "page_index": p.page_index}
+            if ref not in refs:
+                refs.append(ref)
+        if dropped:
+            rec.notes.append(f"cited pages not in the context dropped: {dropped}")
+        if not refs and sent:
+            refs = [{"pdf_sha1": sent[0].sha1, "page_index": sent[0].page_index}]
+            rec.notes.append("the model cited no context page; the top retrieved page is cited")
+        return refs
+
+    def _comparative(self, question: str, kind: str, routes: list[Route], rec: AnswerRecord) -> None:
+        template = load_prompt("comparative").extra["sub_question"]
+        subs: list[AnswerRecord] = []
+        for route in routes:
+            sub_q = fill(template, {"question": retrieval_query(question), "company": route.company})
+            sub = AnswerRecord(question_text=sub_q, kind="number", config=self.cfg.name,
+                               companies=[route.company], routed=list(route.sha1s))
+            try:
+                self._single(sub_q, "number", route, sub)
+            except Exception as exc:
+                sub.value, sub.error = NA, f"{type(exc).__name__}: {exc}"
+            subs.append(sub)
+            rec.prompt_tokens += sub.prompt_tokens
+            rec.completion_tokens += sub.completion_tokens
+            rec.llm_calls += sub.llm_calls
+        rec.sub_answers = [
+            {"company": r.company, "value": s.value, "references": s.references, "error": s.error,
+             "grounded": s.grounded, "pages_sent": s.pages_sent}
+            for r, s in zip(routes, subs)
+        ]
+        values = {r.company: s.value for r, s in zip(routes, subs) if isinstance(s.value, float)}
+        direction = "min" if LOWEST_RE.search(question) else "max" if HIGHEST_RE.search(question) else None
+        if not values:
+            rec.value = NA
+            rec.notes.append("no company has a value: N/A")
+            return
+        if direction:
+            pick = min if direction == "min" else max
+            best = pick(values, key=values.get)
+            ties = [c for c, v in values.items() if close(v, values[best], 1e-9)]
+            rec.value = best
+            rec.notes.append(f"compared in code ({direction}) over {len(values)} value(s); ties: {len(ties)}")
+        else:
+            context = "\n".join(
+                f"- {r.company}: {s.value} (pages {[x['page_index'] for x in s.references]})"
+                for r, s in zip(routes, subs)
+            )
+            messages, schema = build_messages("comparative", context=context, question=question)
+            res = structured_call(self.llm, messages, schema, max_tokens=self.cfg.max_output_tokens)
+            rec.llm_calls += len(res.calls)
+            rec.raw_output = res.raw
+            if res.value is None:
+                rec.value, rec.error = NA, res.error
+                return
+            rec.parsed = res.value.model_dump()
+            rec.value = NA if is_na(res.value.final_answer) else res.value.final_answer.strip()
+        rec.references = [ref for s in subs for ref in s.references]
+
+
+__all__ = ["Answerer", "AnswerRecord", "build_context", "retrieval_query", "parse_number"]

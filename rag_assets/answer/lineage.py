@@ -1,0 +1,109 @@
+"""What an answering run leaves behind: answers appended as JSON lines (resumable), lineage rows in DuckDB
+(answer -> chunks -> pages -> report) and the challenge's submission JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+from rag_assets.answer.answerer import AnswerRecord
+from rag_assets.storage.atomic import write_json
+
+
+class AnswerLog:
+    """Answers appended one JSON line at a time (flushed and fsynced), so an interrupted run loses nothing."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()
+
+    def load(self) -> dict[str, dict]:
+        done = {}
+        if self.path.exists():
+            for line in self.path.read_text(encoding="utf-8").splitlines():
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line cut by a crash
+                done[rec["question_text"]] = rec
+        return done
+
+    def append(self, rec: AnswerRecord) -> None:
+        line = json.dumps(rec.to_dict(), ensure_ascii=False, default=str)
+        with self.lock, open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+class AnswerDB:
+    """Lineage in DuckDB: one row per answer, one per (answer, chunk) it retrieved, one per page it was sent."""
+
+    SCHEMA = [
+        """CREATE TABLE IF NOT EXISTS answers (
+            run_id VARCHAR, config VARCHAR, question_text VARCHAR, kind VARCHAR, value JSON, "references" JSON,
+            companies JSON, routed JSON, pages_sent JSON, raw_output VARCHAR, parsed JSON, grounded BOOLEAN,
+            error VARCHAR, notes JSON, prompt_tokens INTEGER, completion_tokens INTEGER, llm_calls INTEGER,
+            seconds DOUBLE, index_versions JSON, sub_answers JSON, created_at TIMESTAMP DEFAULT current_timestamp)""",
+        """CREATE TABLE IF NOT EXISTS answer_chunks (
+            run_id VARCHAR, config VARCHAR, question_text VARCHAR, chunk_id VARCHAR, pdf_sha1 VARCHAR,
+            page_index INTEGER, score DOUBLE, rank INTEGER, sent_to_llm BOOLEAN)""",
+    ]
+
+    def __init__(self, path: Path):
+        import duckdb
+
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.con = duckdb.connect(str(self.path))
+        for stmt in self.SCHEMA:
+            self.con.execute(stmt)
+        self.lock = threading.Lock()
+
+    def insert(self, run_id: str, rec: AnswerRecord) -> None:
+        d = rec.to_dict()
+        j = lambda v: json.dumps(v, default=str, ensure_ascii=False)  # noqa: E731
+        sent = {(p["pdf_sha1"], p["page_index"]) for p in rec.pages_sent}
+        with self.lock:
+            self.con.execute(
+                "DELETE FROM answers WHERE run_id = ? AND question_text = ?", [run_id, rec.question_text]
+            )
+            self.con.execute(
+                "DELETE FROM answer_chunks WHERE run_id = ? AND question_text = ?", [run_id, rec.question_text]
+            )
+            self.con.execute(
+                'INSERT INTO answers (run_id, config, question_text, kind, value, "references", companies, routed, '
+                "pages_sent, raw_output, parsed, grounded, error, notes, prompt_tokens, completion_tokens, "
+                "llm_calls, seconds, index_versions, sub_answers) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [run_id, rec.config, rec.question_text, rec.kind, j(rec.value), j(rec.references), j(rec.companies),
+                 j(rec.routed), j(rec.pages_sent), rec.raw_output, j(d["parsed"]), rec.grounded, rec.error,
+                 j(rec.notes), rec.prompt_tokens, rec.completion_tokens, rec.llm_calls, rec.seconds,
+                 j(rec.index_versions), j(rec.sub_answers)],
+            )
+            rows = [
+                [run_id, rec.config, rec.question_text, c["chunk_id"], c["pdf_sha1"], c["page_index"], c["score"],
+                 i + 1, (c["pdf_sha1"], c["page_index"]) in sent]
+                for i, c in enumerate(rec.retrieved_chunks)
+            ]
+            if rows:
+                self.con.executemany("INSERT INTO answer_chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def close(self) -> None:
+        self.con.close()
+
+
+def write_submission(records: list[dict], target: Path, config: str) -> None:
+    answers = [AnswerRecord(**r).submission() if isinstance(r, dict) else r.submission() for r in records]
+    write_json(
+        target,
+        {
+            "answers": answers,
+            "team_email": "",
+            "submission_name": f"rag_assets-{config}",
+            "details": f"rag_assets configuration {config}",
+        },
+    )

@@ -1,0 +1,98 @@
+"""Page rerankers, pluggable: none, an LLM judging several pages per call, or a local cross-encoder."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from rag_assets.llm.clients import LLMClient, structured_call
+from rag_assets.llm.prompts import build_messages
+from rag_assets.answer.retrieval import RetrievedPage
+from rag_assets.llm.schemas import RerankResult
+
+
+def page_block(page: RetrievedPage, max_chars: int | None = None) -> str:
+    text = page.text if max_chars is None else page.text[:max_chars]
+    return f"PAGE {page.page_index}\n{text}"
+
+
+def normalized(values: list[float]) -> list[float]:
+    if not values:
+        return []
+    lo, hi = min(values), max(values)
+    return [1.0 if hi == lo else (v - lo) / (hi - lo) for v in values]
+
+
+class Reranker(ABC):
+    name = "none"
+
+    @abstractmethod
+    def rerank(self, question: str, pages: list[RetrievedPage], top: int) -> tuple[list[RetrievedPage], dict]:
+        """Pages best first (at most ``top``) and usage figures."""
+
+
+class NoReranker(Reranker):
+    name = "none"
+
+    def rerank(self, question, pages, top):
+        return pages[:top], {}
+
+
+class LLMReranker(Reranker):
+    """Scores ``batch`` pages per call with {reasoning, relevance_score} each; final score =
+    (1 - llm_weight) * normalized retrieval score + llm_weight * LLM score."""
+
+    name = "llm"
+
+    def __init__(self, llm: LLMClient, batch: int = 3, llm_weight: float = 0.7, page_chars: int = 6000):
+        self.llm = llm
+        self.batch = batch
+        self.llm_weight = llm_weight
+        self.page_chars = page_chars
+
+    def rerank(self, question, pages, top):
+        usage = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0, "errors": 0}
+        base = normalized([p.score for p in pages])
+        for start in range(0, len(pages), self.batch):
+            group = pages[start : start + self.batch]
+            context = "\n\n".join(page_block(p, self.page_chars) for p in group)
+            messages, _ = build_messages("rerank", context=context, question=question)
+            res = structured_call(self.llm, messages, RerankResult, max_tokens=150 * len(group) + 100)
+            usage["calls"] += len(res.calls)
+            usage["prompt_tokens"] += res.prompt_tokens
+            usage["completion_tokens"] += res.completion_tokens
+            usage["seconds"] += res.seconds
+            scores = {}
+            if res.value is not None:
+                scores = {r.page: r.relevance_score for r in res.value.page_rankings}
+            else:
+                usage["errors"] += 1
+            for p in group:
+                p.llm_score = scores.get(p.page_index, 0.0)
+        for p, b in zip(pages, base):
+            p.score = (1 - self.llm_weight) * b + self.llm_weight * (p.llm_score or 0.0)
+        return sorted(pages, key=lambda p: -p.score)[:top], usage
+
+
+class CrossEncoderReranker(Reranker):
+    """A sentence-transformers CrossEncoder from a local folder (no cross-encoder ships in a package here)."""
+
+    name = "cross-encoder"
+
+    def __init__(self, model_path: str, llm_weight: float = 0.7, page_chars: int = 4000):
+        if not model_path:
+            raise ValueError("the cross-encoder reranker needs cross_encoder_path (a local model folder)")
+        from sentence_transformers import CrossEncoder
+
+        self.model = CrossEncoder(model_path, device="cpu")
+        self.llm_weight = llm_weight
+        self.page_chars = page_chars
+
+    def rerank(self, question, pages, top):
+        import math
+
+        logits = self.model.predict([(question, p.text[: self.page_chars]) for p in pages])
+        base = normalized([p.score for p in pages])
+        for p, b, z in zip(pages, base, logits):
+            p.llm_score = 1 / (1 + math.exp(-float(z)))
+            p.score = (1 - self.llm_weight) * b + self.llm_weight * p.llm_score
+        return sorted(pages, key=lambda p: -p.score)[:top], {"calls": 1}

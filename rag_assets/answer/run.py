@@ -1,0 +1,138 @@
+"""Answer a question set with one configuration: build the pipeline, write each answer as it is made
+(JSONL, resumable), keep lineage in DuckDB, and write the challenge's submission JSON."""
+
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Callable
+
+from rag_assets.answer.answerer import Answerer, AnswerRecord
+from rag_assets.answer.lineage import AnswerDB, AnswerLog, write_submission
+from rag_assets.storage.atomic import write_json
+from rag_assets.config import RunConfig
+from rag_assets.llm.factory import build_llm
+from rag_assets.index.embedding import make_embedder
+from rag_assets.answer.questions import Question
+from rag_assets.answer.rerank import CrossEncoderReranker, LLMReranker, NoReranker
+from rag_assets.answer.retrieval import Retriever
+
+log = logging.getLogger(__name__)
+
+
+def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None, embedder=None) -> Answerer:
+    """The pipeline of ``cfg`` over the reports under ``root`` (sha1 -> company name)."""
+    if embedder is None and cfg.retrieval != "bm25":
+        embedder = make_embedder(cfg.embedder, cfg.embedding_model or None)
+    retriever = Retriever(root, embedder, cfg.retrieval, cfg.vector_k, cfg.bm25_k, cfg.rrf_k)
+    llm = llm or build_llm(cfg)
+    if cfg.rerank == "llm":
+        rerank_llm = llm if not cfg.rerank_model or cfg.rerank_model == cfg.answer_model else build_llm(
+            cfg, cfg.rerank_model
+        )
+        reranker = LLMReranker(rerank_llm, cfg.rerank_batch, cfg.rerank_llm_weight)
+    elif cfg.rerank == "cross-encoder":
+        reranker = CrossEncoderReranker(cfg.cross_encoder_path, cfg.rerank_llm_weight)
+    else:
+        reranker = NoReranker()
+    return Answerer(cfg, reports, retriever, llm, reranker)
+
+
+def answer_all(
+    answerer: Answerer,
+    questions: list[Question],
+    answer_log: AnswerLog,
+    db: AnswerDB | None = None,
+    run_id: str = "",
+    parallel: int = 1,
+    progress: Callable[[AnswerRecord, int, int], None] | None = None,
+) -> list[dict]:
+    """Answer every question not already in ``answer_log``; returns all records in question order."""
+    done = answer_log.load()
+    todo = [q for q in questions if q.text not in done]
+    total = len(questions)
+    count = [len(questions) - len(todo)]
+
+    def one(q: Question) -> AnswerRecord:
+        rec = answerer.answer(q.text, q.kind)
+        answer_log.append(rec)
+        if db is not None:
+            db.insert(run_id or answerer.cfg.name, rec)
+        return rec
+
+    t0 = time.perf_counter()
+    if parallel <= 1:
+        for q in todo:
+            rec = one(q)
+            done[q.text] = rec.to_dict()
+            count[0] += 1
+            if progress:
+                progress(rec, count[0], total)
+    else:
+        with ThreadPoolExecutor(max_workers=parallel) as pool:
+            futures = {pool.submit(one, q): q for q in todo}
+            for fut in as_completed(futures):
+                rec = fut.result()
+                done[rec.question_text] = rec.to_dict()
+                count[0] += 1
+                if progress:
+                    progress(rec, count[0], total)
+    log.info("answered %d question(s) in %.1fs", len(todo), time.perf_counter() - t0)
+    return [done[q.text] for q in questions if q.text in done]
+
+
+def ranked_pages(answerer: Answerer, question: str, top_k: int = 10) -> list:
+    """The pages retrieval ranks for a question (every routed report's first ``top_k``), best first."""
+    routes = answerer.router.route(question)
+    pages = []
+    for route in routes:
+        ranked, _, _ = answerer.rank_pages(question, route)
+        pages.extend(ranked[:top_k])
+    if len(routes) > 1:
+        pages = sorted(pages, key=lambda p: -p.score)
+    return pages
+
+
+class NoLLM:
+    """Stands in where retrieval needs no LLM (no reranker); calling it is a bug."""
+
+    model = "none"
+
+    def chat(self, *a, **k):  # pragma: no cover
+        raise RuntimeError("this configuration does not use an LLM for retrieval")
+
+
+def answer_questions(answerer: Answerer, questions: list[Question], out_dir: Path, db_path: Path,
+                     progress: Callable[[AnswerRecord, int, int], None] | None = None) -> list[dict]:
+    """Answer ``questions`` (resuming from ``out_dir/answers.jsonl``), keep lineage in ``db_path`` and write
+    ``out_dir/submission.json``; returns the records in question order."""
+    cfg = answerer.cfg
+    db = AnswerDB(db_path)
+    try:
+        records = answer_all(answerer, questions, AnswerLog(out_dir / "answers.jsonl"), db, run_id=cfg.name,
+                             parallel=cfg.parallel_requests, progress=progress)
+    finally:
+        db.close()
+    write_submission(records, out_dir / "submission.json", cfg.name)
+    return records
+
+
+def score_answers(records: list[dict], gold: dict, out_dir: Path) -> tuple[dict, list[dict]]:
+    """Score ``records`` against ``gold`` and write ``out_dir/evaluation.json``: (summary, scored rows)."""
+    from rag_assets.answer.scoring import evaluate
+
+    ev = evaluate(records, gold)
+    summary = ev.summary()
+    summary["seconds_per_question"] = round(sum(r["seconds"] for r in records) / max(1, len(records)), 1)
+    write_json(out_dir / "evaluation.json", {"summary": summary, "rows": ev.rows})
+    return summary, ev.rows
+
+
+def answer_and_score(answerer: Answerer, questions: list[Question], gold: dict, out_dir: Path, db_path: Path,
+                     progress: Callable[[AnswerRecord, int, int], None] | None = None) -> tuple[list[dict], dict, list]:
+    """The evaluation flow: answer (resuming), write the submission, score: (records, summary, scored rows)."""
+    records = answer_questions(answerer, questions, out_dir, db_path, progress)
+    summary, rows = score_answers(records, gold, out_dir)
+    return records, summary, rows

@@ -1,0 +1,412 @@
+"""The ``rag-assets`` command: ingest reports into the project's Dagster instance (and more verbs later)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from rag_assets.cli.ingest import ingest
+from rag_assets.storage.paths import data_root
+
+log = logging.getLogger("rag_assets")
+
+
+def cmd_samples(args) -> int:
+    from rag_assets.tools.samples import write_samples
+
+    paths = write_samples(Path(args.folder))
+    for p in paths:
+        print(p)
+    return 0
+
+
+def cmd_ingest(args) -> int:
+    pdf_dir = Path(args.pdf_dir) if args.pdf_dir else data_root() / "pdfs"
+    if not pdf_dir.is_dir():
+        print(f"error: PDF folder not found: {pdf_dir}", file=sys.stderr)
+        return 2
+    rows = ingest(pdf_dir, Path(args.subset) if args.subset else None, force=args.force,
+                  table_serialization=args.table_serialization, chunk_context=args.chunk_context,
+                  ingest_model=args.ingest_model)
+    return 1 if any(r["status"].startswith("FAILED") for r in rows) else 0
+
+
+def cmd_quickstart(args) -> int:
+    """Sample reports (if the inbox has no PDF), ingest, sample questions, then answer them with their pages."""
+    from rag_assets.tools.samples import SAMPLES, write_sample_questions, write_samples
+
+    inbox = data_root() / "pdfs"
+    inbox.mkdir(parents=True, exist_ok=True)
+    if not any(inbox.glob("*.pdf")):
+        print(f"writing sample reports into {inbox}")
+        write_samples(inbox)
+    rows = ingest(inbox)
+    if any(r["status"].startswith("FAILED") for r in rows):
+        return 1
+    store_root = data_root()
+    if not (store_root / "questions.json").exists() and all((inbox / r.file_name).exists() for r in SAMPLES):
+        qpath, gpath = write_sample_questions(store_root)
+        print(f"sample questions -> {qpath}\ngold answers     -> {gpath}")
+    code = _quickstart_answers(args.config, args.model)
+    home = os.environ["DAGSTER_HOME"]
+    print(
+        f"""
+Results
+  report files (Docling JSON, pages, chunks, FAISS, BM25): {data_root() / 'reports'}/<sha1>/
+  answers, submission and evaluation:                    {data_root() / 'answers' / args.config}/
+  lineage (answers -> chunks -> pages):                  {data_root() / 'answers.duckdb'}
+  Dagster runs and events:                               {home}/
+
+Ask your own question:
+  rag-assets ask "Who was the chief executive officer of Northwind Widgets plc?"
+Open the Dagster UI (jobs ingest_reports and evaluate_config):
+  DAGSTER_HOME={home} dagster dev      # then browse http://127.0.0.1:3000
+"""
+    )
+    return code
+
+
+def _quickstart_answers(config: str, model: str | None = None) -> int:
+    """Answer the question set with ``config`` from scratch, printing each answer with its pages."""
+    import json
+
+    from rag_assets.answer.run import answer_and_score
+
+    cfg, store, reports, make = _answer_setup(config, model)
+    questions = _questions_or_exit(store.questions_path)
+    answerer = make()  # checks the LLM backend, then fetches the model (progress bar, SHA-256 check)
+    out_dir = store.answers_dir(cfg.name)
+    (out_dir / "answers.jsonl").unlink(missing_ok=True)  # fresh answers, once the model is known to load
+    print(f"\nanswering {len(questions)} question(s) with '{cfg.name}' ({cfg.answer_model}) ...")
+
+    def show(rec, done, total):
+        pages = ", ".join(f"{reports.get(r['pdf_sha1'], '?')} p.{r['page_index']}" for r in rec.references) or "-"
+        print(f"[{done}/{total}] {rec.question_text}\n      -> {rec.value}   pages: {pages}   ({rec.seconds:.0f}s)"
+              + (f"   ERROR: {rec.error}" if rec.error else ""), flush=True)
+
+    gold = json.loads(store.gold_path.read_text(encoding="utf-8")) if store.gold_path else {}
+    _, summary, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
+    if gold:
+        print(f"\nscore against {store.gold_path.name}: G {summary['G_percent']}%, R {summary['R_percent']}%, "
+              f"{summary['score_per_100']} per 100 questions; {summary['seconds_per_question']} s per question")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from rag_assets.tools.bench_ingest import run_benchmark
+
+    run_benchmark(Path(args.pdf_dir), limit=args.limit, embed=not args.no_embed, embed_limit=args.embed_limit)
+    return 0
+
+
+def cmd_bench_llm(args) -> int:
+    from rag_assets.llm.embedded import installed_backends
+    from rag_assets.tools.bench_llm import run_llm_bench
+
+    run_llm_bench(args.model, args.backends or installed_backends(), rounds=args.rounds, threads=args.threads)
+    return 0
+
+
+def cmd_bench_enrich(args) -> int:
+    from rag_assets.tools.bench_enrich import run_enrichment_bench
+
+    run_enrichment_bench(data_root(), Path(args.out), args.reports, args.variants, args.model,
+                         Path(args.questions), Path(args.gold), "openai" if args.openai else "llama_cpp")
+    return 0
+
+
+def parse_sets(items: list[str] | None) -> dict:
+    """``--set key=value`` pairs (values are validated by RunConfig)."""
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise SystemExit(f"error: --set expects key=value, got {item!r}")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _answer_setup(config: str, model: str | None = None, base_url: str | None = None, sets: dict | None = None):
+    """The run configuration (with command-line overrides) and the answering pipeline over the data root."""
+    from rag_assets.config import RunConfig, get_config
+    from rag_assets.answer.run import build_answerer
+    from rag_assets.orchestration.resources import ReportStore
+
+    overrides = dict(sets or {})
+    if model:
+        overrides["answer_model"] = model
+    if base_url:
+        overrides["base_url"] = base_url
+        overrides["llm"] = "openai"
+    cfg = get_config(config)
+    if overrides:
+        unknown = set(overrides) - set(RunConfig.model_fields)
+        if unknown:
+            raise SystemExit(f"error: unknown configuration field(s) {sorted(unknown)}")
+        cfg = RunConfig.model_validate({**cfg.model_dump(), **overrides})
+    store = ReportStore()
+    reports = store.indexed_reports()
+    if not reports:
+        raise SystemExit(f"no ingested reports under {store.root}: run `rag-assets ingest` first")
+    return cfg, store, reports, lambda: build_answerer(cfg, store.root, reports)
+
+
+def _questions_or_exit(path):
+    """The validated questions of ``path``, or exit 2 with the file's problems on stderr."""
+    from rag_assets.answer.questions import QuestionsFileError, load_questions
+
+    try:
+        return load_questions(Path(path))
+    except QuestionsFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _progress_printer(quiet: bool = False):
+    def progress(rec, done, total):
+        if not quiet:
+            err = f"  [{rec.error[:60]}]" if rec.error else ""
+            print(f"[{done}/{total}] {str(rec.value)[:40]!s:42} {rec.seconds:6.1f}s  {rec.question_text[:70]}{err}",
+                  flush=True)
+
+    return progress
+
+
+def cmd_answer(args) -> int:
+    from rag_assets.answer.run import AnswerDB, AnswerLog, answer_all, write_submission
+
+    questions = _questions_or_exit(args.questions)
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
+    out = Path(args.out).resolve()
+    answer_log = AnswerLog(out.with_name(out.name + ".progress.jsonl"))
+    if args.restart and answer_log.path.exists():
+        answer_log.path.unlink()
+    already = len(answer_log.load())
+    if already:
+        print(f"resuming: {already} answer(s) already in {answer_log.path}")
+    db = AnswerDB(store.answers_db)
+    try:
+        records = answer_all(make(), questions, answer_log, db, run_id=f"{cfg.name}:{out.name}",
+                             parallel=cfg.parallel_requests, progress=_progress_printer())
+    finally:
+        db.close()
+    write_submission(records, out, cfg.name)
+    print(f"{len(records)} answers -> {out}  (lineage: {store.answers_db})")
+    return 0
+
+
+def cmd_retrieve(args) -> int:
+    import json
+
+    from rag_assets.storage.atomic import atomic_path
+    from rag_assets.answer.scoring import add_page_hits
+
+    questions = _questions_or_exit(args.questions)
+    sets = {**parse_sets(args.set), "candidate_pages": max(args.top_k, 1)}
+    cfg, store, reports, _ = _answer_setup(args.config, sets=sets)
+    from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
+
+    answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None)
+    out = Path(args.out)
+    hits: dict = {}
+    gold = json.loads(Path(args.gold).read_text(encoding="utf-8")) if args.gold else None
+    with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        for q in questions:
+            pages = ranked_pages(answerer, q.text, args.top_k)
+            if gold and q.text in gold:
+                add_page_hits(hits, [f"{p.sha1}:{p.page_index}" for p in pages], gold[q.text]["reference_pools"])
+            fh.write(json.dumps({"question_text": q.text, "pages": [
+                {"pdf_sha1": p.sha1, "page_index": p.page_index, "score": round(float(p.score), 6)} for p in pages
+            ]}) + "\n")
+    print(f"{len(questions)} ranked page lists -> {out}")
+    if gold:
+        print("  ".join(f"page_hit@{k} {h / c:.3f}" for k, (h, c) in sorted(hits.items()) if c)
+              + f"  ({next(iter(hits.values()), (0, 0))[1]} questions with gold pages; config {cfg.name}, "
+              f"retrieval {cfg.retrieval})")
+    return 0
+
+
+def cmd_evaluate(args) -> int:
+    import json
+
+    from rag_assets.answer.run import answer_and_score
+
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
+    gold_path = Path(args.gold) if args.gold else store.gold_path
+    if gold_path is None or not Path(gold_path).exists():
+        print("error: no gold answers (use --gold ANSWERS_GOLD.json)", file=sys.stderr)
+        return 2
+    questions = _questions_or_exit(args.questions or store.questions_path)
+    gold = json.loads(Path(gold_path).read_text(encoding="utf-8"))
+    _, summary, rows = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name), store.answers_db,
+                                    progress=_progress_printer())
+    print(json.dumps(summary, indent=2))
+    for r in rows:
+        if r["value_score"] < 1:
+            print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}")
+    return 0
+
+
+def guess_kind(question: str) -> str:
+    q = question.strip().lower()
+    if q.startswith("which of the companies") or " companies had " in q:
+        return "comparative"
+    if q.startswith(("did ", "does ", "is ", "was ", "has ", "have ", "were ", "are ")):
+        return "boolean"
+    if q.startswith(("what are the names", "which leadership", "list ")) or "names of" in q:
+        return "names"
+    if q.startswith(("how many", "how much")) or any(
+        w in q for w in ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ")
+    ):
+        return "number"
+    return "name"
+
+
+def cmd_ask(args) -> int:
+    import json
+
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
+    kind = args.kind or guess_kind(args.question)
+    rec = make().answer(args.question, kind)
+    print(f"kind: {kind}\nanswer: {rec.value}")
+    for ref in rec.references:
+        print(f"  page {ref['page_index']} of {reports.get(ref['pdf_sha1'], '?')} ({ref['pdf_sha1']})")
+    if rec.error:
+        print(f"error: {rec.error}")
+    if args.verbose_answer:
+        print(json.dumps(rec.to_dict(), indent=2, default=str))
+    else:
+        print(f"pages sent: {[p['page_index'] for p in rec.pages_sent]}; grounded: {rec.grounded}; "
+              f"{rec.seconds:.1f}s; {rec.prompt_tokens}+{rec.completion_tokens} tokens")
+    return 0
+
+
+def cmd_models(args) -> int:
+    from rag_assets.llm.models import MODELS, ensure_model, model_path
+
+    if args.fetch:
+        print(ensure_model(args.fetch))
+        return 0
+    for name, spec in MODELS.items():
+        path = model_path(name)
+        print(f"{name:22} {'present' if path.exists() else 'absent ':8} {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rag-assets", description=__doc__)
+    p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    s = sub.add_parser("ingest", help="register PDFs as report partitions and materialize their assets")
+    s.add_argument("pdf_dir", nargs="?", help="folder of PDFs (default: data/pdfs)")
+    s.add_argument("--subset", help="CSV with sha1,company_name columns (default: subset.csv beside the PDFs)")
+    s.add_argument("--force", action="store_true", help="re-materialize even up-to-date partitions")
+    s.add_argument("--table-serialization", action="store_true",
+                   help="LLM statements per table, indexed as chunks beneath their table")
+    s.add_argument("--chunk-context", choices=["none", "deterministic", "llm"], default="none",
+                   help="context indexed with each chunk (llm: + a line written by the ingestion LLM)")
+    s.add_argument("--ingest-model", default="", help="ingestion LLM (default qwen2.5-coder-0.5b, embedded)")
+    s.set_defaults(func=cmd_ingest)
+
+    s = sub.add_parser("quickstart", help="sample reports into data/pdfs (if empty), ingest, answer sample questions")
+    s.add_argument("--config", default="local", help="run configuration that answers (default: local)")
+    s.add_argument("--model", help="override the configuration's answer model (embedded name or .gguf path)")
+    s.set_defaults(func=cmd_quickstart)
+
+    s = sub.add_parser("samples", help="write the synthetic sample reports into a folder")
+    s.add_argument("folder")
+    s.set_defaults(func=cmd_samples)
+
+    def llm_args(sp):
+        sp.add_argument("--config", default="local", help="run configuration (preset) name")
+        sp.add_argument("--model", help="override the answer model (GGUF name/path, or API model)")
+        sp.add_argument("--base-url", help="answer through this OpenAI-compatible endpoint")
+        sp.add_argument("--set", action="append", metavar="KEY=VALUE",
+                        help="override a configuration field, e.g. --set retrieval=bm25 --set top_pages=5")
+
+    s = sub.add_parser("answer", help="answer a questions file; writes the submission JSON, resumable")
+    s.add_argument("questions")
+    s.add_argument("--out", required=True)
+    s.add_argument("--restart", action="store_true", help="ignore answers saved by an interrupted run")
+    llm_args(s)
+    s.set_defaults(func=cmd_answer)
+
+    s = sub.add_parser("retrieve", help="ranked pages per question (JSONL), no answering")
+    s.add_argument("questions")
+    s.add_argument("--config", default="local")
+    s.add_argument("--top-k", type=int, default=10)
+    s.add_argument("--out", required=True)
+    s.add_argument("--gold", help="gold answers: also print page hit@1/3/5/10")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a configuration field")
+    s.set_defaults(func=cmd_retrieve)
+
+    s = sub.add_parser("evaluate", help="answer the question set (resuming) and score it against gold")
+    s.add_argument("--gold", help="gold answers in the challenge's format (default: data/answers_gold.json)")
+    s.add_argument("--questions", help="questions file (default: data/questions.json)")
+    llm_args(s)
+    s.set_defaults(func=cmd_evaluate)
+
+    s = sub.add_parser("ask", help="answer one question and show its pages")
+    s.add_argument("question")
+    s.add_argument("--kind", choices=["number", "name", "names", "boolean", "comparative"])
+    s.add_argument("--verbose-answer", action="store_true", help="print the whole answer record")
+    llm_args(s)
+    s.set_defaults(func=cmd_ask)
+
+    s = sub.add_parser("models", help="list the embedded GGUF models, or --fetch NAME to assemble one")
+    s.add_argument("--fetch", metavar="NAME")
+    s.set_defaults(func=cmd_models)
+
+    s = sub.add_parser("bench", help="benchmark ingestion stages over a folder of PDFs (no Dagster)")
+    s.add_argument("pdf_dir")
+    s.add_argument("--limit", type=int, default=0, help="only the first N PDFs")
+    s.add_argument("--no-embed", action="store_true", help="skip the embedding stage")
+    s.add_argument("--embed-limit", type=int, default=3000, help="embed at most N chunks (0: all)")
+    s.set_defaults(func=cmd_bench)
+
+    s = sub.add_parser("bench-llm", help="embedded LLM backends side by side: prompt/generated tokens/s, s/answer")
+    s.add_argument("--model", default="qwen2.5-coder-1.5b", help="embedded model name or .gguf path")
+    s.add_argument("--backends", nargs="+", choices=["ik", "llama-cpp-python"], help="default: every installed one")
+    s.add_argument("--rounds", type=int, default=1, help="passes over the prompts")
+    s.add_argument("--threads", type=int, default=0, help="threads per backend (default: all cores)")
+    s.set_defaults(func=cmd_bench_llm)
+
+    s = sub.add_parser("bench-enrich", help="page hit@k with/without table statements and chunk contexts")
+    s.add_argument("--reports", nargs="+", required=True, help="sha1s of ingested reports to rebuild per variant")
+    s.add_argument("--variants", nargs="+", default=["none", "deterministic", "tables"],
+                   help="none, deterministic, tables, llm-context, tables+llm-context")
+    s.add_argument("--model", default="qwen2.5-coder-0.5b", help="ingestion LLM (embedded name or API model)")
+    s.add_argument("--openai", action="store_true", help="use the OpenAI-compatible route for the model")
+    s.add_argument("--out", required=True, help="scratch folder for the variants' data roots")
+    s.add_argument("--questions", required=True)
+    s.add_argument("--gold", required=True)
+    s.set_defaults(func=cmd_bench_enrich)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING, format="%(asctime)s %(name)s %(message)s"
+    )
+    from rag_assets.llm.embedded import BackendMissing
+    from rag_assets.llm.models import ModelFetchError
+
+    try:
+        return int(args.func(args) or 0)
+    except (BackendMissing, ModelFetchError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # verbs exit early on bad input: report, keep the exit code
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+            return 2
+        return int(exc.code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

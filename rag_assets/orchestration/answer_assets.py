@@ -1,0 +1,145 @@
+"""Question set, answers per run configuration, and their evaluation against gold answers."""
+
+import json
+import time
+
+import dagster as dg
+
+from rag_assets.config import PRESETS, get_config
+from rag_assets.llm.embedded import BackendMissing
+from rag_assets.llm.models import ModelFetchError
+from rag_assets.answer.questions import QuestionsFileError, load_questions
+from rag_assets.answer.lineage import AnswerLog
+from rag_assets.answer.run import answer_questions, build_answerer, score_answers
+from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ReportStore
+
+config_partitions = dg.StaticPartitionsDefinition(list(PRESETS))
+GROUP = "answering"
+
+
+@dg.asset(group_name=GROUP, code_version="1", kinds={"json"})
+def question_set(context: dg.AssetExecutionContext, store: ReportStore) -> dg.MaterializeResult:
+    """Question set: the validated questions file (challenge format) the answers are made for."""
+    try:
+        questions = load_questions(store.questions_path)
+    except QuestionsFileError as exc:
+        raise dg.Failure(description=str(exc)) from exc
+    kinds: dict[str, int] = {}
+    for q in questions:
+        kinds[q.kind] = kinds.get(q.kind, 0) + 1
+    return dg.MaterializeResult(
+        metadata={"questions": len(questions), "path": dg.MetadataValue.path(str(store.questions_path)),
+                  **{f"kind_{k}": v for k, v in sorted(kinds.items())}}
+    )
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=config_partitions,
+    code_version="1",
+    deps=[
+        question_set,
+        dg.AssetDep("faiss_index", partition_mapping=dg.AllPartitionMapping()),
+        dg.AssetDep("bm25_index", partition_mapping=dg.AllPartitionMapping()),
+    ],
+    kinds={"duckdb", "json"},
+)
+def answers(
+    context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    """Answers: every question answered by one run configuration, with pages, lineage and costs."""
+    cfg = llm.apply(get_config(context.partition_key))
+    questions = load_questions(store.questions_path)
+    reports = store.indexed_reports()
+    if not reports:
+        raise dg.Failure(description="no ingested report: materialize the ingestion assets first")
+    out_dir = store.answers_dir(cfg.name)
+    log_path = out_dir / "answers.jsonl"
+    if log_path.exists() and context.run.tags.get("rag_assets/resume", "true") != "true":
+        log_path.unlink()
+    try:
+        client = llm.client(cfg)  # checks the LLM backend before fetching any model
+    except (BackendMissing, ModelFetchError) as exc:
+        raise dg.Failure(description=str(exc)) from None
+    answerer = build_answerer(cfg, store.root, reports, llm=client)
+    t0 = time.perf_counter()
+
+    def progress(rec, done, total):
+        context.log.info(f"[{done}/{total}] {rec.value!r} ({rec.seconds:.1f}s) {rec.question_text[:80]}")
+
+    records = answer_questions(answerer, questions, out_dir, store.answers_db, progress=progress)
+    n = len(records)
+    return dg.MaterializeResult(
+        metadata={
+            "questions": n,
+            "na_answers": sum(1 for r in records if r["value"] in ("N/A", False)),
+            "errors": sum(1 for r in records if r.get("error")),
+            "seconds_per_question": round(sum(r["seconds"] for r in records) / max(1, n), 2),
+            "wall_seconds": round(time.perf_counter() - t0, 1),
+            "prompt_tokens": sum(r["prompt_tokens"] for r in records),
+            "completion_tokens": sum(r["completion_tokens"] for r in records),
+            "llm_calls": sum(r["llm_calls"] for r in records),
+            "submission": dg.MetadataValue.path(str(out_dir / "submission.json")),
+            "lineage_db": dg.MetadataValue.path(str(store.answers_db)),
+            "config": dg.MetadataValue.json(cfg.model_dump()),
+        }
+    )
+
+
+def _page_links(pages: list[tuple[str, int]], reports: dict[str, str]) -> str:
+    """Markdown links to each page's report partition of ``report_pages`` in the UI."""
+    return ", ".join(
+        f"[{reports.get(sha1, sha1[:8])[:24]} p{page}](/assets/report_pages?view=partitions&partition={sha1})"
+        for sha1, page in pages
+    ) or "-"
+
+
+def _one_line(value) -> str:
+    return (" | ".join(map(str, value)) if isinstance(value, list) else str(value))[:80]
+
+
+def wrong_answers_table(rows: list[dict], reports: dict[str, str], limit: int = 60) -> dg.TableMetadataValue:
+    """The answers whose value is wrong, with their gold, scores and links to cited and gold pages."""
+    out = []
+    for r in [r for r in rows if r["value_score"] < 1][:limit]:
+        gold_pages = sorted({(k.split(":")[0], int(k.split(":")[1])) for pool in r["gold_pools"] for k in pool})
+        out.append(dg.TableRecord({
+            "question": r["question_text"][:200], "answer": str(r["value"])[:80], "gold": _one_line(r["gold"]),
+            "value_score": float(r["value_score"]), "reference_score": float(r["reference_score"]),
+            "cited_pages": _page_links([tuple(x) for x in r["references"]], reports),
+            "gold_pages": _page_links(gold_pages[:6], reports),
+        }))
+    schema = dg.TableSchema(columns=[
+        dg.TableColumn("question"), dg.TableColumn("answer"), dg.TableColumn("gold"),
+        dg.TableColumn("value_score", "float"), dg.TableColumn("reference_score", "float"),
+        dg.TableColumn("cited_pages", description="the answer's pages, linked to their report partition"),
+        dg.TableColumn("gold_pages", description="pages that prove the gold answer"),
+    ])
+    return dg.MetadataValue.table(out, schema=schema)
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=config_partitions,
+    code_version="1",
+    deps=[answers],
+    kinds={"json"},
+)
+def evaluation(context: dg.AssetExecutionContext, store: ReportStore) -> dg.MaterializeResult:
+    """Evaluation: the challenge's G, R and Score, per-kind accuracy and page hit@k for one configuration."""
+    gold_path = store.gold_path
+    if gold_path is None:
+        raise dg.Failure(description=f"no gold answers: set ReportStore.gold or put {store.root}/answers_gold.json")
+    gold = json.loads(gold_path.read_text(encoding="utf-8"))
+    out_dir = store.answers_dir(context.partition_key)
+    records = list(AnswerLog(out_dir / "answers.jsonl").load().values())
+    summary, rows = score_answers(records, gold, out_dir)
+    return dg.MaterializeResult(
+        metadata={
+            **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},
+            "wrong_answers": wrong_answers_table(rows, store.all_reports()),
+        }
+    )
+
+
+answering_assets = [question_set, answers, evaluation]

@@ -1,0 +1,50 @@
+"""What starts runs by itself: a sensor and a nightly schedule for new PDFs in the inbox. Rebuilding stale
+partitions is left to the ingestion assets' automation condition (see ``ingest_assets.REBUILD``)."""
+
+
+import os
+
+import dagster as dg
+
+from rag_assets.orchestration.ingest_assets import reports_partitions
+from rag_assets.orchestration.jobs import ingest_job
+from rag_assets.orchestration.resources import ReportStore
+
+
+def new_reports(instance: dg.DagsterInstance, store: ReportStore) -> tuple[list, int]:
+    """Inbox PDFs that are not yet report partitions, and how many PDFs the inbox holds."""
+    found = store.scan_inbox()
+    known = set(instance.get_dynamic_partitions(reports_partitions.name))
+    return [r for r in found if r.sha1 not in known], len(found)
+
+
+def ingest_requests(reports: list) -> list[dg.RunRequest]:
+    """One ingestion run per new report, tagged with its company."""
+    return [dg.RunRequest(partition_key=r.sha1, run_key=f"ingest:{r.sha1}", tags={"company": r.company_name})
+            for r in reports]
+
+
+@dg.sensor(job=ingest_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING,
+           description="Every 30 s: registers new PDFs of the inbox as report partitions and ingests each once.")
+def inbox_sensor(context: dg.SensorEvaluationContext, store: ReportStore) -> dg.SensorResult | dg.SkipReason:
+    new, total = new_reports(context.instance, store)
+    if not new:
+        return dg.SkipReason(f"no new PDFs in {store.inbox_dir} ({total} known)")
+    for r in new:
+        context.log.info(f"new report {r.sha1} {r.company_name} ({r.path})")
+    return dg.SensorResult(
+        run_requests=ingest_requests(new),
+        dynamic_partitions_requests=[reports_partitions.build_add_request([r.sha1 for r in new])],
+    )
+
+
+@dg.schedule(job=ingest_job, cron_schedule=os.environ.get("RAG_ASSETS_INBOX_CRON", "0 3 * * *"),
+             default_status=dg.DefaultScheduleStatus.STOPPED,
+             description="Nightly (RAG_ASSETS_INBOX_CRON): the sensor's inbox sweep, for deployments that keep the "
+             "sensor off. Each new PDF is ingested once; a partition whose run failed is not retried.")
+def nightly_inbox_schedule(context: dg.ScheduleEvaluationContext, store: ReportStore):
+    new, total = new_reports(context.instance, store)
+    if not new:
+        return dg.SkipReason(f"no new PDFs in {store.inbox_dir} ({total} known)")
+    context.instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in new])
+    return ingest_requests(new)

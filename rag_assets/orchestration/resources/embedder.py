@@ -1,0 +1,35 @@
+"""Embedder resource: local all-MiniLM-L6-v2 (default, offline) or OpenAI embeddings, by configuration."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import dagster as dg
+from pydantic import Field, PrivateAttr
+
+from rag_assets.index.embedding import Embedder, make_embedder
+
+
+class EmbedderResource(dg.ConfigurableResource):
+    """Embeds chunk texts for the FAISS index. The model loads once per run (the ingestion job runs in process,
+    so every step of a run shares it)."""
+
+    provider: Literal["onnx", "sentence-transformers", "openai"] = Field(
+        default="onnx", description="onnx: int8 all-MiniLM-L6-v2 from a package (offline, default); "
+        "sentence-transformers: a local model folder; openai: an OpenAI-compatible embeddings endpoint")
+    model: str = Field(default="", description="onnx/sentence-transformers: a local model path; openai: the model "
+                       "name (default text-embedding-3-large)")
+    batch_size: int = Field(default=32, description="texts per embedding call")
+    base_url: str = Field(default="", description="openai provider: the endpoint (empty: api.openai.com)")
+    _embedder: Embedder | None = PrivateAttr(default=None)
+
+    def get(self) -> Embedder:
+        if self._embedder is None:
+            kwargs = {"batch_size": self.batch_size}
+            if self.provider == "openai" and self.base_url:
+                kwargs["base_url"] = self.base_url
+            self._embedder = make_embedder(self.provider, self.model or None, **kwargs)
+        return self._embedder
+
+    def fingerprint(self) -> dict:
+        return {"provider": self.provider, "model": self.model}

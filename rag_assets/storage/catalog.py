@@ -1,0 +1,126 @@
+"""The report catalog: which PDFs exist, their SHA-1 partition keys and company names."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import logging
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from rag_assets.storage.atomic import read_json, write_json
+
+log = logging.getLogger(__name__)
+
+SUBSET_FILE = "subset.csv"
+
+
+@dataclass(frozen=True)
+class ReportSource:
+    """One PDF on disk, keyed by the SHA-1 of its bytes."""
+
+    sha1: str
+    path: str
+    company_name: str
+    size: int
+    mtime_ns: int
+    currency: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def file_sha1(path: Path, bufsize: int = 1 << 20) -> str:
+    """SHA-1 of a file's bytes, streamed."""
+    h = hashlib.sha1()
+    with open(path, "rb") as fh:
+        while block := fh.read(bufsize):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_subset(csv_path: Path) -> dict[str, dict[str, str]]:
+    """Rows of a challenge-style ``subset.csv`` keyed by sha1 (needs columns ``sha1`` and ``company_name``)."""
+    csv_path = Path(csv_path)
+    if not csv_path.exists():
+        return {}
+    with open(csv_path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        missing = {"sha1", "company_name"} - set(reader.fieldnames or [])
+        if missing:
+            raise ValueError(f"{csv_path}: missing column(s) {sorted(missing)}; found {reader.fieldnames}")
+        return {row["sha1"].strip().lower(): row for row in reader if row.get("sha1")}
+
+
+def name_from_filename(path: Path) -> str:
+    """A readable report name from its file name (used when subset.csv has no row)."""
+    return Path(path).stem.replace("_", " ").replace("-", " ").strip() or Path(path).name
+
+
+class Catalog:
+    """Persistent map sha1 -> ReportSource, with a hash cache so unchanged files are not re-read."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        data = read_json(self.path, default={}) or {}
+        self.reports: dict[str, ReportSource] = {
+            k: ReportSource(**v) for k, v in data.get("reports", {}).items()
+        }
+        self._hash_cache: dict[str, list] = data.get("hash_cache", {})
+
+    def save(self) -> None:
+        write_json(
+            self.path,
+            {
+                "reports": {k: v.to_dict() for k, v in sorted(self.reports.items())},
+                "hash_cache": self._hash_cache,
+            },
+        )
+
+    def _sha1_cached(self, pdf: Path) -> tuple[str, int, int]:
+        st = pdf.stat()
+        key = str(pdf.resolve())
+        hit = self._hash_cache.get(key)
+        if hit and hit[1] == st.st_size and hit[2] == st.st_mtime_ns:
+            return hit[0], st.st_size, st.st_mtime_ns
+        sha = file_sha1(pdf)
+        self._hash_cache[key] = [sha, st.st_size, st.st_mtime_ns]
+        return sha, st.st_size, st.st_mtime_ns
+
+    def scan(self, pdf_dir: Path, subset_csv: Path | None = None) -> list[ReportSource]:
+        """Hash every PDF in ``pdf_dir``, record it, and return the reports found there (sorted by sha1)."""
+        pdf_dir = Path(pdf_dir)
+        if not pdf_dir.is_dir():
+            raise FileNotFoundError(f"PDF folder not found: {pdf_dir}")
+        subset = read_subset(subset_csv if subset_csv else pdf_dir / SUBSET_FILE)
+        if not subset and subset_csv is None:
+            subset = read_subset(pdf_dir.parent / SUBSET_FILE)
+        found: dict[str, ReportSource] = {}
+        for pdf in sorted(p for p in pdf_dir.iterdir() if p.suffix.lower() == ".pdf" and p.is_file()):
+            sha, size, mtime = self._sha1_cached(pdf)
+            row = subset.get(sha, {})
+            if sha in found:
+                log.warning("%s has the same content as %s; keeping the first", pdf, found[sha].path)
+                continue
+            found[sha] = ReportSource(
+                sha1=sha,
+                path=str(pdf.resolve()),
+                company_name=(row.get("company_name") or "").strip() or name_from_filename(pdf),
+                size=size,
+                mtime_ns=mtime,
+                currency=(row.get("cur") or row.get("currency") or None),
+            )
+        self.reports.update(found)
+        return [found[k] for k in sorted(found)]
+
+    def get(self, sha1: str) -> ReportSource:
+        try:
+            src = self.reports[sha1]
+        except KeyError:
+            raise KeyError(
+                f"report {sha1} is not in the catalog {self.path}; put its PDF in the inbox and run the sensor or "
+                "`rag-assets ingest`"
+            ) from None
+        if not Path(src.path).exists():
+            raise FileNotFoundError(f"report {sha1}: its PDF {src.path} is gone")
+        return src

@@ -1,0 +1,46 @@
+"""A partition's manifest: which code version wrote each stage's files, and the hash of those files.
+
+Dagster knows what it materialized; it cannot know whether the files are still there and unchanged (a data
+root restored from a backup, a folder deleted by hand, another Dagster instance writing the same root). The
+manifest answers that, and only that."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from rag_assets.storage.atomic import read_json, write_json
+from rag_assets.storage.paths import ReportPaths
+
+
+def files_hash(paths: list[Path]) -> str:
+    """SHA-1 over the bytes of ``paths`` (folders: every file in them, by relative name); missing: ''."""
+    h = hashlib.sha1()
+    for path in paths:
+        path = Path(path)
+        if not path.exists():
+            return ""
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for f in files:
+            h.update(str(f.relative_to(path) if path.is_dir() else f.name).encode())
+            with open(f, "rb") as fh:
+                while block := fh.read(1 << 20):
+                    h.update(block)
+    return h.hexdigest()[:16]
+
+
+def record_output(paths: ReportPaths, stage: str, code_version: str, data_version: str) -> None:
+    manifest = read_json(paths.manifest, default={}) or {}
+    manifest[stage] = {"code_version": code_version, "data_version": data_version}
+    write_json(paths.manifest, manifest)
+
+
+def damaged_outputs(paths: ReportPaths, outputs: dict[str, list[Path]]) -> list[str]:
+    """Stages whose files are missing or differ from what their last materialization recorded."""
+    manifest = read_json(paths.manifest, default={}) or {}
+    out = []
+    for stage, files in outputs.items():
+        recorded = (manifest.get(stage) or {}).get("data_version")
+        if not recorded or files_hash(files) != recorded:
+            out.append(stage)
+    return out
