@@ -16,14 +16,13 @@ SETTING_ENV = {"table_serialization": "RAG_ASSETS_TABLE_SERIALIZATION", "chunk_c
 
 
 def ensure_dagster_home() -> Path:
-    """``$DAGSTER_HOME`` (default ``<data root>/dagster``), holding the repository's ``dagster.yaml``."""
+    """``$DAGSTER_HOME`` (default ``<data root>/dagster``); the repository's ``dagster.yaml`` is put there when
+    the folder has none (an instance's own ``dagster.yaml``, e.g. the Postgres one, is never replaced)."""
     home = Path(os.environ.get("DAGSTER_HOME") or data_root() / "dagster").expanduser().resolve()
     os.environ["DAGSTER_HOME"] = str(home)
     home.mkdir(parents=True, exist_ok=True)
     template, target = PROJECT_ROOT / "dagster.yaml", home / "dagster.yaml"
-    if template.exists() and template.resolve() != target.resolve() and (
-        not target.exists() or target.read_text() != template.read_text()
-    ):
+    if template.exists() and not target.exists():
         target.write_text(template.read_text())
     return home
 

@@ -109,50 +109,35 @@ def llm_chunk_contexts(
 
     Chunks go page by page so a llama.cpp model reuses the shared prompt prefix (outline + page).
     ``progress(done, total)`` is called after every chunk."""
-    from rag_assets.llm.cache import LLMCost, messages_key
+    from rag_assets.llm.cached_map import cached_map
     from rag_assets.llm.prompts import build_messages, load_prompt
 
-    version = load_prompt(LLM_TASK).version
-    cost = LLMCost(model=llm.model, prompt_version=version)
     by_page = {p.page_index: p for p in pages}
     headings = page_headings(pages)
     outlines: dict[int, str] = {}
-    out: dict[str, str] = {}
-    ordered = sorted(chunks, key=lambda c: (c[1], c[0]))
-    for i, (chunk_id, page_index, text) in enumerate(ordered):
-        page = by_page.get(page_index)
+
+    def messages_for(chunk):
+        _, page_index, text = chunk
         if page_index not in outlines:
             outlines[page_index] = document_outline(headings, page_index)
-        values = {
-            "company": company or "the company",
-            "outline": outlines[page_index],
-            "page_index": str(page_index),
-            "page": (page.text if page else "")[:page_chars],
-            "chunk": text,
-        }
-        messages, _ = build_messages(LLM_TASK, **values)
-        key = messages_key(LLM_TASK, llm.model, version, messages)
-        cost.items += 1
-        cached = cache.get(key) if cache is not None else None
-        if cached is not None:
-            cost.cache_hits += 1
-            if cached:
-                out[chunk_id] = cached
-        else:
-            try:
-                resp = llm.chat(messages, max_tokens=max_output_tokens)
-            except Exception as exc:  # one failed chunk keeps its deterministic context only
-                cost.failures += 1
-                log.warning("no LLM context for %s: %s", chunk_id, exc)
-                continue
-            cost.add_calls([resp])
-            context = clean_llm_context(resp.text)
-            if context:
-                out[chunk_id] = context
-            else:
-                cost.failures += 1
-            if cache is not None:  # an empty reply too: the same model and prompt would repeat it
-                cache.put(key, context, LLM_TASK, llm.model, version)
-        if progress:
-            progress(i + 1, len(ordered))
-    return out, cost
+        page = by_page.get(page_index)
+        return build_messages(LLM_TASK, company=company or "the company", outline=outlines[page_index],
+                              page_index=str(page_index), page=(page.text if page else "")[:page_chars],
+                              chunk=text)[0]
+
+    def ask(chunk, messages, cost):
+        try:
+            resp = llm.chat(messages, max_tokens=max_output_tokens)
+        except Exception as exc:  # one failed chunk keeps its deterministic context only
+            cost.failures += 1
+            log.warning("no LLM context for %s: %s", chunk[0], exc)
+            return None
+        cost.add_calls([resp])
+        context = clean_llm_context(resp.text)
+        cost.failures += 0 if context else 1
+        return context
+
+    ordered = sorted(chunks, key=lambda c: (c[1], c[0]))
+    results, cost = cached_map(ordered, messages_for, ask, llm, cache, LLM_TASK, load_prompt(LLM_TASK).version,
+                               progress)
+    return {c[0]: ctx for c, ctx in zip(ordered, results) if ctx}, cost

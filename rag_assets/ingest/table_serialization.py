@@ -19,7 +19,7 @@ from typing import Callable
 from docling_core.types.doc import DocItemLabel, DoclingDocument, TableItem, TextItem
 
 from rag_assets.ingest.cleaning import _table_rows, clean_text
-from rag_assets.llm.cache import LLMCache, LLMCost, messages_key
+from rag_assets.llm.cache import LLMCache, LLMCost
 from rag_assets.llm.schemas import BLOCK_MAX, ENTITY_MAX
 from rag_assets.index.tokens import count_tokens
 
@@ -136,37 +136,32 @@ def serialize_tables(
 ) -> tuple[list[TableBlockRow], LLMCost]:
     """Serialize every table (part) through ``llm``; cached results are reused and not counted as calls.
     ``progress(done, total)`` is called after every part."""
+    from rag_assets.llm.cached_map import cached_map
     from rag_assets.llm.prompts import build_messages, load_prompt
 
-    version = load_prompt(PROMPT).version
-    cost = LLMCost(model=llm.model, prompt_version=version)
     # where a grammar halves decoding speed (llama.cpp), decode freely: the schema and a one-shot example are
     # in the prompt, the reply is validated, and a reply that is not valid JSON keeps its complete blocks
     constrained = not getattr(llm, "grammar_slows", False)
-    rows: list[TableBlockRow] = []
-    for i, t in enumerate(tables):
-        messages, schema = build_messages(PROMPT, company=company or "the company", table=_input_text(t))
-        key = messages_key(TASK, llm.model, version, messages)
-        blocks = cache.get(key) if cache is not None else None
-        cost.items += 1
-        if blocks is not None:
-            cost.cache_hits += 1
-        else:
-            # statements are about as long as the table: a cap near that stops a small model's runaway loops
-            budget = min(max_output_tokens, 100 + 80 * t.html.count("<tr>"))
-            found, result = _ask(llm, messages, schema, budget, constrained, cost)
-            if not found and not constrained:  # no usable JSON at all: ask again under the grammar
-                found, result = _ask(llm, messages, schema, budget, True, cost)
-            blocks = _unique_blocks(found)
-            if not blocks:
-                cost.failures += 1
-                log.warning("table %s (page %d) not serialized: %s", t.table_id, t.page_index, result.error)
-            if cache is not None:  # an empty result too: the same model and prompt would fail the same way
-                cache.put(key, blocks, TASK, llm.model, version)
-        for k, b in enumerate(blocks):
-            rows.append(TableBlockRow(t.table_id, t.page_index, t.ordinal, t.part, k, **b))
-        if progress:
-            progress(i + 1, len(tables))
+    schema = load_prompt(PROMPT).schema
+
+    def messages_for(t: TableInput):
+        return build_messages(PROMPT, company=company or "the company", table=_input_text(t))[0]
+
+    def ask(t: TableInput, messages, cost):
+        # statements are about as long as the table: a cap near that stops a small model's runaway loops
+        budget = min(max_output_tokens, 100 + 80 * t.html.count("<tr>"))
+        found, result = _ask(llm, messages, schema, budget, constrained, cost)
+        if not found and not constrained:  # no usable JSON at all: ask again under the grammar
+            found, result = _ask(llm, messages, schema, budget, True, cost)
+        blocks = _unique_blocks(found)
+        if not blocks:
+            cost.failures += 1
+            log.warning("table %s (page %d) not serialized: %s", t.table_id, t.page_index, result.error)
+        return blocks
+
+    results, cost = cached_map(tables, messages_for, ask, llm, cache, TASK, load_prompt(PROMPT).version, progress)
+    rows = [TableBlockRow(t.table_id, t.page_index, t.ordinal, t.part, k, **b)
+            for t, blocks in zip(tables, results) for k, b in enumerate(blocks)]
     return rows, cost
 
 

@@ -7,7 +7,6 @@ import os
 import dagster as dg
 
 from rag_assets.orchestration.ingest_assets import reports_partitions
-from rag_assets.orchestration.jobs import ingest_job
 from rag_assets.orchestration.resources import ReportStore
 
 
@@ -24,7 +23,7 @@ def ingest_requests(reports: list) -> list[dg.RunRequest]:
             for r in reports]
 
 
-@dg.sensor(job=ingest_job, minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING,
+@dg.sensor(job_name="ingest_reports", minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING,
            description="Every 30 s: registers new PDFs of the inbox as report partitions and ingests each once.")
 def inbox_sensor(context: dg.SensorEvaluationContext, store: ReportStore) -> dg.SensorResult | dg.SkipReason:
     new, total = new_reports(context.instance, store)
@@ -38,7 +37,7 @@ def inbox_sensor(context: dg.SensorEvaluationContext, store: ReportStore) -> dg.
     )
 
 
-@dg.schedule(job=ingest_job, cron_schedule=os.environ.get("RAG_ASSETS_INBOX_CRON", "0 3 * * *"),
+@dg.schedule(job_name="ingest_reports", cron_schedule=os.environ.get("RAG_ASSETS_INBOX_CRON", "0 3 * * *"),
              default_status=dg.DefaultScheduleStatus.STOPPED,
              description="Nightly (RAG_ASSETS_INBOX_CRON): the sensor's inbox sweep, for deployments that keep the "
              "sensor off. Each new PDF is ingested once; a partition whose run failed is not retried.")

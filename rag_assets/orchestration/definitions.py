@@ -2,7 +2,7 @@
 
 Ingestion settings come from the environment (so the UI, the daemon and `rag-assets ingest` agree on the code
 versions): RAG_ASSETS_PARSER, RAG_ASSETS_EMBEDDER, RAG_ASSETS_CHUNK_CONTEXT, RAG_ASSETS_TABLE_SERIALIZATION,
-RAG_ASSETS_INGEST_MODEL."""
+RAG_ASSETS_INGEST_MODEL; the executor from RAG_ASSETS_EXECUTOR (jobs.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rag_assets.orchestration.answer_assets import answering_assets
 from rag_assets.orchestration.automation import inbox_sensor, nightly_inbox_schedule
 from rag_assets.orchestration.checks import ingestion_checks
 from rag_assets.orchestration.ingest_assets import ingest_settings, ingestion_assets
-from rag_assets.orchestration.jobs import evaluate_job, ingest_job
+from rag_assets.orchestration.jobs import build_jobs, executor_from_env
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 
 
@@ -37,16 +37,16 @@ def ingestion_graph(resources: dict) -> list:
     return [*ingestion_assets(settings), *ingestion_checks()]
 
 
-def build_definitions(resources: dict) -> dg.Definitions:
+def build_definitions(resources: dict, executor: dg.ExecutorDefinition = dg.in_process_executor) -> dg.Definitions:
     """The code location over ``resources``; the ingestion assets' code versions follow their settings."""
     return dg.Definitions(
         assets=[*ingestion_graph(resources), *answering_assets],
-        jobs=[ingest_job, evaluate_job],
+        jobs=build_jobs(executor),
         sensors=[inbox_sensor],
         schedules=[nightly_inbox_schedule],
         resources=resources,
-        executor=dg.in_process_executor,
+        executor=executor,
     )
 
 
-defs = build_definitions(default_resources())
+defs = build_definitions(default_resources(), executor_from_env(os.environ))

@@ -1,19 +1,38 @@
-"""The jobs of the code location. Both run in one process: a run's steps share the loaded embedder and LLM,
-and runs of different partitions go in parallel through the instance's run queue."""
+"""The jobs of the code location, and the executor they run on.
+
+On one machine (default) both run in one process: a run's steps share the loaded embedder and LLM, and runs
+of different partitions go in parallel through the instance's run queue. On a cluster
+(``RAG_ASSETS_EXECUTOR=celery``) each step is a Celery task that any worker may take (see deploy/)."""
 
 import dagster as dg
 
-ingest_job = dg.define_asset_job(
-    "ingest_reports",
-    selection=dg.AssetSelection.groups("ingestion"),
-    executor_def=dg.in_process_executor,
-    description="Parse, clean, chunk and index one report partition (only the stale assets when launched by "
-    "`rag-assets ingest`).",
-)
+EXECUTORS = ("in_process", "multiprocess", "celery")
 
-evaluate_job = dg.define_asset_job(
-    "evaluate_config",
-    selection=dg.AssetSelection.assets("answers", "evaluation"),
-    executor_def=dg.in_process_executor,
-    description="Answer the question set with one configuration (partition) and score it.",
-)
+
+def executor_from_env(env) -> dg.ExecutorDefinition:
+    """The executor ``RAG_ASSETS_EXECUTOR`` names (default ``in_process``)."""
+    name = env.get("RAG_ASSETS_EXECUTOR") or "in_process"
+    if name not in EXECUTORS:
+        raise ValueError(f"RAG_ASSETS_EXECUTOR={name!r}: choose one of {', '.join(EXECUTORS)}")
+    if name == "celery":
+        from dagster_celery import celery_executor
+
+        return celery_executor
+    return dg.multiprocess_executor if name == "multiprocess" else dg.in_process_executor
+
+
+def build_jobs(executor: dg.ExecutorDefinition) -> list:
+    ingest = dg.define_asset_job(
+        "ingest_reports",
+        selection=dg.AssetSelection.groups("ingestion"),
+        executor_def=executor,
+        description="Parse, clean, chunk and index one report partition (only what is stale when launched by "
+        "`rag-assets ingest`).",
+    )
+    evaluate = dg.define_asset_job(
+        "evaluate_config",
+        selection=dg.AssetSelection.assets("answers", "evaluation"),
+        executor_def=executor,
+        description="Answer the question set with one configuration (partition) and score it.",
+    )
+    return [ingest, evaluate]

@@ -69,13 +69,18 @@ class Catalog:
         self._hash_cache: dict[str, list] = data.get("hash_cache", {})
 
     def save(self) -> None:
-        write_json(
-            self.path,
-            {
-                "reports": {k: v.to_dict() for k, v in sorted(self.reports.items())},
-                "hash_cache": self._hash_cache,
-            },
-        )
+        """Merge into the file on disk under a lock: concurrent scans (two ingest commands, the sensor) add to
+        the catalog, never overwrite each other's reports."""
+        import fcntl
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            on_disk = read_json(self.path, default={}) or {}
+            reports = {**on_disk.get("reports", {}), **{k: v.to_dict() for k, v in self.reports.items()}}
+            self._hash_cache = {**on_disk.get("hash_cache", {}), **self._hash_cache}
+            write_json(self.path, {"reports": dict(sorted(reports.items())), "hash_cache": self._hash_cache})
+            self.reports = {k: ReportSource(**v) for k, v in reports.items()}
 
     def _sha1_cached(self, pdf: Path) -> tuple[str, int, int]:
         st = pdf.stat()

@@ -1,0 +1,89 @@
+"""Outgrowing one machine: the Postgres deployment runs two partitions at once, and the cluster executor's
+configuration is valid."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import dagster as dg
+import pytest
+import yaml
+
+from rag_assets.storage.paths import PROJECT_ROOT
+from rag_assets.tools import local_postgres
+from rag_assets_tests.conftest import BLUEBIRD, NORTHWIND
+
+DEPLOY = PROJECT_ROOT / "deploy"
+
+
+@pytest.fixture()
+def postgres(tmp_path):
+    pytest.importorskip("dagster_postgres", reason="pip install -e '.[deploy]' for the Postgres deployment test")
+    if not local_postgres.binaries_available():
+        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) not installed: apt install postgresql")
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="rag_assets_pg_"))  # outside pytest's root-only folders: postgres runs there
+    try:
+        with local_postgres.local_postgres(base) as env:
+            yield env
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _inbox(folder: Path, pdf: Path) -> Path:
+    folder.mkdir()
+    shutil.copy(pdf, folder / pdf.name)
+    shutil.copy(pdf.parent / "subset.csv", folder / "subset.csv")
+    return folder
+
+
+def test_postgres_instance_runs_two_partitions_concurrently_and_reads_them_back(postgres, sample_pdfs, tmp_path,
+                                                                               monkeypatch):
+    home = tmp_path / "dagster_home"
+    home.mkdir()
+    shutil.copy(DEPLOY / "dagster.postgres.yaml", home / "dagster.yaml")
+    env = {**os.environ, **postgres, "DAGSTER_HOME": str(home), "RAG_ASSETS_HOME": str(tmp_path / "data")}
+    # a deployment creates its schema once, before any worker starts
+    subprocess.run(["dagster", "instance", "migrate"], env=env, check=True, capture_output=True)
+    by_name = {p.name: p for p in sample_pdfs}
+    inboxes = [_inbox(tmp_path / f"inbox{i}", by_name[s.file_name]) for i, s in enumerate([NORTHWIND, BLUEBIRD])]
+    procs = [subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "ingest", str(box)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for box in inboxes]
+    outputs = [p.communicate(timeout=600)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [o[-2000:] for o in outputs]
+
+    for k, v in {**postgres, "DAGSTER_HOME": str(home)}.items():
+        monkeypatch.setenv(k, v)
+    with dg.DagsterInstance.get() as instance:
+        assert type(instance.run_storage).__name__ == "PostgresRunStorage"
+        records = instance.get_run_records(dg.RunsFilter(job_name="ingest_reports"))
+        assert len(records) == 2 and all(r.dagster_run.is_success for r in records)
+        assert {r.dagster_run.tags["company"] for r in records} == {NORTHWIND.company, BLUEBIRD.company}
+        (a, b) = sorted(records, key=lambda r: r.start_time)
+        assert b.start_time < a.end_time, "the two runs overlapped in time"
+        materialized = instance.get_materialized_partitions(dg.AssetKey("bm25_index"))
+        assert materialized == {r.dagster_run.tags["dagster/partition"] for r in records}
+    from rag_assets.orchestration.resources import ReportStore
+
+    store = ReportStore(data_root=str(tmp_path / "data"))
+    assert set(store.indexed_reports().values()) == {NORTHWIND.company, BLUEBIRD.company}
+
+
+def test_celery_executor_configuration_is_valid():
+    """The documented cluster executor: its run config validates against the ingestion job."""
+    pytest.importorskip("dagster_celery", reason="pip install -e '.[deploy]' for the cluster executor")
+    from rag_assets.orchestration.definitions import build_definitions, default_resources
+    from rag_assets.orchestration.jobs import executor_from_env
+
+    defs = build_definitions(default_resources({}), executor_from_env({"RAG_ASSETS_EXECUTOR": "celery"}))
+    job = defs.resolve_job_def("ingest_reports")
+    assert job.executor_def.name == "celery"
+    run_config = yaml.safe_load((DEPLOY / "celery_run_config.yaml").read_text())
+    assert dg.validate_run_config(job, run_config)
+    with pytest.raises(dg.DagsterInvalidConfigError):
+        dg.validate_run_config(job, {"execution": {"config": {"broker": 5}}})
