@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 
 class RunConfig(BaseModel):
@@ -38,7 +38,6 @@ class RunConfig(BaseModel):
     grounding: Literal["record", "na_if_ungrounded"] = "record"
     parallel_requests: int = 1
     tokens_per_minute: int = 0
-    extra: dict = Field(default_factory=dict)
 
 
 PRESETS: dict[str, RunConfig] = {

@@ -300,7 +300,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rag-assets", description=__doc__)
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = p.add_subparsers(dest="cmd", required=True)
+    _ingest_verbs(sub)
+    _answer_verbs(sub)
+    _bench_verbs(sub)
+    return p
 
+
+def _ingest_verbs(sub) -> None:
     s = sub.add_parser("ingest", help="register PDFs as report partitions and materialize their assets")
     s.add_argument("pdf_dir", nargs="?", help="folder of PDFs (default: data/pdfs)")
     s.add_argument("--subset", help="CSV with sha1,company_name columns (default: subset.csv beside the PDFs)")
@@ -321,6 +327,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("folder")
     s.set_defaults(func=cmd_samples)
 
+    s = sub.add_parser("models", help="list the embedded GGUF models, or --fetch NAME to assemble one")
+    s.add_argument("--fetch", metavar="NAME")
+    s.set_defaults(func=cmd_models)
+
+
+def _answer_verbs(sub) -> None:
     def llm_args(sp):
         sp.add_argument("--config", default="local", help="run configuration (preset) name")
         sp.add_argument("--model", help="override the answer model (GGUF name/path, or API model)")
@@ -357,10 +369,9 @@ def build_parser() -> argparse.ArgumentParser:
     llm_args(s)
     s.set_defaults(func=cmd_ask)
 
-    s = sub.add_parser("models", help="list the embedded GGUF models, or --fetch NAME to assemble one")
-    s.add_argument("--fetch", metavar="NAME")
-    s.set_defaults(func=cmd_models)
 
+
+def _bench_verbs(sub) -> None:
     s = sub.add_parser("bench", help="benchmark ingestion stages over a folder of PDFs (no Dagster)")
     s.add_argument("pdf_dir")
     s.add_argument("--limit", type=int, default=0, help="only the first N PDFs")
@@ -385,7 +396,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--questions", required=True)
     s.add_argument("--gold", required=True)
     s.set_defaults(func=cmd_bench_enrich)
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:

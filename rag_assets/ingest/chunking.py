@@ -104,6 +104,64 @@ def _pack_blocks(blocks: list[str], caption: str, cfg: ChunkingConfig) -> list[s
     return out
 
 
+def pack_sentences(units: list[str], cfg: ChunkingConfig) -> list[str]:
+    """Sentences packed into chunks of at most ``cfg.max_tokens``, consecutive chunks sharing their last
+    sentences (at most ``cfg.overlap_tokens``); a sentence too long alone is split by tokens."""
+    out: list[str] = []
+    cur: list[tuple[str, int]] = []
+    used = 0
+    for unit, n in zip(units, count_tokens(units) if units else []):
+        if n > cfg.max_tokens:
+            if cur:
+                out.append(" ".join(u for u, _ in cur))
+                cur, used = [], 0
+            out.extend(split_by_tokens(unit, cfg.max_tokens, cfg.overlap_tokens))
+            continue
+        if cur and used + n > cfg.max_tokens:
+            out.append(" ".join(u for u, _ in cur))
+            cur = _overlap_tail(cur, cfg.overlap_tokens)
+            used = sum(k for _, k in cur)
+        cur.append((unit, n))
+        used += n
+    if cur:
+        out.append(" ".join(u for u, _ in cur))
+    return out
+
+
+def _overlap_tail(cur: list[tuple[str, int]], overlap_tokens: int) -> list[tuple[str, int]]:
+    """The last sentences of a chunk (at most ``overlap_tokens``), carried into the next one."""
+    carry: list[tuple[str, int]] = []
+    carried = 0
+    for u, k in reversed(cur):
+        if carried + k > overlap_tokens:
+            break
+        carry.insert(0, (u, k))
+        carried += k
+    return carry
+
+
+def _table_texts(blocks: list[tuple[str, str]], pos: int, cfg: ChunkingConfig, statements: list[str] | None):
+    """(kind, text) chunks of the table at ``blocks[pos]``: the table (with its caption), then its statements."""
+    block = blocks[pos][1]
+    caption = ""
+    if pos > 0 and blocks[pos - 1][0] == "text" and count_tokens([blocks[pos - 1][1]])[0] <= cfg.caption_tokens:
+        caption = blocks[pos - 1][1]
+    whole = (caption + "\n" + block) if caption else block
+    if count_tokens([whole])[0] <= cfg.max_tokens:
+        texts = [("table", whole)]
+    else:
+        texts = [("table", piece) for piece in _split_table(block, caption, cfg)]
+    if statements:
+        texts.extend(("table_blocks", t) for t in _pack_blocks(statements, caption, cfg))
+    return texts
+
+
+def _is_caption(blocks: list[tuple[str, str]], pos: int, cfg: ChunkingConfig) -> bool:
+    """A short text right before a table: it travels with its table only."""
+    return (pos + 1 < len(blocks) and blocks[pos + 1][0] == "table"
+            and count_tokens([blocks[pos][1]])[0] <= cfg.caption_tokens)
+
+
 def chunk_page(
     page: PageText,
     report_sha1: str,
@@ -113,77 +171,22 @@ def chunk_page(
     """Chunks of one page, in reading order; ``table_blocks`` (table ordinal -> serialized statements) adds
     chunks of kind "table_blocks" right after their table's chunks."""
     texts: list[tuple[str, str]] = []  # (kind, text)
-    ordinal = -1
     units: list[str] = []  # sentences waiting to be packed
     blocks = page_blocks(page.text)
-
-    def flush_units() -> None:
-        if not units:
-            return
-        counts = count_tokens(units)
-        cur: list[tuple[str, int]] = []
-        used = 0
-        for unit, n in zip(units, counts):
-            if n > cfg.max_tokens:
-                if cur:
-                    texts.append(("text", " ".join(u for u, _ in cur)))
-                    cur, used = [], 0
-                texts.extend(("text", part) for part in split_by_tokens(unit, cfg.max_tokens, cfg.overlap_tokens))
-                continue
-            if cur and used + n > cfg.max_tokens:
-                texts.append(("text", " ".join(u for u, _ in cur)))
-                # carry the last sentences (at most overlap_tokens) into the next chunk
-                carry: list[tuple[str, int]] = []
-                carried = 0
-                for u, k in reversed(cur):
-                    if carried + k > cfg.overlap_tokens:
-                        break
-                    carry.insert(0, (u, k))
-                    carried += k
-                cur, used = carry, carried
-            cur.append((unit, n))
-            used += n
-        if cur:
-            texts.append(("text", " ".join(u for u, _ in cur)))
-        units.clear()
-
+    ordinal = -1
     for pos, (kind, block) in enumerate(blocks):
         if kind == "table":
-            flush_units()
-            caption = ""
-            if pos > 0 and blocks[pos - 1][0] == "text":
-                prev = blocks[pos - 1][1]
-                if count_tokens([prev])[0] <= cfg.caption_tokens:
-                    caption = prev
-            whole = (caption + "\n" + block) if caption else block
-            if count_tokens([whole])[0] <= cfg.max_tokens:
-                texts.append(("table", whole))
-            else:
-                texts.extend(("table", piece) for piece in _split_table(block, caption, cfg))
+            texts.extend(("text", t) for t in pack_sentences(units, cfg))
+            units = []
             ordinal += 1
-            if table_blocks and table_blocks.get(ordinal):
-                texts.extend(("table_blocks", t) for t in _pack_blocks(table_blocks[ordinal], caption, cfg))
-        else:
-            is_caption = (
-                pos + 1 < len(blocks)
-                and blocks[pos + 1][0] == "table"
-                and count_tokens([block])[0] <= cfg.caption_tokens
-            )
-            if not is_caption:  # a caption travels with its table only
-                units.extend(_sentences(block))
-    flush_units()
-
-    counts = count_tokens([t for _, t in texts])
+            texts.extend(_table_texts(blocks, pos, cfg, (table_blocks or {}).get(ordinal)))
+        elif not _is_caption(blocks, pos, cfg):
+            units.extend(_sentences(block))
+    texts.extend(("text", t) for t in pack_sentences(units, cfg))
+    counts = count_tokens([t for _, t in texts]) if texts else []
     return [
-        Chunk(
-            chunk_id=f"{report_sha1}:{page.page_index}:{k}",
-            report_sha1=report_sha1,
-            page_index=page.page_index,
-            chunk_index=k,
-            text=text,
-            n_tokens=n,
-            kind=kind,
-        )
+        Chunk(chunk_id=f"{report_sha1}:{page.page_index}:{k}", report_sha1=report_sha1, page_index=page.page_index,
+              chunk_index=k, text=text, n_tokens=n, kind=kind)
         for k, ((kind, text), n) in enumerate(zip(texts, counts))
     ]
 

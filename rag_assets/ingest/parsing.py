@@ -146,6 +146,28 @@ def _page_text(layout: PageLayout) -> str:
     return "\n".join(b.text if b.kind != "table" else "\n".join(" ".join(r) for r in b.rows) for b in layout.blocks)
 
 
+def _read_page(page, i: int, ocr: str, can_ocr: bool, stats: ParseStats) -> PageLayout:
+    """One page's layout from its text layer, or from OCR where that layer is missing or unreadable."""
+    from rag_assets.ingest.ocr import ocr_page, page_has_images
+    from rag_assets.ingest.text_quality import page_quality
+
+    layout = layout_page(page, i)
+    reason = "forced" if ocr == "always" else ""
+    if not reason:
+        text = _page_text(layout)
+        quality = page_quality(text, has_images=not text.strip() and page_has_images(page))
+        if not quality.ok and quality.reason != "empty page":
+            reason = quality.reason
+    if reason and can_ocr:
+        ocr_layout, n_ocr = ocr_page(page, i)
+        if n_ocr or not layout.n_chars:
+            layout = ocr_layout
+        stats.ocr_pages.append({"page_index": i, "reason": reason, "chars": n_ocr})
+    elif reason:
+        stats.unreadable_pages.append({"page_index": i, "reason": reason})
+    return layout
+
+
 def parse_pdf_weight_free(
     path: Path,
     name: str | None = None,
@@ -157,8 +179,7 @@ def parse_pdf_weight_free(
     ``ocr``: ``auto`` re-reads with OCR only the pages whose text layer is missing or unreadable (no text
     but images, glyph garbage, letter-shifted text); ``always`` OCRs every page; ``off`` never does.
     """
-    from rag_assets.ingest.ocr import ocr_available, ocr_page, page_has_images
-    from rag_assets.ingest.text_quality import page_quality
+    from rag_assets.ingest.ocr import ocr_available
 
     if ocr not in ("auto", "always", "off"):
         raise ValueError(f"ocr must be auto, always or off, not {ocr!r}")
@@ -177,20 +198,7 @@ def parse_pdf_weight_free(
         for i in range(n):
             page = pdf[i]
             try:
-                layout = layout_page(page, i)
-                reason = "forced" if ocr == "always" else ""
-                if not reason:
-                    text = _page_text(layout)
-                    quality = page_quality(text, has_images=not text.strip() and page_has_images(page))
-                    if not quality.ok and quality.reason != "empty page":
-                        reason = quality.reason
-                if reason and can_ocr:
-                    ocr_layout, n_ocr = ocr_page(page, i)
-                    if n_ocr or not layout.n_chars:
-                        layout = ocr_layout
-                    stats.ocr_pages.append({"page_index": i, "reason": reason, "chars": n_ocr})
-                elif reason:
-                    stats.unreadable_pages.append({"page_index": i, "reason": reason})
+                layout = _read_page(page, i, ocr, can_ocr, stats)
             finally:
                 page.close()
             stats.chars += layout.n_chars

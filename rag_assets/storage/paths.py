@@ -20,10 +20,6 @@ def data_root() -> Path:
     return Path.cwd() / "data"
 
 
-def inbox_dir() -> Path:
-    """The default folder the sensor watches for new PDFs."""
-    return data_root() / "pdfs"
-
 
 def erc_dir() -> Path:
     """The ERC2 development set (``$RAG_ASSETS_ERC_DIR`` or ``../shared/erc`` beside the checkout)."""
@@ -88,6 +84,3 @@ def model_slug(model_name: str) -> str:
 
     return re.sub(r"[^A-Za-z0-9._-]+", "-", model_name).strip("-") or "default"
 
-
-def report_paths(sha1: str, root: Path | None = None) -> ReportPaths:
-    return ReportPaths(root or data_root(), sha1)

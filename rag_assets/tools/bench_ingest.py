@@ -76,18 +76,23 @@ def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, embed_limit
     print(f"{'all four':8} {total_cpu_stages:9.1f}   {pages / total_cpu_stages:8.1f} pages/s  "
           f"({len(pdfs) - len(failures)} reports, {pages} pages, {chunks} chunks)")
     if embed and all_texts:
-        from rag_assets.index.embedding import MiniLMOnnxEmbedder
-
-        emb = MiniLMOnnxEmbedder()
-        step = max(1, len(all_texts) // embed_limit) if embed_limit else 1
-        sample = all_texts[::step][: embed_limit or None]
-        t0 = time.perf_counter()
-        emb.embed(sample)
-        dt = time.perf_counter() - t0
-        print(f"{'embed':8} {dt:9.1f}   {len(sample) / dt:8.1f} chunks/s  ({len(sample)} of {len(all_texts)} chunks, "
-              f"{emb.model_name})")
-        print(f"estimated embedding time for all {len(all_texts)} chunks: {len(all_texts) / (len(sample) / dt):.0f}s")
+        _bench_embedding(all_texts, embed_limit)
     print(f"wall {time.perf_counter() - t_all:.1f}s; peak memory {peak_rss_mib():.0f} MiB; outputs in {root}")
     for f in failures:
         print("FAILED", f)
     return {"pages": pages, "chunks": chunks, "seconds": dict(secs), "peak_mib": peak_rss_mib()}
+
+
+def _bench_embedding(all_texts: list[str], embed_limit: int) -> None:
+    """Embedding throughput over an even sample of the chunks (``embed_limit`` of them; 0: all)."""
+    from rag_assets.index.embedding import MiniLMOnnxEmbedder
+
+    emb = MiniLMOnnxEmbedder()
+    step = max(1, len(all_texts) // embed_limit) if embed_limit else 1
+    sample = all_texts[::step][: embed_limit or None]
+    t0 = time.perf_counter()
+    emb.embed(sample)
+    dt = time.perf_counter() - t0
+    print(f"{'embed':8} {dt:9.1f}   {len(sample) / dt:8.1f} chunks/s  ({len(sample)} of {len(all_texts)} chunks, "
+          f"{emb.model_name})")
+    print(f"estimated embedding time for all {len(all_texts)} chunks: {len(all_texts) / (len(sample) / dt):.0f}s")

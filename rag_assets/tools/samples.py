@@ -114,23 +114,14 @@ def _image_bytes() -> ImageReader:
     return ImageReader(buf)
 
 
-def write_report(r: SampleReport, target: Path) -> Path:
-    """Write one sample report PDF to ``target`` and return it."""
-    c = canvas.Canvas(str(target), pagesize=A4, invariant=1)  # invariant: same bytes, same SHA-1
-    c.setTitle(f"{r.company} Annual Report {r.year}")
-    page = 1
-
-    # page 0: cover
-    _frame(c, r, page)
+def _cover(c, r: SampleReport) -> None:
     c.setFont("Helvetica-Bold", 28)
     c.drawString(60, H - 250, r.company)
     c.setFont("Helvetica", 18)
     c.drawString(60, H - 290, f"Annual Report {r.year}")
-    c.showPage()
-    page += 1
 
-    # page 1: chairman's statement
-    _frame(c, r, page)
+
+def _chairman(c, r: SampleReport) -> None:
     c.setFont("Helvetica-Bold", 16)
     c.drawString(40, H - 80, "Chairman's statement")
     y = H - 110
@@ -153,22 +144,19 @@ def write_report(r: SampleReport, target: Path) -> Path:
     ]:
         if text:
             y = _paragraph(c, text, 40, y, 95)
-    c.showPage()
-    page += 1
 
-    # page 2: two columns
-    _frame(c, r, page)
+
+def _two_columns(c, r: SampleReport) -> None:
     c.setFont("Helvetica-Bold", 16)
     c.drawString(40, H - 80, "Strategic report")
     left = "Left column. Our markets grew steadily and the order book reached a record level. " + LOREM
     right = "Right column. Risks are managed by the audit committee and reviewed each quarter. " + LOREM
     _paragraph(c, left, 40, H - 110, 45)
     _paragraph(c, right, 310, H - 110, 45)
-    c.showPage()
-    page += 1
 
-    # page 3: financial statements table, units in the caption
-    _frame(c, r, page)
+
+def _statement_table(c, r: SampleReport) -> None:
+    """The financial statements table, its units in the caption."""
     c.setFont("Helvetica-Bold", 16)
     c.drawString(40, H - 80, "Consolidated statement of financial position")
     c.setFont("Helvetica-Oblique", 9)
@@ -190,31 +178,29 @@ def write_report(r: SampleReport, target: Path) -> Path:
         c.drawRightString(520, y, _fmt(b))
         y -= 16
     _paragraph(c, "The notes on the following pages form part of these financial statements.", 40, y - 20, 95, 9)
-    c.showPage()
-    page += 1
 
-    # page 4: only an image
-    # an image-only page carries no text at all (no header, no footer)
-    c.drawImage(_image_bytes(), 100, 300, width=400, height=300)
-    c.showPage()
-    page += 1
 
-    # page 5: notes
-    _frame(c, r, page)
+def _notes(c, r: SampleReport) -> None:
     c.setFont("Helvetica-Bold", 16)
     c.drawString(40, H - 80, "Notes to the financial statements")
-    y = H - 110
-    y = _paragraph(
-        c,
-        f"Note 12 Employees. At year end the Group employed {r.employees:,} people across its operations. "
-        + LOREM,
-        40,
-        y,
-        95,
-    )
+    y = _paragraph(c, f"Note 12 Employees. At year end the Group employed {r.employees:,} people across its "
+                   "operations. " + LOREM, 40, H - 110, 95)
     for text in r.extra_paragraphs:
         y = _paragraph(c, text, 40, y, 95)
-    c.showPage()
+
+
+def write_report(r: SampleReport, target: Path) -> Path:
+    """Write one sample report PDF to ``target`` and return it: cover, chairman's statement, two columns,
+    statement table, an image-only page (no text at all, no header or footer), notes."""
+    c = canvas.Canvas(str(target), pagesize=A4, invariant=1)  # invariant: same bytes, same SHA-1
+    c.setTitle(f"{r.company} Annual Report {r.year}")
+    for page, draw in enumerate([_cover, _chairman, _two_columns, _statement_table, None, _notes], 1):
+        if draw is None:
+            c.drawImage(_image_bytes(), 100, 300, width=400, height=300)
+        else:
+            _frame(c, r, page)
+            draw(c, r)
+        c.showPage()
     c.save()
     return target
 
