@@ -7,24 +7,13 @@ import os
 import time
 from pathlib import Path
 
-from rag_assets.storage.paths import PROJECT_ROOT, data_root
+from rag_assets.orchestration.instance import ensure_dagster_home
+from rag_assets.storage.paths import data_root
 
 # CLI options that are ingestion settings: set in the environment, where the code location reads them, so the
 # CLI, the UI and the daemon compute the same code versions.
 SETTING_ENV = {"table_serialization": "RAG_ASSETS_TABLE_SERIALIZATION", "chunk_context": "RAG_ASSETS_CHUNK_CONTEXT",
                "ingest_model": "RAG_ASSETS_INGEST_MODEL"}
-
-
-def ensure_dagster_home() -> Path:
-    """``$DAGSTER_HOME`` (default ``<data root>/dagster``); the repository's ``dagster.yaml`` is put there when
-    the folder has none (an instance's own ``dagster.yaml``, e.g. the Postgres one, is never replaced)."""
-    home = Path(os.environ.get("DAGSTER_HOME") or data_root() / "dagster").expanduser().resolve()
-    os.environ["DAGSTER_HOME"] = str(home)
-    home.mkdir(parents=True, exist_ok=True)
-    template, target = PROJECT_ROOT / "dagster.yaml", home / "dagster.yaml"
-    if template.exists() and not target.exists():
-        target.write_text(template.read_text())
-    return home
 
 
 def failure_message(result) -> str:
