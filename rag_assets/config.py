@@ -7,6 +7,10 @@ from typing import Literal
 from pydantic import BaseModel
 
 
+class SettingsError(ValueError):
+    """A setting read from the environment is not valid (said in one line: the variable, its value, why)."""
+
+
 class RunConfig(BaseModel):
     """Everything that decides how a question set is answered."""
 

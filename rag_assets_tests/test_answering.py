@@ -11,7 +11,8 @@ from rag_assets.config import get_config
 from rag_assets.index.embedding import MiniLMOnnxEmbedder
 from rag_assets.llm.clients import OpenAICompatibleLLM, TokenBudget, parse_json_loose, structured_call
 from rag_assets.answer.retrieval import Retriever, rrf
-from rag_assets.answer.run import AnswerDB, AnswerLog, answer_all, build_answerer
+from rag_assets.answer.lineage import AnswerDB, AnswerLog
+from rag_assets.answer.run import answer_all, build_answerer
 from rag_assets.answer.questions import Question
 from rag_assets.llm.schemas import BooleanAnswer
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore

@@ -18,7 +18,6 @@ from rag_assets.orchestration.definitions import build_definitions, defs
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets.orchestration.automation import inbox_sensor, nightly_inbox_schedule
 from rag_assets.orchestration.staleness import assets_to_rebuild, dagster_stale
-from rag_assets.orchestration.ingest_assets import ingest_settings
 from rag_assets_tests.conftest import BLUEBIRD, NORTHWIND
 
 
@@ -137,10 +136,6 @@ def test_sensor_registers_new_pdfs_once(inbox, instance):
     assert [r.partition_key for r in third.run_requests] == [file_sha1(changed)]
 
 
-def _settings(res):
-    return ingest_settings(res["store"], res["parser"], res["embedder"], res["llm"])
-
-
 def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registered):
     instance, store, reports = registered
     sha, other = reports[NORTHWIND.company].sha1, reports[BLUEBIRD.company].sha1
@@ -154,7 +149,7 @@ def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registere
     defs2 = build_definitions(res2)
     assert dagster_stale(instance, defs2, sha) == ["report_chunks"]
     paths = store.paths(sha)
-    rebuild = assets_to_rebuild(instance, defs2, paths, _settings(res2))
+    rebuild = assets_to_rebuild(instance, defs2, paths)
     assert rebuild == ["report_chunks", "chunk_contexts", "faiss_index", "bm25_index"]
     # rebuilding the chunks alone leaves exactly the rest stale (new input data), as the rebuild list said
     _materialize(instance, sha, res2, selection=[dg.AssetKey("report_chunks")])
@@ -164,7 +159,7 @@ def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registere
     assert dagster_stale(instance, defs2, sha) == []
     # what Dagster cannot know: a file deleted by hand is rebuilt, with what reads it
     shutil.rmtree(paths.bm25_dir)
-    assert assets_to_rebuild(instance, defs2, paths, _settings(res2)) == ["bm25_index"]
+    assert assets_to_rebuild(instance, defs2, paths) == ["bm25_index"]
 
 
 def test_automation_rebuilds_on_code_change_only(registered):

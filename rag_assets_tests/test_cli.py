@@ -22,6 +22,24 @@ def test_ingest_twice_is_idempotent(inbox, tmp_path, monkeypatch, capsys):
     assert names == {"Northwind Widgets plc", "Bluebird Mining Ltd"}
 
 
+def test_bad_ingestion_setting_in_the_environment_is_one_line(inbox, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "sometimes")
+    assert main(["ingest", str(inbox)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: RAG_ASSETS_CHUNK_CONTEXT='sometimes'") and "\n" not in err
+    assert not (inbox.parent / "reports").exists(), "nothing ingested"
+    # the command line's setting wins over the environment's
+    monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "deterministic")
+    rows = ingest(inbox, quiet=True, chunk_context="none")
+    assert [r["status"] for r in rows] == ["ok", "ok"]
+    from rag_assets.storage.artifacts import read_chunks
+    from rag_assets.storage.paths import ReportPaths
+
+    chunks = read_chunks(ReportPaths(inbox.parent, rows[0]["sha1"]).chunks)
+    assert (chunks["context"] == "").all(), "no deterministic context: the flag's 'none' was used"
+
+
 def test_ingest_reports_a_bad_pdf_and_goes_on(inbox, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
     (inbox / "zero.pdf").write_bytes(b"")

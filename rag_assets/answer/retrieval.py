@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from rag_assets.index.bm25 import BM25Index
@@ -82,19 +81,6 @@ class ReportIndex:
         return out
 
 
-_cache_lock = threading.Lock()
-
-
-@lru_cache(maxsize=64)
-def _load_index(root: str, sha1: str, embedding_model: str | None) -> ReportIndex:
-    return ReportIndex(ReportPaths(Path(root), sha1), embedding_model)
-
-
-def load_index(paths: ReportPaths, embedding_model: str | None = None) -> ReportIndex:
-    with _cache_lock:
-        return _load_index(str(paths.root), paths.sha1, embedding_model)
-
-
 class Retriever:
     """Chunks and parent pages for a query, by ``mode`` in {vector, bm25, hybrid}."""
 
@@ -117,10 +103,16 @@ class Retriever:
         self.vector_k = vector_k
         self.bm25_k = bm25_k
         self.rrf_k = rrf_k
+        self._indexes: dict[str, ReportIndex] = {}
+        self._lock = threading.Lock()
 
     def index(self, sha1: str) -> ReportIndex:
-        model = self.embedder.model_name if self.embedder is not None else None
-        return load_index(ReportPaths(self.root, sha1), model)
+        """A report's loaded indexes, read once per Retriever (a new run sees files rebuilt since)."""
+        with self._lock:
+            if sha1 not in self._indexes:
+                model = self.embedder.model_name if self.embedder is not None else None
+                self._indexes[sha1] = ReportIndex(ReportPaths(self.root, sha1), model)
+            return self._indexes[sha1]
 
     def chunks(self, sha1: str, query: str) -> list[ScoredChunk]:
         ix = self.index(sha1)

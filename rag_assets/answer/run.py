@@ -104,18 +104,20 @@ class NoLLM:
         raise RuntimeError("this configuration does not use an LLM for retrieval")
 
 
-def answer_questions(answerer: Answerer, questions: list[Question], out_dir: Path, db_path: Path,
+def answer_questions(answerer: Answerer, questions: list[Question], log_path: Path, submission_path: Path,
+                     db_path: Path, run_id: str = "",
                      progress: Callable[[AnswerRecord, int, int], None] | None = None) -> list[dict]:
-    """Answer ``questions`` (resuming from ``out_dir/answers.jsonl``), keep lineage in ``db_path`` and write
-    ``out_dir/submission.json``; returns the records in question order."""
+    """Answer ``questions`` (resuming from the answers already in ``log_path``), keep lineage in ``db_path``
+    under ``run_id`` (default: the configuration's name) and write the submission; returns the records in
+    question order."""
     cfg = answerer.cfg
     db = AnswerDB(db_path)
     try:
-        records = answer_all(answerer, questions, AnswerLog(out_dir / "answers.jsonl"), db, run_id=cfg.name,
+        records = answer_all(answerer, questions, AnswerLog(log_path), db, run_id=run_id or cfg.name,
                              parallel=cfg.parallel_requests, progress=progress)
     finally:
         db.close()
-    write_submission(records, out_dir / "submission.json", cfg.name)
+    write_submission(records, submission_path, cfg.name)
     return records
 
 
@@ -133,6 +135,7 @@ def score_answers(records: list[dict], gold: dict, out_dir: Path) -> tuple[dict,
 def answer_and_score(answerer: Answerer, questions: list[Question], gold: dict, out_dir: Path, db_path: Path,
                      progress: Callable[[AnswerRecord, int, int], None] | None = None) -> tuple[list[dict], dict, list]:
     """The evaluation flow: answer (resuming), write the submission, score: (records, summary, scored rows)."""
-    records = answer_questions(answerer, questions, out_dir, db_path, progress)
+    records = answer_questions(answerer, questions, out_dir / "answers.jsonl", out_dir / "submission.json", db_path,
+                               progress=progress)
     summary, rows = score_answers(records, gold, out_dir)
     return records, summary, rows

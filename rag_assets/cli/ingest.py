@@ -30,19 +30,20 @@ def failure_message(result) -> str:
     return "failed"
 
 
-def apply_settings(table_serialization: bool, chunk_context: str, ingest_model: str) -> None:
-    values = {"table_serialization": "1" if table_serialization else "", "chunk_context": chunk_context,
-              "ingest_model": ingest_model}
+def apply_settings(table_serialization: bool | None, chunk_context: str | None, ingest_model: str | None) -> None:
+    """Put the settings given on the command line into the environment (None: keep what it says)."""
+    values = {"table_serialization": None if table_serialization is None else ("1" if table_serialization else ""),
+              "chunk_context": chunk_context, "ingest_model": ingest_model}
     for key, env in SETTING_ENV.items():
-        if values[key]:
+        if values[key] is not None:
             os.environ[env] = values[key]
-        else:
-            os.environ.pop(env, None)
 
 
 def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, quiet: bool = False,
-           table_serialization: bool = False, chunk_context: str = "none", ingest_model: str = "") -> list[dict]:
-    """Register every PDF in ``pdf_dir`` as a report partition and run what is missing, stale or damaged."""
+           table_serialization: bool | None = None, chunk_context: str | None = None,
+           ingest_model: str | None = None) -> list[dict]:
+    """Register every PDF in ``pdf_dir`` as a report partition and run what is missing, stale or damaged.
+    Ingestion settings left None come from the environment, as the code location reads them."""
     pdf_dir = Path(pdf_dir).resolve()
     ensure_dagster_home()
     apply_settings(table_serialization, chunk_context, ingest_model)
@@ -51,7 +52,7 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
 
     from rag_assets.ingest.stages import STAGES
     from rag_assets.orchestration.definitions import build_definitions, default_resources
-    from rag_assets.orchestration.ingest_assets import ingest_settings, reports_partitions
+    from rag_assets.orchestration.ingest_assets import reports_partitions
     from rag_assets.orchestration.staleness import assets_to_rebuild
 
     resources = default_resources()
@@ -62,7 +63,6 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
         print(f"no PDFs in {pdf_dir}")
         return []
     defs = build_definitions(resources)
-    settings = ingest_settings(store, resources["parser"], resources["embedder"], resources["llm"])
     job = defs.resolve_job_def("ingest_reports")
     instance = dg.DagsterInstance.get()
     known = set(instance.get_dynamic_partitions(reports_partitions.name))
@@ -74,7 +74,7 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
     for src in bar:
         bar.set_postfix_str(src.company_name[:30])
         paths = store.paths(src.sha1)
-        todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths, settings)
+        todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths)
         row = {"sha1": src.sha1, "company": src.company_name, "status": "up to date", "seconds": 0.0,
                "assets": len(todo)}
         if todo:

@@ -176,7 +176,8 @@ def _progress_printer(quiet: bool = False):
 
 
 def cmd_answer(args) -> int:
-    from rag_assets.answer.run import AnswerDB, AnswerLog, answer_all, write_submission
+    from rag_assets.answer.lineage import AnswerLog
+    from rag_assets.answer.run import answer_questions
 
     questions = _questions_or_exit(args.questions)
     cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
@@ -187,13 +188,8 @@ def cmd_answer(args) -> int:
     already = len(answer_log.load())
     if already:
         print(f"resuming: {already} answer(s) already in {answer_log.path}")
-    db = AnswerDB(store.answers_db)
-    try:
-        records = answer_all(make(), questions, answer_log, db, run_id=f"{cfg.name}:{out.name}",
-                             parallel=cfg.parallel_requests, progress=_progress_printer())
-    finally:
-        db.close()
-    write_submission(records, out, cfg.name)
+    records = answer_questions(make(), questions, answer_log.path, out, store.answers_db,
+                               run_id=f"{cfg.name}:{out.name}", progress=_progress_printer())
     print(f"{len(records)} answers -> {out}  (lineage: {store.answers_db})")
     return 0
 
@@ -311,11 +307,11 @@ def _ingest_verbs(sub) -> None:
     s.add_argument("pdf_dir", nargs="?", help="folder of PDFs (default: data/pdfs)")
     s.add_argument("--subset", help="CSV with sha1,company_name columns (default: subset.csv beside the PDFs)")
     s.add_argument("--force", action="store_true", help="re-materialize even up-to-date partitions")
-    s.add_argument("--table-serialization", action="store_true",
+    s.add_argument("--table-serialization", action="store_true", default=None,
                    help="LLM statements per table, indexed as chunks beneath their table")
-    s.add_argument("--chunk-context", choices=["none", "deterministic", "llm"], default="none",
+    s.add_argument("--chunk-context", choices=["none", "deterministic", "llm"], default=None,
                    help="context indexed with each chunk (llm: + a line written by the ingestion LLM)")
-    s.add_argument("--ingest-model", default="", help="ingestion LLM (default qwen2.5-coder-0.5b, embedded)")
+    s.add_argument("--ingest-model", default=None, help="ingestion LLM (default qwen2.5-coder-0.5b, embedded)")
     s.set_defaults(func=cmd_ingest)
 
     s = sub.add_parser("quickstart", help="sample reports into data/pdfs (if empty), ingest, answer sample questions")
@@ -404,11 +400,12 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING, format="%(asctime)s %(name)s %(message)s"
     )
     from rag_assets.llm.embedded import BackendMissing
+    from rag_assets.config import SettingsError
     from rag_assets.llm.models import ModelFetchError
 
     try:
         return int(args.func(args) or 0)
-    except (BackendMissing, ModelFetchError) as exc:
+    except (BackendMissing, ModelFetchError, SettingsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except SystemExit as exc:  # verbs exit early on bad input: report, keep the exit code

@@ -216,7 +216,7 @@ class Stage:
     deps: tuple[str, ...]
     version: str
     settings: Callable[[IngestSettings], object]  # the part of the settings that changes its output
-    outputs: Callable[[ReportPaths, IngestSettings], list[Path]]
+    outputs: Callable[[ReportPaths], list[Path]]  # the files it writes
 
 
 def _llm_settings(enabled: bool, s: IngestSettings, prompt: str):
@@ -226,18 +226,18 @@ def _llm_settings(enabled: bool, s: IngestSettings, prompt: str):
 
 
 STAGES: dict[str, Stage] = {s.name: s for s in [
-    Stage("parsed_report", parse_stage, (), "1", lambda s: s.parser, lambda p, s: [p.parsed]),
-    Stage("report_pages", clean_stage, ("parsed_report",), CLEANER_VERSION, lambda s: None, lambda p, s: [p.pages]),
+    Stage("parsed_report", parse_stage, (), "1", lambda s: s.parser, lambda p: [p.parsed]),
+    Stage("report_pages", clean_stage, ("parsed_report",), CLEANER_VERSION, lambda s: None, lambda p: [p.pages]),
     Stage("serialized_tables", table_stage, ("parsed_report",), "tables-1",
-          lambda s: _llm_settings(s.table_serialization, s, "table_serialization"), lambda p, s: [p.tables]),
+          lambda s: _llm_settings(s.table_serialization, s, "table_serialization"), lambda p: [p.tables]),
     Stage("report_chunks", chunk_stage, ("report_pages", "serialized_tables"), CHUNKER_VERSION,
-          lambda s: s.chunking, lambda p, s: [p.chunks]),
+          lambda s: s.chunking, lambda p: [p.chunks]),
     Stage("chunk_contexts", context_stage, ("report_chunks",), "ctx-1",
-          lambda s: _llm_settings(s.llm_context, s, "chunk_context"), lambda p, s: [p.chunk_contexts]),
+          lambda s: _llm_settings(s.llm_context, s, "chunk_context"), lambda p: [p.chunk_contexts]),
     Stage("faiss_index", faiss_stage, ("report_chunks", "chunk_contexts"), "faiss-flatip-2",
-          lambda s: s.embedder, lambda p, s: [p.faiss_dir]),
+          lambda s: s.embedder, lambda p: [p.faiss_dir]),
     Stage("bm25_index", bm25_stage, ("report_chunks", "chunk_contexts"), TOKENIZER_VERSION, lambda s: None,
-          lambda p, s: [p.bm25_dir]),
+          lambda p: [p.bm25_dir]),
 ]}
 
 

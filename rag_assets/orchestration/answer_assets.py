@@ -67,7 +67,8 @@ def answers(
     def progress(rec, done, total):
         context.log.info(f"[{done}/{total}] {rec.value!r} ({rec.seconds:.1f}s) {rec.question_text[:80]}")
 
-    records = answer_questions(answerer, questions, out_dir, store.answers_db, progress=progress)
+    records = answer_questions(answerer, questions, log_path, out_dir / "submission.json", store.answers_db,
+                               progress=progress)
     n = len(records)
     return dg.MaterializeResult(
         metadata={

@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 
 import dagster as dg
+from pydantic import ValidationError
 
+from rag_assets.config import SettingsError
 from rag_assets.orchestration.answer_assets import answering_assets
 from rag_assets.orchestration.automation import inbox_sensor, nightly_inbox_schedule
 from rag_assets.orchestration.checks import ingestion_checks
@@ -18,16 +20,26 @@ from rag_assets.orchestration.jobs import build_jobs, executor_from_env
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 
 
+def _from_env(cls, env, **variables):
+    """A resource whose fields come from environment variables (field=VARIABLE); a bad value is one line."""
+    values = {field: env[var] for field, var in variables.items() if env.get(var)}
+    try:
+        return cls(**values)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        var = variables[err["loc"][0]]
+        raise SettingsError(f"{var}={env[var]!r}: {err['msg']}") from None
+
+
 def default_resources(env: dict | None = None) -> dict:
     """Resources from the environment (every default works offline with no key)."""
     env = os.environ if env is None else env
-    llm = {"ingest_model": env["RAG_ASSETS_INGEST_MODEL"]} if env.get("RAG_ASSETS_INGEST_MODEL") else {}
     return {
-        "store": ReportStore(chunk_context=env.get("RAG_ASSETS_CHUNK_CONTEXT") or "none",
-                             table_serialization=env.get("RAG_ASSETS_TABLE_SERIALIZATION", "") in ("1", "true")),
-        "parser": ParserResource(route=env.get("RAG_ASSETS_PARSER") or "auto"),
-        "embedder": EmbedderResource(provider=env.get("RAG_ASSETS_EMBEDDER") or "onnx"),
-        "llm": LLMResource(**llm),
+        "store": _from_env(ReportStore, env, chunk_context="RAG_ASSETS_CHUNK_CONTEXT",
+                           table_serialization="RAG_ASSETS_TABLE_SERIALIZATION"),
+        "parser": _from_env(ParserResource, env, route="RAG_ASSETS_PARSER"),
+        "embedder": _from_env(EmbedderResource, env, provider="RAG_ASSETS_EMBEDDER"),
+        "llm": _from_env(LLMResource, env, ingest_model="RAG_ASSETS_INGEST_MODEL"),
     }
 
 

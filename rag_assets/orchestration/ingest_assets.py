@@ -90,7 +90,7 @@ def _metadata(stage: Stage, x: StageInputs, meta: dict) -> dict:
     out = {k: v for k, v in meta.items() if v is not None}
     out["company_name"] = x.company
     out["pdf"] = dg.MetadataValue.path(str(x.pdf))
-    files = stage.outputs(x.paths, x.settings)
+    files = stage.outputs(x.paths)
     out["path"] = dg.MetadataValue.path(str(files[0]))
     if stage.name in PARQUET:
         import pyarrow.parquet as pq
@@ -133,7 +133,7 @@ def _run_stage(stage: Stage, context: dg.AssetExecutionContext, settings: Ingest
     except PdfParseError as exc:
         raise dg.Failure(description=f"{x.company} ({x.pdf}): {exc}", allow_retries=False,
                          metadata={"pdf": dg.MetadataValue.path(str(x.pdf)), "error": type(exc).__name__}) from exc
-    data_version = files_hash(stage.outputs(x.paths, settings))
+    data_version = files_hash(stage.outputs(x.paths))
     record_output(x.paths, stage.name, code_version, data_version)
     if meta.get("enabled"):
         context.log.info(f"{x.company}: {stage.name}: {meta.get('llm_items')} items, {meta.get('llm_calls')} LLM "

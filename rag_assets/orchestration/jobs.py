@@ -6,6 +6,8 @@ of different partitions go in parallel through the instance's run queue. On a cl
 
 import dagster as dg
 
+from rag_assets.config import SettingsError
+
 EXECUTORS = ("in_process", "multiprocess", "celery")
 
 
@@ -13,7 +15,7 @@ def executor_from_env(env) -> dg.ExecutorDefinition:
     """The executor ``RAG_ASSETS_EXECUTOR`` names (default ``in_process``)."""
     name = env.get("RAG_ASSETS_EXECUTOR") or "in_process"
     if name not in EXECUTORS:
-        raise ValueError(f"RAG_ASSETS_EXECUTOR={name!r}: choose one of {', '.join(EXECUTORS)}")
+        raise SettingsError(f"RAG_ASSETS_EXECUTOR={name!r}: choose one of {', '.join(EXECUTORS)}")
     if name == "celery":
         from dagster_celery import celery_executor
 

@@ -3,7 +3,7 @@ markers come from), plus outputs whose files are missing or changed on disk (the
 
 import dagster as dg
 
-from rag_assets.ingest.stages import STAGES, IngestSettings, downstream_of
+from rag_assets.ingest.stages import STAGES, downstream_of
 from rag_assets.storage.manifest import damaged_outputs
 from rag_assets.storage.paths import ReportPaths
 
@@ -29,11 +29,10 @@ def dagster_stale(instance: dg.DagsterInstance, defs: dg.Definitions, partition:
             if resolver.get_status(dg.AssetKey(name), partition) in (StaleStatus.STALE, StaleStatus.MISSING)]
 
 
-def assets_to_rebuild(instance: dg.DagsterInstance, defs: dg.Definitions, paths: ReportPaths,
-                      settings: IngestSettings) -> list[str]:
+def assets_to_rebuild(instance: dg.DagsterInstance, defs: dg.Definitions, paths: ReportPaths) -> list[str]:
     """What a run must materialize for ``paths``' partition, in stage order (empty: up to date): what Dagster
     marks stale or missing and what is damaged on disk, then everything that reads them (their inputs change,
     and Dagster would mark them stale the moment the run starts)."""
     stale = dagster_stale(instance, defs, paths.sha1)
-    damaged = damaged_outputs(paths, {n: st.outputs(paths, settings) for n, st in STAGES.items()})
+    damaged = damaged_outputs(paths, {n: st.outputs(paths) for n, st in STAGES.items()})
     return downstream_of([*stale, *damaged])
