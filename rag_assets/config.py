@@ -39,8 +39,11 @@ class RunConfig(BaseModel):
     n_ctx: int = 8192
     max_context_tokens: int = 3000  # page text budget per answer, in model tokens (approx. 4 chars each)
     max_output_tokens: int = 700
-    grounding: Literal["record", "na_if_ungrounded"] = "record"
+    # cite_verified: cite only context pages that show the answer (the value, name(s) or evidence quote);
+    # na_if_ungrounded: also answer N/A (False) when no page shows it; off: keep the model's citations as given
+    grounding: Literal["cite_verified", "na_if_ungrounded", "off"] = "cite_verified"
     parallel_requests: int = 1
+    llm_retries: int = 5  # openai route: retries of a failed call (connection, 429, 5xx), backing off 1, 2, 4 s...
     tokens_per_minute: int = 0
 
 

@@ -63,7 +63,7 @@ def test_retrievers_find_the_table_page(ingested, embedder, mode):
 
 
 def _answerer(root, sha, llm, embedder, **overrides):
-    cfg = get_config("local", **{"grounding": "record", **overrides})
+    cfg = get_config("local", **{"grounding": "cite_verified", **overrides})
     reports = {v: k for k, v in sha.items()}
     return build_answerer(cfg, root, reports, llm=llm, embedder=embedder)
 
@@ -359,3 +359,54 @@ def test_answers_asset_without_an_llm_backend_fails_with_what_to_install(ingeste
     failure = next(e for e in result.all_events if e.event_type_value == "STEP_FAILURE")
     assert "no embedded LLM backend" in failure.step_failure_data.user_failure_data.description
     assert not (tmp_path / "models").exists(), "no model download before the backend check"
+
+
+def test_citations_are_matched_on_report_and_page(ingested, embedder):
+    """Defect 8 (issue 10): one company with two reports, both sent with a page 3; the model cites 'page 3'
+    and the reference is the report whose page 3 prints the value, not the first page 3 in the context."""
+    root, sha = ingested
+    nw, bb = sha["Northwind Widgets plc"], sha["Bluebird Mining Ltd"]
+    reports = {nw: "Northwind Widgets plc", bb: "Northwind Widgets plc"}
+    cfg = get_config("local", grounding="cite_verified", top_pages=8, max_context_tokens=6000)
+    q = "What were the total assets (in USD) of Northwind Widgets plc?"
+    probe = build_answerer(cfg, root, reports, llm=ScriptedLLM([number_answer("N/A", "units", "N/A", [])]),
+                           embedder=embedder).answer(q, "number")
+    threes = [p["pdf_sha1"] for p in probe.pages_sent if p["page_index"] == 3]
+    assert set(threes) == {nw, bb}, "both reports' page 3 are in the context"
+    second = threes[1]  # the report a page-number-only match would miss
+    value = {nw: ("7,710,615", 7710615), bb: ("1,204,330", 1204330)}[second]
+    llm = ScriptedLLM([number_answer(value[0], "thousands", value[1], [3])])
+    rec = build_answerer(cfg, root, reports, llm=llm, embedder=embedder).answer(q, "number")
+    assert rec.references == [{"pdf_sha1": second, "page_index": 3}]
+
+
+def test_unverifiable_citations_are_dropped_by_default_with_an_opt_out(ingested, embedder):
+    """Defect 9 (issue 10): the API presets keep an answer of 42 but not its citation of a page without 42;
+    the notes flag it; ``grounding=off`` keeps the citation as given."""
+    from rag_assets.config import RunConfig
+
+    root, sha = ingested
+    reports = {v: k for k, v in sha.items()}
+    q = "What was the cash flow from operations (in USD) for Northwind Widgets plc?"
+    assert RunConfig(name="x").grounding == "cite_verified"
+    for preset in ("hybrid-api", "winner"):
+        cfg = get_config(preset, rerank="none", top_pages=3)
+        assert cfg.grounding == "cite_verified"
+        rec = build_answerer(cfg, root, reports, llm=ScriptedLLM([number_answer("42", "units", 42, [3])]),
+                             embedder=embedder).answer(q, "number")
+        assert rec.value == 42.0 and rec.references == [] and rec.grounded is False
+        assert "no page in the context shows the answer: nothing cited" in rec.notes
+    off = get_config("hybrid-api", rerank="none", grounding="off")
+    rec = build_answerer(off, root, reports, llm=ScriptedLLM([number_answer("42", "units", 42, [3])]),
+                         embedder=embedder).answer(q, "number")
+    assert rec.value == 42.0 and rec.references == [{"pdf_sha1": sha["Northwind Widgets plc"], "page_index": 3}]
+
+
+def test_cited_page_without_the_value_gives_way_to_the_page_that_has_it(ingested, embedder):
+    root, sha = ingested
+    q = "What was the cash flow from operations (in USD) for Northwind Widgets plc?"
+    rec = _answerer(root, sha, ScriptedLLM([number_answer("406,100", "thousands", 406100, [1])]), embedder).answer(
+        q, "number")
+    assert rec.value == 406_100_000.0 and rec.grounded is True
+    assert rec.references == [{"pdf_sha1": sha["Northwind Widgets plc"], "page_index": 3}]
+    assert any("dropped: [1]" in n for n in rec.notes) and any("cited instead" in n for n in rec.notes)

@@ -111,6 +111,23 @@ def retrieval_query(question: str, company: str | None = None) -> str:
     return query
 
 
+def page_proves(kind: str, value, quote: str, text: str) -> bool:
+    """The page prints the answer: the number (in some unit form), the name, one of the names, or (yes/no and
+    anything else) the evidence quote."""
+    if kind == "number" and isinstance(value, float):
+        return grounded(value, [text])
+    flat = re.sub(r"\s+", " ", text).lower()
+    if kind == "name" and isinstance(value, str):
+        return re.sub(r"\s+", " ", value).strip().lower() in flat
+    if kind == "names" and isinstance(value, list):
+        return any(re.sub(r"\s+", " ", n).strip().lower() in flat for n in value)
+    return quote_in_context(quote, [text])
+
+
+def _refs(pages: list[RetrievedPage]) -> list[dict]:
+    return list({(p.sha1, p.page_index): {"pdf_sha1": p.sha1, "page_index": p.page_index} for p in pages}.values())
+
+
 def build_context(pages: list[RetrievedPage], max_chars: int) -> tuple[str, list[RetrievedPage]]:
     """Whole pages, best first, each prefixed 'PAGE <page_index>', within a character budget."""
     parts, used, sent = [], 0, []
@@ -160,10 +177,10 @@ class Answerer:
                 self._comparative(question, kind, routes, rec)
             else:
                 self._single(question, kind, routes[0], rec)
-        except Exception as exc:  # one question's failure is recorded, never fatal for the run
-            rec.value = self._na_value(kind)
-            rec.references = []
+        except Exception as exc:  # one question's failure is recorded (an error, never an answer), not fatal
             rec.error = f"{type(exc).__name__}: {exc}"
+        if rec.error:
+            rec.value, rec.references = self._na_value(kind), []
         rec.seconds = round(time.perf_counter() - t0, 3)
         return rec
 
@@ -215,18 +232,10 @@ class Answerer:
             return
         rec.parsed = res.value.model_dump()
         rec.value = self._final_value(kind, res.value)
-        rec.references = self._references(rec.value, res.value.relevant_pages, sent, rec)
-        self._check_evidence(question, kind, route, res.value, sent, rec)
         if kind in ("name", "names") and rec.value != NA:
             self._ground_names(kind, sent, rec)
-        if kind == "number" and isinstance(rec.value, float):
-            texts = [p.text for p in sent if any(r["page_index"] == p.page_index and r["pdf_sha1"] == p.sha1
-                                                 for r in rec.references)]
-            rec.grounded = grounded(rec.value, texts or [p.text for p in sent])
-            if not rec.grounded and self.cfg.grounding == "na_if_ungrounded":
-                rec.notes.append(f"ungrounded value {rec.value} replaced by N/A")
-                rec.value = NA
-                rec.references = []
+        self._check_evidence(question, kind, route, res.value, sent, rec)
+        rec.references = self._references(kind, rec.value, res.value, sent, rec)
 
     def _check_evidence(self, question, kind, route, parsed, sent, rec) -> None:
         """Verify the evidence quote: in the context, on the question's topic, and (numbers) holding the value.
@@ -264,8 +273,6 @@ class Answerer:
             if not rec.grounded and self.cfg.grounding == "na_if_ungrounded":
                 rec.notes.append(f"ungrounded name {rec.value!r} replaced by N/A")
                 rec.value = NA
-        if rec.value == NA:
-            rec.references = []
 
     def _final_value(self, kind: str, parsed):
         fa = parsed.final_answer
@@ -281,28 +288,37 @@ class Answerer:
             return NA
         return NA if is_na(fa) else str(fa).strip()
 
-    def _references(self, value, cited: list[int], sent: list[RetrievedPage], rec: AnswerRecord) -> list[dict]:
-        """Cited pages that were in the context; none for 'N/A' or False; the top page if a value cites none."""
+    def _references(self, kind: str, value, parsed, sent: list[RetrievedPage], rec: AnswerRecord) -> list[dict]:
+        """The pages that prove ``value``, matched on (report, page): cited pages that were in the context and
+        (unless ``grounding='off'``) print the value, the name(s) or the evidence quote. If no cited page does,
+        the best-ranked context page that does is cited; if none does, nothing is (noted; under
+        ``na_if_ungrounded`` the answer becomes N/A). None for 'N/A' or False."""
         if value == NA or value is False or value == []:
             return []
-        by_page = {}
-        for p in sent:
-            by_page.setdefault(p.page_index, p)
-        refs, dropped = [], []
-        for page in cited:
-            p = by_page.get(page)
-            if p is None:
-                dropped.append(page)
-                continue
-            ref = {"pdf_sha1": p.sha1, "page_index": p.page_index}
-            if ref not in refs:
-                refs.append(ref)
-        if dropped:
-            rec.notes.append(f"cited pages not in the context dropped: {dropped}")
-        if not refs and sent:
-            refs = [{"pdf_sha1": sent[0].sha1, "page_index": sent[0].page_index}]
-            rec.notes.append("the model cited no context page; the top retrieved page is cited")
-        return refs
+        cited = [p for page in parsed.relevant_pages for p in sent if p.page_index == page]
+        missing = [page for page in parsed.relevant_pages if not any(p.page_index == page for p in sent)]
+        if missing:
+            rec.notes.append(f"cited pages not in the context dropped: {missing}")
+        if self.cfg.grounding == "off":
+            cited = cited or sent[:1]
+            return _refs(cited)
+        quote = getattr(parsed, "evidence_quote", "") or ""
+        proven = [p for p in cited if page_proves(kind, value, quote, p.text)]
+        if len(proven) < len(cited):
+            rec.notes.append(f"cited pages that do not show the answer dropped: "
+                             f"{[p.page_index for p in cited if p not in proven]}")
+        if not proven:
+            proven = [p for p in sent if page_proves(kind, value, quote, p.text)][:1]
+            if proven:
+                rec.notes.append(f"page {proven[0].page_index} shows the answer and is cited instead")
+        if kind == "number":
+            rec.grounded = bool(proven)
+        if not proven:
+            rec.notes.append("no page in the context shows the answer: nothing cited")
+            if self.cfg.grounding == "na_if_ungrounded":
+                rec.notes.append(f"unproven answer {value!r} replaced by {'False' if kind == 'boolean' else 'N/A'}")
+                rec.value = self._na_value(kind)
+        return _refs(proven)
 
     def _comparative(self, question: str, kind: str, routes: list[Route], rec: AnswerRecord) -> None:
         template = load_prompt("comparative").extra["sub_question"]
@@ -324,6 +340,10 @@ class Answerer:
              "grounded": s.grounded, "pages_sent": s.pages_sent}
             for r, s in zip(routes, subs)
         ]
+        failed = [(r.company, s.error) for r, s in zip(routes, subs) if s.error]
+        if failed:
+            rec.error = "; ".join(f"sub-question for {c} failed: {e}" for c, e in failed)
+            return
         values = {r.company: s.value for r, s in zip(routes, subs) if isinstance(s.value, float)}
         direction = "min" if LOWEST_RE.search(question) else "max" if HIGHEST_RE.search(question) else None
         if not values:

@@ -20,7 +20,9 @@ class AnswerLog:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.lock = threading.Lock()
 
-    def load(self) -> dict[str, dict]:
+    def load(self, include_errors: bool = False) -> dict[str, dict]:
+        """The last record per question; failed ones (``error`` set) only with ``include_errors``, so that a
+        resumed run asks them again."""
         done = {}
         if self.path.exists():
             for line in self.path.read_text(encoding="utf-8").splitlines():
@@ -28,7 +30,8 @@ class AnswerLog:
                     rec = json.loads(line)
                 except json.JSONDecodeError:
                     continue  # a line cut by a crash
-                done[rec["question_text"]] = rec
+                if include_errors or not rec.get("error"):
+                    done[rec["question_text"]] = rec
         return done
 
     def append(self, rec: AnswerRecord) -> None:
@@ -97,7 +100,9 @@ class AnswerDB:
 
 
 def write_submission(records: list[dict], target: Path, config: str) -> None:
-    answers = [AnswerRecord(**r).submission() if isinstance(r, dict) else r.submission() for r in records]
+    """The challenge's submission JSON of the answered questions; failed ones (``error`` set) are left out."""
+    records = [r if isinstance(r, AnswerRecord) else AnswerRecord(**r) for r in records]
+    answers = [r.submission() for r in records if not r.error]
     write_json(
         target,
         {

@@ -63,6 +63,7 @@ class Evaluation:
     na_questions: int = 0
     na_correct: float = 0.0
     hits: dict = field(default_factory=dict)  # k -> [hit count, questions with pools]
+    errors: int = 0  # questions whose answering failed (scored 0)
     rows: list[dict] = field(default_factory=list)
 
     @property
@@ -73,6 +74,7 @@ class Evaluation:
         n = max(1, self.n)
         out = {
             "questions": self.n,
+            "errors": self.errors,
             "G_percent": round(100 * self.G / n, 1),
             "R_percent": round(100 * self.R / n, 1),
             "score_per_100": round(100 * self.score / n, 1),
@@ -104,9 +106,11 @@ def evaluate(answers: list[dict], gold: dict, ks=(1, 3, 5, 10)) -> Evaluation:
         if g is None:
             continue
         kind = g.get("kind", a["kind"])
-        vs = value_score(kind, a["value"], g["answers"])
+        failed = bool(a.get("error"))  # a failed question is unanswered: it scores nothing
+        ev.errors += failed
+        vs = 0.0 if failed else value_score(kind, a["value"], g["answers"])
         cited = [(r["pdf_sha1"], r["page_index"]) for r in a.get("references", [])]
-        rs = reference_score(cited, g.get("reference_pools", []))
+        rs = 0.0 if failed else reference_score(cited, g.get("reference_pools", []))
         ev.n += 1
         ev.G += vs
         ev.R += rs

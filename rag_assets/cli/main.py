@@ -88,11 +88,11 @@ def _quickstart_answers(config: str, model: str | None = None) -> int:
               + (f"   ERROR: {rec.error}" if rec.error else ""), flush=True)
 
     gold = json.loads(store.gold_path.read_text(encoding="utf-8")) if store.gold_path else {}
-    _, summary, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
+    records, summary, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
     if gold:
         print(f"\nscore against {store.gold_path.name}: G {summary['G_percent']}%, R {summary['R_percent']}%, "
               f"{summary['score_per_100']} per 100 questions; {summary['seconds_per_question']} s per question")
-    return 0
+    return 1 if _failed(records) else 0
 
 
 def cmd_bench(args) -> int:
@@ -190,8 +190,18 @@ def cmd_answer(args) -> int:
         print(f"resuming: {already} answer(s) already in {answer_log.path}")
     records = answer_questions(make(), questions, answer_log.path, out, store.answers_db,
                                run_id=f"{cfg.name}:{out.name}", progress=_progress_printer())
-    print(f"{len(records)} answers -> {out}  (lineage: {store.answers_db})")
-    return 0
+    failed = _failed(records)
+    print(f"{len(records) - failed} answers -> {out}  (lineage: {store.answers_db})")
+    return 1 if failed else 0
+
+
+def _failed(records: list[dict]) -> int:
+    """Count failed questions and say so on stderr: they are not in the submission; a rerun retries them."""
+    failed = [r for r in records if r.get("error")]
+    if failed:
+        print(f"error: {len(failed)} of {len(records)} question(s) failed and are not in the submission "
+              f"(first: {failed[0]['error'][:160]}); run again to retry them", file=sys.stderr)
+    return len(failed)
 
 
 def cmd_retrieve(args) -> int:
@@ -237,13 +247,13 @@ def cmd_evaluate(args) -> int:
         return 2
     questions = _questions_or_exit(args.questions or store.questions_path)
     gold = json.loads(Path(gold_path).read_text(encoding="utf-8"))
-    _, summary, rows = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name), store.answers_db,
-                                    progress=_progress_printer())
+    records, summary, rows = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name),
+                                              store.answers_db, progress=_progress_printer())
     print(json.dumps(summary, indent=2))
     for r in rows:
-        if r["value_score"] < 1:
+        if r["value_score"] < 1 and not r["error"]:
             print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}")
-    return 0
+    return 1 if _failed(records) else 0
 
 
 def guess_kind(question: str) -> str:
@@ -267,11 +277,12 @@ def cmd_ask(args) -> int:
     cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
     kind = args.kind or guess_kind(args.question)
     rec = make().answer(args.question, kind)
+    if rec.error:
+        print(f"error: the question failed, no answer: {rec.error}", file=sys.stderr)
+        return 1
     print(f"kind: {kind}\nanswer: {rec.value}")
     for ref in rec.references:
         print(f"  page {ref['page_index']} of {reports.get(ref['pdf_sha1'], '?')} ({ref['pdf_sha1']})")
-    if rec.error:
-        print(f"error: {rec.error}")
     if args.verbose_answer:
         print(json.dumps(rec.to_dict(), indent=2, default=str))
     else:

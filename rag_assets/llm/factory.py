@@ -18,6 +18,7 @@ def build_llm(cfg: RunConfig, model: str | None = None):
             model=model,
             base_url=cfg.base_url or os.environ.get("OPENAI_BASE_URL") or None,
             concurrency=max(1, cfg.parallel_requests),
+            max_retries=max(0, cfg.llm_retries),
             tokens_per_minute=cfg.tokens_per_minute,
         )
     from rag_assets.llm.embedded import embedded_llm, resolve_backend

@@ -70,21 +70,32 @@ def answers(
     records = answer_questions(answerer, questions, log_path, out_dir / "submission.json", store.answers_db,
                                progress=progress)
     n = len(records)
-    return dg.MaterializeResult(
-        metadata={
-            "questions": n,
-            "na_answers": sum(1 for r in records if r["value"] in ("N/A", False)),
-            "errors": sum(1 for r in records if r.get("error")),
-            "seconds_per_question": round(sum(r["seconds"] for r in records) / max(1, n), 2),
-            "wall_seconds": round(time.perf_counter() - t0, 1),
-            "prompt_tokens": sum(r["prompt_tokens"] for r in records),
-            "completion_tokens": sum(r["completion_tokens"] for r in records),
-            "llm_calls": sum(r["llm_calls"] for r in records),
-            "submission": dg.MetadataValue.path(str(out_dir / "submission.json")),
-            "lineage_db": dg.MetadataValue.path(str(store.answers_db)),
-            "config": dg.MetadataValue.json(cfg.model_dump()),
-        }
-    )
+    metadata = _answers_metadata(records, cfg, out_dir, store, time.perf_counter() - t0)
+    failed = [r for r in records if r.get("error")]
+    if failed:
+        raise dg.Failure(
+            description=f"{len(failed)} of {n} question(s) failed and are not in the submission (first: "
+            f"{failed[0]['error'][:200]}); materialize again to retry them",
+            metadata=metadata,
+        )
+    return dg.MaterializeResult(metadata=metadata)
+
+
+def _answers_metadata(records: list[dict], cfg, out_dir, store: ReportStore, wall_seconds: float) -> dict:
+    n = len(records)
+    return {
+        "questions": n,
+        "na_answers": sum(1 for r in records if r["value"] in ("N/A", False) and not r.get("error")),
+        "errors": sum(1 for r in records if r.get("error")),
+        "seconds_per_question": round(sum(r["seconds"] for r in records) / max(1, n), 2),
+        "wall_seconds": round(wall_seconds, 1),
+        "prompt_tokens": sum(r["prompt_tokens"] for r in records),
+        "completion_tokens": sum(r["completion_tokens"] for r in records),
+        "llm_calls": sum(r["llm_calls"] for r in records),
+        "submission": dg.MetadataValue.path(str(out_dir / "submission.json")),
+        "lineage_db": dg.MetadataValue.path(str(store.answers_db)),
+        "config": dg.MetadataValue.json(cfg.model_dump()),
+    }
 
 
 def _page_links(pages: list[tuple[str, int]], reports: dict[str, str]) -> str:
@@ -133,7 +144,7 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore) -> dg.Mate
         raise dg.Failure(description=f"no gold answers: set ReportStore.gold or put {store.root}/answers_gold.json")
     gold = json.loads(gold_path.read_text(encoding="utf-8"))
     out_dir = store.answers_dir(context.partition_key)
-    records = list(AnswerLog(out_dir / "answers.jsonl").load().values())
+    records = list(AnswerLog(out_dir / "answers.jsonl").load(include_errors=True).values())
     summary, rows = score_answers(records, gold, out_dir)
     return dg.MaterializeResult(
         metadata={

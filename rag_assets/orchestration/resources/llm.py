@@ -23,6 +23,7 @@ class LLMResource(dg.ConfigurableResource):
     base_url: str = Field(default="", description="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)")
     concurrency: int = Field(default=0, description="parallel LLM requests (0: the configuration's)")
     tokens_per_minute: int = Field(default=0, description="API token budget per minute (0: the configuration's)")
+    retries: int = Field(default=-1, description="API retries of a failed call (-1: the configuration's)")
     ingest_model: str = Field(default="qwen2.5-coder-0.5b", description="LLM of ingestion: table statements and "
                               "chunk contexts (embedded unless route is openai)")
     _ingest_client: object = PrivateAttr(default=None)
@@ -47,6 +48,8 @@ class LLMResource(dg.ConfigurableResource):
             update["parallel_requests"] = self.concurrency
         if self.tokens_per_minute:
             update["tokens_per_minute"] = self.tokens_per_minute
+        if self.retries >= 0:
+            update["llm_retries"] = self.retries
         return cfg.model_copy(update=update) if update else cfg
 
     def ingest_client(self):
