@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 
 class SettingsError(ValueError):
@@ -97,6 +97,23 @@ PRESETS: dict[str, RunConfig] = {
 
 def get_config(name: str, **overrides) -> RunConfig:
     if name not in PRESETS:
-        raise KeyError(f"unknown configuration {name!r}; presets: {', '.join(PRESETS)}")
+        raise SettingsError(f"unknown configuration {name!r}; presets: {', '.join(PRESETS)}")
     cfg = PRESETS[name]
     return cfg.model_copy(update=overrides) if overrides else cfg
+
+
+def with_overrides(cfg: RunConfig, overrides: dict) -> RunConfig:
+    """``cfg`` with fields overridden from text (``--set key=value``), validated; ``SettingsError`` names the
+    unknown field or the bad value."""
+    if not overrides:
+        return cfg
+    unknown = set(overrides) - set(RunConfig.model_fields)
+    if unknown:
+        raise SettingsError(f"unknown configuration field(s) {sorted(unknown)}; fields: "
+                            f"{', '.join(sorted(RunConfig.model_fields))}")
+    try:
+        return RunConfig.model_validate({**cfg.model_dump(), **overrides})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(map(str, err["loc"]))
+        raise SettingsError(f"--set {field}={overrides.get(field, '')}: {err['msg']}") from None

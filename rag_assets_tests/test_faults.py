@@ -80,3 +80,97 @@ def test_failed_llm_call_fails_the_answers_asset(ingested, tmp_path):
     assert "1 of 2 question(s) failed and are not in the submission" in str(failure.step_failure_data.error)
     submission = json.loads((store.answers_dir("hybrid-api") / "submission.json").read_text())
     assert [a["question_text"] for a in submission["answers"]] == [UNKNOWN_Q["text"]]
+
+
+def _one_error_line(capsys) -> str:
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["answer", "{q}", "--out", "{out}", "--config", "nosuch"], "unknown configuration 'nosuch'; presets: local"),
+    (["answer", "{q}", "--out", "{out}", "--set", "top_pages=abc"], "--set top_pages=abc: Input should be a valid"),
+    (["answer", "{q}", "--out", "{out}", "--set", "nosuch=1"], "unknown configuration field(s) ['nosuch']"),
+    (["retrieve", "{q}", "--out", "{out}", "--gold", "{notjson}"], "not valid JSON: Expecting value at line 1"),
+    (["evaluate", "--questions", "{q}", "--gold", "{notjson}"], "not valid JSON"),
+    (["retrieve", "{q}", "--out", "{out}", "--gold", "{listjson}"], "expected a JSON object"),
+    (["retrieve", "{q}", "--out", "{out}", "--top-k", "0"], "argument --top-k: 0 is not positive"),
+    (["retrieve", "{q}", "--out", "{out}", "--top-k", "-3"], "argument --top-k: -3 is not positive"),
+    (["answer", "{q}"], "the following arguments are required: --out"),
+    (["ingest", "{inbox}", "--subset", "{missing}"], "subset file not found"),
+])
+def test_bad_input_is_one_line_and_exit_2(data_home, tmp_path, capsys, args, says):
+    """Defect 6: each of these was a traceback; now one 'error:' line, exit code 2, nothing written."""
+    (tmp_path / "notjson.json").write_text("this is not json", encoding="utf-8")
+    (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    (data_home / "pdfs").mkdir()
+    names = {"q": _questions(tmp_path, BUYBACK_Q), "out": str(tmp_path / "out.json"), "inbox": str(data_home / "pdfs"),
+             "notjson": str(tmp_path / "notjson.json"), "listjson": str(tmp_path / "list.json"),
+             "missing": str(tmp_path / "nosuch.csv")}
+    assert main([a.format(**names) for a in args]) == 2
+    assert says in _one_error_line(capsys)
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_questions_file_in_utf16_or_with_a_bom_reads_as_utf8(tmp_path):
+    """Defect 6: a UTF-16 questions file (Windows editors) was a traceback; it now reads like UTF-8."""
+    from rag_assets.answer.questions import load_questions
+
+    qs = [{"text": "Did Société Générale announce a share buyback?", "kind": "boolean"}]
+    text = json.dumps(qs, ensure_ascii=False)
+    expected = load_questions(_write(tmp_path / "utf8.json", text.encode("utf-8")))
+    for name, data in [("utf16.json", text.encode("utf-16")), ("utf16le.json", text.encode("utf-16-le")),
+                       ("bom.json", text.encode("utf-8-sig"))]:
+        assert load_questions(_write(tmp_path / name, data)) == expected, name
+
+
+def _write(path, data: bytes):
+    path.write_bytes(data)
+    return path
+
+
+SUBSET_HEADER = "sha1,cur,company_name\n"
+
+
+@pytest.fixture()
+def two_pdfs(tmp_path, sample_pdfs):
+    import shutil
+
+    from rag_assets.storage.catalog import file_sha1
+
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    for p in sample_pdfs:
+        shutil.copy(p, folder / p.name)
+    return folder, [file_sha1(folder / p.name) for p in sample_pdfs]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "latin-1", "cp1252", "utf-16"])
+def test_subset_csv_in_any_common_encoding_keeps_accented_names(two_pdfs, tmp_path, encoding):
+    """Defect 5: Latin-1 and UTF-16 subset files were tracebacks; the names now come through intact."""
+    from rag_assets.storage.catalog import Catalog
+
+    folder, shas = two_pdfs
+    body = SUBSET_HEADER + f"{shas[0]},EUR,Société Générale SA\n{shas[1]},USD,Nestlé Ltd\n"
+    csv_path = _write(tmp_path / "subset.csv", body.encode(encoding))
+    found = Catalog(tmp_path / "catalog.json").scan(folder, csv_path)
+    assert {r.sha1: r.company_name for r in found} == {shas[0]: "Société Générale SA", shas[1]: "Nestlé Ltd"}
+
+
+@pytest.mark.parametrize("body, says", [
+    ("sha1,name\n{a},X\n", "line 1: missing column(s) ['company_name']; the header has ['sha1', 'name']"),
+    (SUBSET_HEADER + "{a},USD,First\n{a},USD,Second\n", "line 3: sha1 {a} is already on line 2"),
+    (SUBSET_HEADER + "{a},USD,First\nnot-a-sha,USD,Second\n", "line 3: sha1 'not-a-sha' is not a SHA-1"),
+    (SUBSET_HEADER + "{a},USD,\n", "line 2: empty company_name"),
+])
+def test_bad_subset_csv_is_one_line_naming_file_and_line(two_pdfs, tmp_path, data_home, capsys, body, says):
+    """Defect 5: a duplicate row silently won and a bad header was a traceback; each is now one line that
+    names the file and the line, and nothing is ingested."""
+    folder, shas = two_pdfs
+    csv_path = _write(tmp_path / "bad.csv", body.format(a=shas[0]).encode())
+    assert main(["ingest", str(folder), "--subset", str(csv_path)]) == 2
+    line = _one_error_line(capsys)
+    assert str(csv_path) in line and says.format(a=shas[0]) in line
+    assert not (data_home / "reports").exists()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ValidationError, field_validator
+
+from rag_assets.storage.textfiles import InputFileError, read_json_file
 
 Kind = Literal["number", "name", "names", "boolean", "comparative"]
 
@@ -23,18 +24,15 @@ class Question(BaseModel):
         return v
 
 
-class QuestionsFileError(ValueError):
-    pass
+class QuestionsFileError(InputFileError):
+    """A questions file that cannot be used (one line: the file and what is wrong)."""
 
 
 def load_questions(path: Path) -> list[Question]:
-    path = Path(path)
-    if not path.exists():
-        raise QuestionsFileError(f"questions file not found: {path}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise QuestionsFileError(f"{path}: not valid JSON ({exc})") from exc
+        data = read_json_file(Path(path), "questions file")
+    except InputFileError as exc:
+        raise QuestionsFileError(str(exc)) from None
     if isinstance(data, dict) and "questions" in data:
         data = data["questions"]
     if not isinstance(data, list):

@@ -5,6 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rag_assets.answer.numbers import NA, is_na, parse_number
+from rag_assets.storage.textfiles import InputFileError, read_json_file
+
+
+def load_gold(path) -> dict:
+    """Gold answers in the challenge's format ``{question: {"kind", "answers": [...], "reference_pools"}}``;
+    ``InputFileError`` (one line) if the file is missing, not JSON or not that shape."""
+    gold = read_json_file(path, "gold answers file")
+    if not isinstance(gold, dict):
+        raise InputFileError(f'{path}: expected a JSON object {{question: {{"answers": [...]}}}}, '
+                             f"got a {type(gold).__name__}")
+    for question, entry in gold.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("answers"), list):
+            raise InputFileError(f"{path}: the entry of {question[:60]!r} has no 'answers' list")
+    return gold
 
 
 def value_score(kind: str, predicted, gold_answers: list) -> float:

@@ -8,7 +8,9 @@ import os
 import sys
 from pathlib import Path
 
+from rag_assets.answer.scoring import load_gold
 from rag_assets.cli.ingest import ingest
+from rag_assets.storage.textfiles import InputFileError
 from rag_assets.storage.paths import data_root
 
 log = logging.getLogger("rag_assets")
@@ -87,7 +89,7 @@ def _quickstart_answers(config: str, model: str | None = None) -> int:
         print(f"[{done}/{total}] {rec.question_text}\n      -> {rec.value}   pages: {pages}   ({rec.seconds:.0f}s)"
               + (f"   ERROR: {rec.error}" if rec.error else ""), flush=True)
 
-    gold = json.loads(store.gold_path.read_text(encoding="utf-8")) if store.gold_path else {}
+    gold = load_gold(store.gold_path) if store.gold_path else {}
     records, summary, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
     if gold:
         print(f"\nscore against {store.gold_path.name}: G {summary['G_percent']}%, R {summary['R_percent']}%, "
@@ -131,7 +133,7 @@ def parse_sets(items: list[str] | None) -> dict:
 
 def _answer_setup(config: str, model: str | None = None, base_url: str | None = None, sets: dict | None = None):
     """The run configuration (with command-line overrides) and the answering pipeline over the data root."""
-    from rag_assets.config import RunConfig, get_config
+    from rag_assets.config import get_config, with_overrides
     from rag_assets.answer.run import build_answerer
     from rag_assets.orchestration.resources import ReportStore
 
@@ -141,12 +143,7 @@ def _answer_setup(config: str, model: str | None = None, base_url: str | None = 
     if base_url:
         overrides["base_url"] = base_url
         overrides["llm"] = "openai"
-    cfg = get_config(config)
-    if overrides:
-        unknown = set(overrides) - set(RunConfig.model_fields)
-        if unknown:
-            raise SystemExit(f"error: unknown configuration field(s) {sorted(unknown)}")
-        cfg = RunConfig.model_validate({**cfg.model_dump(), **overrides})
+    cfg = with_overrides(get_config(config), overrides)
     store = ReportStore()
     reports = store.indexed_reports()
     if not reports:
@@ -211,14 +208,14 @@ def cmd_retrieve(args) -> int:
     from rag_assets.answer.scoring import add_page_hits
 
     questions = _questions_or_exit(args.questions)
-    sets = {**parse_sets(args.set), "candidate_pages": max(args.top_k, 1)}
+    gold = load_gold(args.gold) if args.gold else None
+    sets = {**parse_sets(args.set), "candidate_pages": args.top_k}
     cfg, store, reports, _ = _answer_setup(args.config, sets=sets)
     from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
 
     answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None)
     out = Path(args.out)
     hits: dict = {}
-    gold = json.loads(Path(args.gold).read_text(encoding="utf-8")) if args.gold else None
     with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for q in questions:
             pages = ranked_pages(answerer, q.text, args.top_k)
@@ -240,13 +237,16 @@ def cmd_evaluate(args) -> int:
 
     from rag_assets.answer.run import answer_and_score
 
-    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
-    gold_path = Path(args.gold) if args.gold else store.gold_path
-    if gold_path is None or not Path(gold_path).exists():
+    from rag_assets.orchestration.resources import ReportStore
+
+    default = ReportStore()
+    gold_path = Path(args.gold) if args.gold else default.gold_path
+    if gold_path is None:
         print("error: no gold answers (use --gold ANSWERS_GOLD.json)", file=sys.stderr)
         return 2
-    questions = _questions_or_exit(args.questions or store.questions_path)
-    gold = json.loads(Path(gold_path).read_text(encoding="utf-8"))
+    gold = load_gold(gold_path)
+    questions = _questions_or_exit(args.questions or default.questions_path)
+    cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
     records, summary, rows = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name),
                                               store.answers_db, progress=_progress_printer())
     print(json.dumps(summary, indent=2))
@@ -303,8 +303,25 @@ def cmd_models(args) -> int:
     return 0
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not positive")
+    return value
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments are one 'error:' line (and exit 2), not a usage screen."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rag-assets", description=__doc__)
+    p = OneLineParser(prog="rag-assets", description=__doc__)
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = p.add_subparsers(dest="cmd", required=True)
     _ingest_verbs(sub)
@@ -357,7 +374,7 @@ def _answer_verbs(sub) -> None:
     s = sub.add_parser("retrieve", help="ranked pages per question (JSONL), no answering")
     s.add_argument("questions")
     s.add_argument("--config", default="local")
-    s.add_argument("--top-k", type=int, default=10)
+    s.add_argument("--top-k", type=positive_int, default=10, help="pages per question (at least 1)")
     s.add_argument("--out", required=True)
     s.add_argument("--gold", help="gold answers: also print page hit@1/3/5/10")
     s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a configuration field")
@@ -406,7 +423,10 @@ def _bench_verbs(sub) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, or bad arguments (already said in one line)
+        return int(exc.code or 0)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING, format="%(asctime)s %(name)s %(message)s"
     )
@@ -416,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return int(args.func(args) or 0)
-    except (BackendMissing, ModelFetchError, SettingsError) as exc:
+    except (BackendMissing, ModelFetchError, SettingsError, InputFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except SystemExit as exc:  # verbs exit early on bad input: report, keep the exit code

@@ -11,6 +11,8 @@ from rag_assets.llm.models import ModelFetchError
 from rag_assets.answer.questions import QuestionsFileError, load_questions
 from rag_assets.answer.lineage import AnswerLog
 from rag_assets.answer.run import answer_questions, build_answerer, score_answers
+from rag_assets.answer.scoring import load_gold
+from rag_assets.storage.textfiles import InputFileError
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ReportStore
 
 config_partitions = dg.StaticPartitionsDefinition(list(PRESETS))
@@ -142,7 +144,10 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore) -> dg.Mate
     gold_path = store.gold_path
     if gold_path is None:
         raise dg.Failure(description=f"no gold answers: set ReportStore.gold or put {store.root}/answers_gold.json")
-    gold = json.loads(gold_path.read_text(encoding="utf-8"))
+    try:
+        gold = load_gold(gold_path)
+    except InputFileError as exc:
+        raise dg.Failure(description=str(exc)) from None
     out_dir = store.answers_dir(context.partition_key)
     records = list(AnswerLog(out_dir / "answers.jsonl").load(include_errors=True).values())
     summary, rows = score_answers(records, gold, out_dir)

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import logging
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rag_assets.storage.atomic import read_json, write_json
+from rag_assets.storage.textfiles import InputFileError, read_text
 
 log = logging.getLogger(__name__)
 
 SUBSET_FILE = "subset.csv"
+SHA1_RE = re.compile(r"[0-9a-f]{40}")
 
 
 @dataclass(frozen=True)
@@ -39,17 +43,38 @@ def file_sha1(path: Path, bufsize: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def read_subset(csv_path: Path) -> dict[str, dict[str, str]]:
-    """Rows of a challenge-style ``subset.csv`` keyed by sha1 (needs columns ``sha1`` and ``company_name``)."""
+def read_subset(csv_path: Path, required: bool = False) -> dict[str, dict[str, str]]:
+    """Rows of a challenge-style ``subset.csv`` keyed by sha1 (columns ``sha1`` and ``company_name``), in
+    whatever encoding it was saved. A missing file is no rows, or (``required``) an error; a bad header, a
+    bad or repeated sha1 or an empty company name is an ``InputFileError`` naming the line."""
     csv_path = Path(csv_path)
-    if not csv_path.exists():
+    if not csv_path.exists() and not required:
         return {}
-    with open(csv_path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        missing = {"sha1", "company_name"} - set(reader.fieldnames or [])
-        if missing:
-            raise ValueError(f"{csv_path}: missing column(s) {sorted(missing)}; found {reader.fieldnames}")
-        return {row["sha1"].strip().lower(): row for row in reader if row.get("sha1")}
+    reader = csv.DictReader(io.StringIO(read_text(csv_path, "subset file"), newline=""))
+    try:
+        return _subset_rows(csv_path, reader)
+    except csv.Error as exc:
+        raise InputFileError(f"{csv_path}: line {reader.line_num}: not valid CSV ({exc})") from None
+
+
+def _subset_rows(csv_path: Path, reader: csv.DictReader) -> dict[str, dict[str, str]]:
+    header = [(f or "").strip() for f in reader.fieldnames or []]
+    reader.fieldnames = header
+    missing = {"sha1", "company_name"} - set(header)
+    if missing:
+        raise InputFileError(f"{csv_path}: line 1: missing column(s) {sorted(missing)}; the header has {header}")
+    rows, lines = {}, {}
+    for row in reader:
+        where = f"{csv_path}: line {reader.line_num}"
+        sha = (row.get("sha1") or "").strip().lower()
+        if not SHA1_RE.fullmatch(sha):
+            raise InputFileError(f"{where}: sha1 {sha!r} is not a SHA-1 (40 hexadecimal characters)")
+        if sha in lines:
+            raise InputFileError(f"{where}: sha1 {sha} is already on line {lines[sha]}")
+        if not (row.get("company_name") or "").strip():
+            raise InputFileError(f"{where}: empty company_name")
+        rows[sha], lines[sha] = row, reader.line_num
+    return rows
 
 
 def name_from_filename(path: Path) -> str:
@@ -97,9 +122,11 @@ class Catalog:
         pdf_dir = Path(pdf_dir)
         if not pdf_dir.is_dir():
             raise FileNotFoundError(f"PDF folder not found: {pdf_dir}")
-        subset = read_subset(subset_csv if subset_csv else pdf_dir / SUBSET_FILE)
-        if not subset and subset_csv is None:
-            subset = read_subset(pdf_dir.parent / SUBSET_FILE)
+        if subset_csv:
+            subset = read_subset(subset_csv, required=True)
+        else:
+            default = pdf_dir / SUBSET_FILE
+            subset = read_subset(default if default.exists() else pdf_dir.parent / SUBSET_FILE)
         found: dict[str, ReportSource] = {}
         for pdf in sorted(p for p in pdf_dir.iterdir() if p.suffix.lower() == ".pdf" and p.is_file()):
             sha, size, mtime = self._sha1_cached(pdf)

@@ -17,6 +17,7 @@ import shutil
 import time
 from pathlib import Path
 
+from rag_assets.answer.scoring import load_gold
 from rag_assets.ingest.chunking import ChunkingConfig
 from rag_assets.storage.paths import ReportPaths
 
@@ -101,7 +102,7 @@ def run_enrichment_bench(source: Path, out: Path, reports: list[str], variants: 
         raise SystemExit(f"error: report(s) not ingested under {source}: {', '.join(missing)} (run `rag-assets ingest`)")
     names = {sha: catalog.get(sha).company_name for sha in reports}
     questions = load_questions(questions_path)
-    gold = json.loads(Path(gold_path).read_text(encoding="utf-8"))
+    gold = load_gold(gold_path)
     embedder = make_embedder("onnx")
     needs_llm = any(VARIANTS[v].table_blocks or VARIANTS[v].context == "llm" for v in variants)
     llm = build_llm(RunConfig(name="ingest", llm=llm_route, answer_model=model)) if needs_llm else None
