@@ -81,6 +81,10 @@ class ReportIndex:
         return out
 
 
+class ReportIndexError(RuntimeError):
+    """A report's chunks or indexes cannot be loaded: its questions fail, the others go on."""
+
+
 class Retriever:
     """Chunks and parent pages for a query, by ``mode`` in {vector, bm25, hybrid}."""
 
@@ -111,7 +115,13 @@ class Retriever:
         with self._lock:
             if sha1 not in self._indexes:
                 model = self.embedder.model_name if self.embedder is not None else None
-                self._indexes[sha1] = ReportIndex(ReportPaths(self.root, sha1), model)
+                try:
+                    self._indexes[sha1] = ReportIndex(ReportPaths(self.root, sha1), model)
+                except (OSError, ValueError, KeyError) as exc:
+                    raise ReportIndexError(
+                        f"report {sha1[:12]}: its indexes cannot be read ({type(exc).__name__}: {exc}); run "
+                        "`rag-assets doctor` to check every report, `rag-assets ingest` to rebuild"
+                    ) from exc
             return self._indexes[sha1]
 
     def chunks(self, sha1: str, query: str) -> list[ScoredChunk]:

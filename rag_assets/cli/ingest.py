@@ -4,7 +4,11 @@
 from __future__ import annotations
 
 import os
+import signal
+import socket
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from rag_assets.orchestration.instance import ensure_dagster_home
@@ -41,19 +45,13 @@ def apply_settings(table_serialization: bool | None, chunk_context: str | None, 
 
 def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, quiet: bool = False,
            table_serialization: bool | None = None, chunk_context: str | None = None,
-           ingest_model: str | None = None) -> list[dict]:
+           ingest_model: str | None = None, verbose: bool = False) -> list[dict]:
     """Register every PDF in ``pdf_dir`` as a report partition and run what is missing, stale or damaged.
     Ingestion settings left None come from the environment, as the code location reads them."""
     pdf_dir = Path(pdf_dir).resolve()
     ensure_dagster_home()
     apply_settings(table_serialization, chunk_context, ingest_model)
-    import dagster as dg
-    from tqdm import tqdm
-
-    from rag_assets.ingest.stages import STAGES
-    from rag_assets.orchestration.definitions import build_definitions, default_resources
-    from rag_assets.orchestration.ingest_assets import reports_partitions
-    from rag_assets.orchestration.staleness import assets_to_rebuild
+    from rag_assets.orchestration.definitions import default_resources
 
     resources = default_resources()
     store = resources["store"].model_copy(update={"inbox": str(pdf_dir),
@@ -62,35 +60,128 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
     if not found:
         print(f"no PDFs in {pdf_dir}")
         return []
+    return materialize_reports(found, resources, store, force=force, quiet=quiet, verbose=verbose)
+
+
+def materialize_reports(found: list, resources: dict, store, force: bool = False, quiet: bool = False,
+                        verbose: bool = False) -> list[dict]:
+    """Run the ``ingest_reports`` job for each report of ``found`` with stale, missing, damaged or
+    inconsistent assets (all of them with ``force``); returns one summary row per report."""
+    import dagster as dg
+    from tqdm import tqdm
+
+    from rag_assets.ingest.stages import STAGES
+    from rag_assets.orchestration.definitions import build_definitions
+    from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.staleness import assets_to_rebuild
+
     defs = build_definitions(resources)
     job = defs.resolve_job_def("ingest_reports")
     instance = dg.DagsterInstance.get()
+    for line in mark_orphaned_runs(instance):
+        print(line)
     known = set(instance.get_dynamic_partitions(reports_partitions.name))
     new = [r.sha1 for r in found if r.sha1 not in known]
     if new:
         instance.add_dynamic_partitions(reports_partitions.name, new)
     rows = []
-    bar = tqdm(found, desc="reports", unit="report", disable=quiet)
-    for src in bar:
-        bar.set_postfix_str(src.company_name[:30])
-        paths = store.paths(src.sha1)
-        todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths)
-        row = {"sha1": src.sha1, "company": src.company_name, "status": "up to date", "seconds": 0.0,
-               "assets": len(todo)}
-        if todo:
-            t0 = time.perf_counter()
-            result = job.execute_in_process(
-                instance=instance, partition_key=src.sha1, raise_on_error=False,
-                asset_selection=[dg.AssetKey(k) for k in todo],
-                tags={"company": src.company_name, "rag_assets/source": "cli"},
-                run_config={"loggers": {"console": {"config": {"log_level": "WARNING"}}}},
-            )
-            row["seconds"] = round(time.perf_counter() - t0, 1)
-            row["status"] = "ok" if result.success else f"FAILED: {failure_message(result)}"
-        rows.append({**row, **partition_sizes(paths)})
+    tags = {"rag_assets/source": "cli", PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname()}
+    log_level = "INFO" if verbose else "CRITICAL"  # the run's own event log keeps every trace
+    with stop_on_signals() as stop:
+        try:
+            for src in tqdm(found, desc="reports", unit="report", disable=quiet):
+                paths = store.paths(src.sha1)
+                todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths)
+                row = {"sha1": src.sha1, "company": src.company_name, "status": "up to date", "seconds": 0.0,
+                       "assets": len(todo)}
+                if todo:
+                    t0 = time.perf_counter()
+                    result = job.execute_in_process(
+                        instance=instance, partition_key=src.sha1, raise_on_error=False,
+                        asset_selection=[dg.AssetKey(k) for k in todo], tags={"company": src.company_name, **tags},
+                        run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
+                    )
+                    row["seconds"] = round(time.perf_counter() - t0, 1)
+                    row["status"] = "ok" if result.success else f"FAILED: {failure_message(result)}"
+                    if was_interrupted(result):
+                        row["status"] = "FAILED: interrupted (run marked failed)"
+                        stop["signal"] = stop["signal"] or INTERRUPT
+                rows.append({**row, **partition_sizes(paths)})
+                if stop["signal"]:
+                    break
+        except KeyboardInterrupt:  # a signal between runs (during a run, Dagster fails the run instead)
+            stop["signal"] = stop["signal"] or INTERRUPT
     if not quiet:
         print_summary(rows)
+    if stop["signal"]:
+        raise Interrupted(stop["signal"], len(found) - len(rows))
     return rows
+
+
+PID_TAG, HOST_TAG = "rag_assets/pid", "rag_assets/host"
+INTERRUPT = -1  # a signal Dagster caught during a run (it handles SIGINT and SIGTERM alike)
+
+
+class Interrupted(Exception):
+    """Ingestion stopped by SIGINT or SIGTERM: the run in progress failed, the reports after it were left."""
+
+    def __init__(self, signo: int, left: int):
+        by = signal.Signals(signo).name if signo != INTERRUPT else "SIGINT or SIGTERM"
+        super().__init__(f"interrupted by {by}: the report in progress failed (its run is marked failed, nothing "
+                         f"half-written), {left} report(s) not started; run again to finish")
+        self.signo = signal.SIGINT if signo == INTERRUPT else signo
+
+
+@contextmanager
+def stop_on_signals():
+    """SIGINT and SIGTERM raise KeyboardInterrupt (Dagster turns them into a failed run while one runs) and
+    are remembered, so the loop stops instead of going on to the next report."""
+    state = {"signal": None}
+    if threading.current_thread() is not threading.main_thread():
+        yield state
+        return
+
+    def handler(signo, frame):
+        state["signal"] = signo
+        raise KeyboardInterrupt
+
+    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for s in old:
+        signal.signal(s, handler)
+    try:
+        yield state
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def was_interrupted(result) -> bool:
+    """Whether a run failed because a signal interrupted it."""
+    for ev in result.all_events:
+        err = ev.step_failure_data.error if ev.event_type_value == "STEP_FAILURE" and ev.step_failure_data else None
+        while err is not None:
+            if err.cls_name in ("DagsterExecutionInterruptedError", "KeyboardInterrupt"):
+                return True
+            err = err.cause
+    return False
+
+
+def mark_orphaned_runs(instance) -> list[str]:
+    """Runs this machine's CLI left in STARTED when it was killed (its process is gone): marked failed."""
+    import dagster as dg
+
+    from rag_assets.storage.atomic import pid_alive
+
+    out = []
+    running = instance.get_runs(filters=dg.RunsFilter(
+        statuses=[dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING], tags={"rag_assets/source": "cli"}))
+    for run in running:
+        pid = int(run.tags.get(PID_TAG) or 0)
+        if pid and run.tags.get(HOST_TAG) == socket.gethostname() and not pid_alive(pid):
+            instance.report_run_failed(run, message=f"its process (pid {pid}) is gone: killed while it ran")
+            out.append(f"run {run.run_id[:8]} ({run.tags.get('company', '?')}) was left running by a killed "
+                       f"process (pid {pid}): marked failed")
+    return out
 
 
 def partition_sizes(paths) -> dict:

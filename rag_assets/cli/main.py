@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from rag_assets.answer.scoring import load_gold
-from rag_assets.cli.ingest import ingest
+from rag_assets.cli.ingest import Interrupted, ingest
 from rag_assets.storage.textfiles import InputFileError
 from rag_assets.storage.paths import data_root
 
@@ -32,8 +32,14 @@ def cmd_ingest(args) -> int:
         return 2
     rows = ingest(pdf_dir, Path(args.subset) if args.subset else None, force=args.force,
                   table_serialization=args.table_serialization, chunk_context=args.chunk_context,
-                  ingest_model=args.ingest_model)
+                  ingest_model=args.ingest_model, verbose=args.verbose)
     return 1 if any(r["status"].startswith("FAILED") for r in rows) else 0
+
+
+def cmd_doctor(args) -> int:
+    from rag_assets.cli.doctor import doctor
+
+    return doctor(repair=args.repair)
 
 
 def cmd_quickstart(args) -> int:
@@ -211,25 +217,33 @@ def cmd_retrieve(args) -> int:
     gold = load_gold(args.gold) if args.gold else None
     sets = {**parse_sets(args.set), "candidate_pages": args.top_k}
     cfg, store, reports, _ = _answer_setup(args.config, sets=sets)
+    from rag_assets.answer.retrieval import ReportIndexError
     from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
 
     answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None)
     out = Path(args.out)
     hits: dict = {}
+    failed = []
     with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for q in questions:
-            pages = ranked_pages(answerer, q.text, args.top_k)
+            try:
+                pages = ranked_pages(answerer, q.text, args.top_k)
+            except ReportIndexError as exc:  # that report's questions fail; the others go on
+                failed.append(q.text)
+                fh.write(json.dumps({"question_text": q.text, "pages": [], "error": str(exc)}) + "\n")
+                print(f"error: {q.text[:70]}: {exc}", file=sys.stderr)
+                continue
             if gold and q.text in gold:
                 add_page_hits(hits, [f"{p.sha1}:{p.page_index}" for p in pages], gold[q.text]["reference_pools"])
             fh.write(json.dumps({"question_text": q.text, "pages": [
                 {"pdf_sha1": p.sha1, "page_index": p.page_index, "score": round(float(p.score), 6)} for p in pages
             ]}) + "\n")
-    print(f"{len(questions)} ranked page lists -> {out}")
+    print(f"{len(questions) - len(failed)} ranked page lists -> {out}" + (f"; {len(failed)} failed" if failed else ""))
     if gold:
         print("  ".join(f"page_hit@{k} {h / c:.3f}" for k, (h, c) in sorted(hits.items()) if c)
               + f"  ({next(iter(hits.values()), (0, 0))[1]} questions with gold pages; config {cfg.name}, "
               f"retrieval {cfg.retrieval})")
-    return 0
+    return 1 if failed else 0
 
 
 def cmd_evaluate(args) -> int:
@@ -342,6 +356,10 @@ def _ingest_verbs(sub) -> None:
     s.add_argument("--ingest-model", default=None, help="ingestion LLM (default qwen2.5-coder-0.5b, embedded)")
     s.set_defaults(func=cmd_ingest)
 
+    s = sub.add_parser("doctor", help="check every report's files against each other and its PDF; clear leftovers")
+    s.add_argument("--repair", action="store_true", help="rebuild broken reports through the ingestion job")
+    s.set_defaults(func=cmd_doctor)
+
     s = sub.add_parser("quickstart", help="sample reports into data/pdfs (if empty), ingest, answer sample questions")
     s.add_argument("--config", default="local", help="run configuration that answers (default: local)")
     s.add_argument("--model", help="override the configuration's answer model (embedded name or .gguf path)")
@@ -439,6 +457,12 @@ def main(argv: list[str] | None = None) -> int:
     except (BackendMissing, ModelFetchError, SettingsError, InputFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 128 + exc.signo
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
     except SystemExit as exc:  # verbs exit early on bad input: report, keep the exit code
         if isinstance(exc.code, str):
             print(exc.code, file=sys.stderr)

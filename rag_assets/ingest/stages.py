@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,7 +21,11 @@ from rag_assets.index.vectors import VectorIndex
 from rag_assets.ingest.chunking import CHUNKER_VERSION, ChunkingConfig, chunk_pages
 from rag_assets.ingest.cleaning import CLEANER_VERSION, document_pages
 from rag_assets.storage import artifacts as art
+from rag_assets.storage.atomic import recover_leftovers, remove_index
+from rag_assets.storage.catalog import check_source
 from rag_assets.storage.paths import ReportPaths
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 
@@ -71,6 +76,7 @@ class StageInputs:
 
 
 def parse_stage(x: StageInputs) -> dict:
+    check_source(x.paths.sha1, Path(x.pdf))  # the partition key is the hash of the bytes parsed
     doc, stats = x.parse(x.pdf, x.company, x.progress(f"{x.company}: parsed pages"))
     meta = stats.as_metadata()
     meta["bytes"] = art.save_parsed(doc, x.paths)
@@ -180,6 +186,7 @@ def faiss_stage(x: StageInputs, step: int = 256) -> dict:
     index = VectorIndex.build(vecs, df["chunk_id"].tolist(), embedder.model_name)
     target = x.paths.faiss_dir_for(embedder.model_name)
     index.save(target)
+    _drop_stale_model_indexes(x.paths.faiss_dir, target, index.chunk_ids)
     dt = time.perf_counter() - t0
     return {
         "vectors": index.ntotal,
@@ -189,6 +196,20 @@ def faiss_stage(x: StageInputs, step: int = 256) -> dict:
         "chunks_per_second": round(index.ntotal / dt, 1) if dt else None,
         "bytes": sum(p.stat().st_size for p in target.iterdir()),
     }
+
+
+def _drop_stale_model_indexes(faiss_dir: Path, current: Path, chunk_ids: list[str]) -> None:
+    """Indexes of other embedding models built from other chunks no longer match the report: removed."""
+    for folder in faiss_dir.iterdir():
+        if folder.name.startswith(".") or folder.name == current.name:
+            continue
+        try:
+            same = VectorIndex.load(folder).chunk_ids == chunk_ids
+        except Exception:  # unreadable: as stale as a mismatch
+            same = False
+        if not same:
+            log.info("removing %s: built from other chunks", folder)
+            remove_index(folder)
 
 
 def bm25_stage(x: StageInputs) -> dict:
@@ -248,6 +269,13 @@ def stage_code_versions(settings: IngestSettings) -> dict[str, str]:
     return {name: f"{st.version}-{fingerprint(st.settings(settings))}" for name, st in STAGES.items()}
 
 
+def run_stage(stage: Stage, x: StageInputs) -> dict:
+    """Run one stage of a partition, after clearing what killed writers left in its folder."""
+    for line in recover_leftovers(x.paths.dir):
+        log.warning("%s: %s", x.company, line)
+    return stage.run(x)
+
+
 def ingest_partition(x: StageInputs, stages: list[str] | None = None,
                      on_stage: Callable[[str, dict], None] | None = None) -> dict[str, dict]:
     """Run ``stages`` (default: all) of one partition in the table's order; returns each stage's metadata."""
@@ -257,7 +285,7 @@ def ingest_partition(x: StageInputs, stages: list[str] | None = None,
         raise ValueError(f"unknown stage(s) {sorted(unknown)}; stages are {list(STAGES)}")
     out = {}
     for name in wanted:
-        out[name] = STAGES[name].run(x)
+        out[name] = run_stage(STAGES[name], x)
         if on_stage:
             on_stage(name, out[name])
     return out

@@ -10,9 +10,10 @@ import time
 import dagster as dg
 
 from rag_assets.ingest.parsing import PdfParseError
-from rag_assets.ingest.stages import STAGES, IngestSettings, Stage, StageInputs, stage_code_versions
+from rag_assets.ingest.stages import STAGES, IngestSettings, Stage, StageInputs, run_stage, stage_code_versions
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets.storage import artifacts as art
+from rag_assets.storage.catalog import SourceChangedError
 from rag_assets.storage.manifest import files_hash, record_output
 
 reports_partitions = dg.DynamicPartitionsDefinition(name="reports")
@@ -129,8 +130,8 @@ SAMPLES = {"report_pages": _sample_page, "serialized_tables": _sample_tables, "c
 def _run_stage(stage: Stage, context: dg.AssetExecutionContext, settings: IngestSettings, code_version: str):
     x = stage_inputs(context, settings)
     try:
-        meta = stage.run(x)
-    except PdfParseError as exc:
+        meta = run_stage(stage, x)
+    except (PdfParseError, SourceChangedError) as exc:
         raise dg.Failure(description=f"{x.company} ({x.pdf}): {exc}", allow_retries=False,
                          metadata={"pdf": dg.MetadataValue.path(str(x.pdf)), "error": type(exc).__name__}) from exc
     data_version = files_hash(stage.outputs(x.paths))

@@ -4,23 +4,42 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import signal
 import tempfile
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
 
+def current_umask() -> int:
+    """The process's umask, read without changing it (Linux: /proc/self/status; elsewhere set and reset)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextmanager
 def atomic_path(target: Path) -> Iterator[Path]:
-    """Yield a temp file path beside ``target``; rename it over ``target`` only if the block succeeds."""
+    """Yield a temp file path beside ``target``; rename it over ``target`` only if the block succeeds. The
+    temp name carries the writer's PID, so a later run can tell a dead writer's leftover from a live one."""
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes 0600 whatever the umask; files follow the umask
     os.close(fd)
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        _fault("before-replace", target)
         os.replace(tmp_path, target)
     finally:
         if tmp_path.exists():
@@ -29,24 +48,129 @@ def atomic_path(target: Path) -> Iterator[Path]:
 
 @contextmanager
 def atomic_dir(target: Path) -> Iterator[Path]:
-    """Yield a fresh temp directory beside ``target``; swap it in for ``target`` only on success."""
+    """Yield a fresh temp directory beside ``target``; on success it becomes ``target`` without a moment
+    with no ``target``: ``target`` is a symlink to a version folder ``.<name>.v<pid>-<id>``, and the swap is
+    one atomic rename of a new symlink over it. The previous version is removed afterwards."""
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent))
+    os.chmod(tmp, 0o777 & ~current_umask())
     try:
         yield tmp
-        old = None
-        if target.exists():
-            old = target.parent / f".{target.name}.old.{os.getpid()}"
-            if old.exists():
-                shutil.rmtree(old)
-            os.replace(target, old)
-        os.replace(tmp, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        version = target.parent / f".{target.name}.v{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        os.replace(tmp, version)
+        _fault("version-written", target)
+        _swap_link(target, version)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _swap_link(target: Path, version: Path) -> None:
+    previous = target.parent / os.readlink(target) if target.is_symlink() else None
+    link = target.parent / f".{target.name}.{os.getpid()}.link.tmp"
+    link.unlink(missing_ok=True)
+    os.symlink(version.name, link)
+    legacy = None
+    if target.exists() and not target.is_symlink():  # a folder written before versioned swaps: moved once
+        legacy = target.parent / f".{target.name}.old.{os.getpid()}"
+        os.replace(target, legacy)
+    _fault("before-swap", target)
+    os.replace(link, target)
+    _fault("after-swap", target)
+    for old in (previous, legacy):
+        if old is not None and old != version:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def remove_index(target: Path) -> None:
+    """Remove an index folder written by ``atomic_dir`` (the symlink and its version, or a plain folder)."""
+    target = Path(target)
+    if target.is_symlink():
+        version = target.parent / os.readlink(target)
+        target.unlink()
+        shutil.rmtree(version, ignore_errors=True)
+    elif target.exists():
+        shutil.rmtree(target, ignore_errors=True)
+
+
+# -- recovery of what a killed writer left behind ---------------------------------------------------------
+
+LEFTOVER_RE = re.compile(r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\..*\.tmp|old\.(?P<old_pid>\d+)|v(?P<v_pid>\d+)-[0-9a-f]+)$")
+LEGACY_TMP_RE = re.compile(r"^\.(?P<name>.+?)\.[a-z0-9_]+\.tmp$")
+
+
+def pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def recover_leftovers(folder: Path, depth: int = 2) -> list[str]:
+    """Finish or undo what killed writers left in ``folder`` (and its subfolders, to ``depth``): temp files
+    and folders are removed, a folder moved aside by an interrupted swap is put back if nothing replaced it,
+    and version folders no symlink points to are removed. Leftovers of a live writer are not touched.
+    Returns what was done, one line each."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    done = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            done += _recover_one(entry)
+        elif depth > 1 and entry.is_dir() and not entry.is_symlink():
+            done += recover_leftovers(entry, depth - 1)
+    return done
+
+
+def _recover_one(entry: Path) -> list[str]:
+    m = LEFTOVER_RE.match(entry.name)
+    if m is None:
+        legacy = LEGACY_TMP_RE.match(entry.name)
+        if legacy is None:
+            return []
+        _remove(entry)
+        return [f"removed temp {entry}"]
+    pid = int(m["pid"] or m["old_pid"] or m["v_pid"])
+    if pid_alive(pid):
+        return []
+    target = entry.parent / m["name"]
+    if m["old_pid"] and not os.path.lexists(target):
+        os.replace(entry, target)
+        return [f"restored {target} from {entry.name} (a swap was interrupted)"]
+    if m["v_pid"] and target.is_symlink() and os.readlink(target) == entry.name:
+        return []
+    if m["v_pid"] and not os.path.lexists(target):
+        os.symlink(entry.name, target)
+        return [f"restored {target} -> {entry.name} (a swap was interrupted)"]
+    _remove(entry)
+    return [f"removed leftover {entry}"]
+
+
+def _remove(entry: Path) -> None:
+    if entry.is_dir() and not entry.is_symlink():
+        shutil.rmtree(entry, ignore_errors=True)
+    else:
+        entry.unlink(missing_ok=True)
+
+
+# -- fault injection (tests and the soak script) ---------------------------------------------------------
+
+FAULT_ENV = "RAG_ASSETS_FAULT"
+
+
+def _fault(point: str, target: Path) -> None:
+    """Kill this process at ``point`` when ``$RAG_ASSETS_FAULT`` is ``<point>:<target name>`` (the soak
+    script and the fault tests use it to stop a writer between two renames); otherwise nothing."""
+    want = os.environ.get(FAULT_ENV)
+    if want and want == f"{point}:{target.name}":
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def write_text(target: Path, text: str) -> None:

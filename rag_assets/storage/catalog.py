@@ -7,7 +7,7 @@ import hashlib
 import io
 import logging
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from rag_assets.storage.atomic import read_json, write_json
@@ -29,9 +29,24 @@ class ReportSource:
     size: int
     mtime_ns: int
     currency: str | None = None
+    superseded_by: str | None = None  # the sha1 of the bytes now at ``path`` (this report is no longer routed to)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+class SourceChangedError(RuntimeError):
+    """A report's PDF no longer has the bytes its partition key (SHA-1) was made from."""
+
+
+def check_source(sha1: str, path: Path) -> None:
+    """Raise ``SourceChangedError`` if the PDF at ``path`` is not the one registered as ``sha1``."""
+    now = file_sha1(path)
+    if now != sha1:
+        raise SourceChangedError(
+            f"{path} changed since it was registered as report {sha1[:12]} (its bytes are now {now[:12]}); this "
+            "partition is superseded: run `rag-assets ingest` on its folder (or the sensor) to ingest the new file"
+        )
 
 
 def file_sha1(path: Path, bufsize: int = 1 << 20) -> str:
@@ -92,6 +107,7 @@ class Catalog:
             k: ReportSource(**v) for k, v in data.get("reports", {}).items()
         }
         self._hash_cache: dict[str, list] = data.get("hash_cache", {})
+        self._scanned: set[str] = set()  # reports this object's scans found current at their path
 
     def save(self) -> None:
         """Merge into the file on disk under a lock: concurrent scans (two ingest commands, the sensor) add to
@@ -102,10 +118,27 @@ class Catalog:
         with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             on_disk = read_json(self.path, default={}) or {}
-            reports = {**on_disk.get("reports", {}), **{k: v.to_dict() for k, v in self.reports.items()}}
+            reports = self._merged({k: ReportSource(**v) for k, v in on_disk.get("reports", {}).items()})
             self._hash_cache = {**on_disk.get("hash_cache", {}), **self._hash_cache}
-            write_json(self.path, {"reports": dict(sorted(reports.items())), "hash_cache": self._hash_cache})
-            self.reports = {k: ReportSource(**v) for k, v in reports.items()}
+            write_json(self.path, {"reports": {k: reports[k].to_dict() for k in sorted(reports)},
+                                   "hash_cache": self._hash_cache})
+            self.reports = reports
+
+    def _merged(self, on_disk: dict[str, ReportSource]) -> dict[str, ReportSource]:
+        """On-disk entries updated with ours; a report another process marked superseded stays so unless our
+        scan just found it current; what our scan found is the one current report of its path."""
+        merged = dict(on_disk)
+        for sha, src in self.reports.items():
+            theirs = on_disk.get(sha)
+            if theirs is None or sha in self._scanned or not theirs.superseded_by:
+                merged[sha] = src
+        for sha in self._scanned:
+            path = merged[sha].path
+            for other, src in list(merged.items()):
+                if other != sha and src.path == path and src.superseded_by != sha:
+                    log.warning("%s changed: report %s is superseded by %s", path, other[:12], sha[:12])
+                    merged[other] = replace(src, superseded_by=sha)
+        return merged
 
     def _sha1_cached(self, pdf: Path) -> tuple[str, int, int]:
         st = pdf.stat()
@@ -130,10 +163,10 @@ class Catalog:
         found: dict[str, ReportSource] = {}
         for pdf in sorted(p for p in pdf_dir.iterdir() if p.suffix.lower() == ".pdf" and p.is_file()):
             sha, size, mtime = self._sha1_cached(pdf)
-            row = subset.get(sha, {})
             if sha in found:
                 log.warning("%s has the same content as %s; keeping the first", pdf, found[sha].path)
                 continue
+            row = subset.get(sha) or self._row_of_path(str(pdf.resolve()))
             found[sha] = ReportSource(
                 sha1=sha,
                 path=str(pdf.resolve()),
@@ -143,7 +176,20 @@ class Catalog:
                 currency=(row.get("cur") or row.get("currency") or None),
             )
         self.reports.update(found)
+        self._scanned |= set(found)
         return [found[k] for k in sorted(found)]
+
+    def _row_of_path(self, path: str) -> dict:
+        """The name and currency of the report last registered at ``path``: a PDF replaced by a new version
+        with no subset row of its own keeps its company."""
+        for src in self.reports.values():
+            if src.path == path and not src.superseded_by:
+                return {"company_name": src.company_name, "currency": src.currency}
+        return {}
+
+    def current(self) -> dict[str, ReportSource]:
+        """The reports not superseded by a newer file at their path: the ones questions are routed to."""
+        return {sha: src for sha, src in self.reports.items() if not src.superseded_by}
 
     def get(self, sha1: str) -> ReportSource:
         try:

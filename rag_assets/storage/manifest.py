@@ -7,6 +7,7 @@ manifest answers that, and only that."""
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from rag_assets.storage.atomic import read_json, write_json
@@ -20,13 +21,23 @@ def files_hash(paths: list[Path]) -> str:
         path = Path(path)
         if not path.exists():
             return ""
-        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        files = _visible_files(path) if path.is_dir() else [path]
         for f in files:
             h.update(str(f.relative_to(path) if path.is_dir() else f.name).encode())
             with open(f, "rb") as fh:
                 while block := fh.read(1 << 20):
                     h.update(block)
     return h.hexdigest()[:16]
+
+
+def _visible_files(folder: Path) -> list[Path]:
+    """The files under ``folder``, following symlinks (an index folder is a symlink to its current version)
+    and skipping hidden entries (versions, temp files of a writer)."""
+    out = []
+    for base, dirs, files in os.walk(folder, followlinks=True):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        out += [Path(base) / f for f in files if not f.startswith(".")]
+    return sorted(out)
 
 
 def record_output(paths: ReportPaths, stage: str, code_version: str, data_version: str) -> None:

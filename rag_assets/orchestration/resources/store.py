@@ -81,10 +81,10 @@ class ReportStore(dg.ConfigurableResource):
         return {sha1: src.company_name for sha1, src in self.catalog().reports.items()}
 
     def indexed_reports(self) -> dict[str, str]:
-        """sha1 -> company name of every catalogued report that has chunks."""
+        """sha1 -> company name of every current catalogued report (not superseded) that has chunks."""
         return {
             sha1: src.company_name
-            for sha1, src in self.catalog().reports.items()
+            for sha1, src in self.catalog().current().items()
             if self.paths(sha1).chunks.exists()
         }
 

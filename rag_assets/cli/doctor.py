@@ -1,0 +1,94 @@
+"""`rag-assets doctor`: check every report's files against each other and against its PDF, clear what killed
+writers left behind, and (with ``--repair``) rebuild what is broken through the ingestion job."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag_assets.ingest.stages import STAGES
+from rag_assets.ingest.verify import verify_report
+from rag_assets.orchestration.instance import ensure_dagster_home
+from rag_assets.storage.atomic import recover_leftovers
+from rag_assets.storage.catalog import ReportSource, file_sha1
+from rag_assets.storage.manifest import damaged_outputs
+
+
+@dataclass
+class Finding:
+    sha1: str
+    company: str
+    problems: list[str] = field(default_factory=list)
+    repaired: list[str] = field(default_factory=list)
+    status: str = "ok"
+
+
+def examine(src: ReportSource, paths) -> Finding:
+    """One report: leftovers cleared, then its PDF, its files and their agreement checked."""
+    found = Finding(src.sha1, src.company_name)
+    if src.superseded_by:
+        found.status = f"superseded by {src.superseded_by[:12]} (not routed to)"
+        return found
+    if not paths.dir.exists():
+        found.status = "not ingested"
+        return found
+    found.repaired = recover_leftovers(paths.dir)
+    pdf = Path(src.path)
+    if not pdf.exists():
+        found.problems.append(f"its PDF {pdf} is gone")
+    elif (pdf.stat().st_size, pdf.stat().st_mtime_ns) != (src.size, src.mtime_ns) and file_sha1(pdf) != src.sha1:
+        found.problems.append(f"its PDF {pdf} changed since it was ingested: run `rag-assets ingest` on its folder")
+    found.problems += [f"{stage}: {problem}" for stage, problem in verify_report(paths).items()]
+    changed = damaged_outputs(paths, {n: st.outputs(paths) for n, st in STAGES.items()})
+    found.problems += [f"{stage}: files changed or missing since they were written" for stage in changed
+                       if not any(p.startswith(f"{stage}:") for p in found.problems)]
+    found.status = "broken" if found.problems else "ok"
+    return found
+
+
+def doctor(repair: bool = False) -> int:
+    """Examine every catalogued report, print the findings; exit code 0 only if every ingested report is
+    consistent (after ``repair``, which rebuilds broken reports through the ingestion job)."""
+    from rag_assets.orchestration.definitions import default_resources
+
+    import dagster as dg
+
+    from rag_assets.cli.ingest import mark_orphaned_runs
+
+    ensure_dagster_home()
+    for line in mark_orphaned_runs(dg.DagsterInstance.get()):
+        print(line)
+    resources = default_resources()
+    store = resources["store"]
+    catalog = store.catalog()
+    findings = [examine(src, store.paths(sha)) for sha, src in sorted(catalog.reports.items())]
+    _print(findings, store.root)
+    broken = [f for f in findings if f.status == "broken"]
+    if broken and repair:
+        from rag_assets.cli.ingest import materialize_reports
+
+        sources = [catalog.reports[f.sha1] for f in broken if Path(catalog.reports[f.sha1].path).exists()]
+        materialize_reports(sources, resources, store, quiet=True)
+        findings = [examine(src, store.paths(sha)) for sha, src in sorted(catalog.reports.items())]
+        print("\nafter repair:")
+        _print(findings, store.root)
+        broken = [f for f in findings if f.status == "broken"]
+    elif broken:
+        print("\nrun `rag-assets doctor --repair` to rebuild the broken report(s)")
+    return 1 if broken else 0
+
+
+def _print(findings: list[Finding], root: Path) -> None:
+    orphans = sorted(p.name for p in (root / "reports").glob("*") if p.is_dir()) if (root / "reports").exists() else []
+    known = {f.sha1 for f in findings}
+    for f in findings:
+        print(f"{f.company[:30]:30} {f.sha1[:12]}  {f.status}")
+        for line in f.repaired:
+            print(f"    repaired: {line}")
+        for line in f.problems:
+            print(f"    problem:  {line}")
+    for name in orphans:
+        if name not in known:
+            print(f"{'(not in the catalog)':30} {name[:12]}  orphan folder {root / 'reports' / name}")
+    ok = sum(1 for f in findings if f.status == "ok")
+    print(f"{len(findings)} report(s): {ok} ok, {sum(1 for f in findings if f.status == 'broken')} broken")
