@@ -13,6 +13,7 @@ from rag_assets.cli.ingest import ingest
 from rag_assets.cli.main import main
 from rag_assets.orchestration.answer_assets import answers, question_set
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ReportStore
+from rag_assets.tools.soak import leftovers
 from rag_assets_tests.conftest import BLUEBIRD, NORTHWIND
 
 UNKNOWN_Q = {"text": "What was the revenue of Zenith Unknown Corp?", "kind": "number"}
@@ -60,6 +61,10 @@ def test_failed_llm_call_is_an_error_and_a_rerun_retries_it(ingested, tmp_path, 
     captured = capsys.readouterr()
     assert "resuming: 1 answer(s)" in captured.out and "1 of 2 question(s) failed" in captured.err
     assert sum(1 for line in progress.read_text().splitlines() if json.loads(line)["error"]) == 2, "retried"
+
+    assert main(["ask", BUYBACK_Q["text"], *dead]) == 1
+    captured = capsys.readouterr()
+    assert "answer:" not in captured.out and "error: the question failed, no answer" in captured.err
 
     assert main(["answer", q, "--out", str(out), "--model", "qwen2.5-coder-0.5b"]) == 0
     submitted = {a["question_text"]: a for a in json.loads(out.read_text())["answers"]}
@@ -174,3 +179,225 @@ def test_bad_subset_csv_is_one_line_naming_file_and_line(two_pdfs, tmp_path, dat
     line = _one_error_line(capsys)
     assert str(csv_path) in line and says.format(a=shas[0]) in line
     assert not (data_home / "reports").exists()
+
+
+# -- index swaps, leftovers and consistency (defects 2 and 3) ------------------------------------------
+
+def _cli(args, env_extra=None, timeout=300):
+    """``rag-assets ARGS`` in a child process (to be killed at a fault point); returns the CompletedProcess."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, **(env_extra or {})}
+    return subprocess.run([sys.executable, "-m", "rag_assets.cli.main", *args], env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def _store_report(data_home, company):
+    from rag_assets.storage.catalog import Catalog
+
+    cat = Catalog(data_home / "catalog.json")
+    sha = next(s for s, src in cat.current().items() if src.company_name == company)
+    from rag_assets.storage.paths import ReportPaths
+
+    return ReportPaths(data_home, sha)
+
+
+@pytest.mark.parametrize("point", ["version-written", "before-swap"])
+def test_kill_during_an_index_swap_keeps_an_index_and_the_next_run_repairs(ingested, tmp_path, point):
+    """Defect 2: a --force re-ingest killed (SIGKILL) between the renames of the BM25 swap. The old index
+    stays in place the whole time; the next run clears the leftovers, marks the killed run failed, and every
+    report is consistent again."""
+    import os
+
+    from rag_assets.ingest.verify import verify_report
+
+    data_home = ingested
+    paths = _store_report(data_home, NORTHWIND.company)
+    killed = _cli(["ingest", str(data_home / "pdfs"), "--force"], {"RAG_ASSETS_FAULT": f"{point}:bm25"})
+    assert killed.returncode == -9, killed.stderr[-2000:]
+    assert (paths.bm25_dir / "chunk_ids.json").exists(), "the old index is still in place"
+    assert leftovers(data_home), "the kill left a version folder or link behind"
+    rerun = _cli(["ingest", str(data_home / "pdfs")])
+    assert rerun.returncode == 0, rerun.stderr[-2000:]
+    assert "was left running by a killed process" in rerun.stdout
+    assert leftovers(data_home) == []
+    for company in (NORTHWIND.company, BLUEBIRD.company):
+        assert verify_report(_store_report(data_home, company)) == {}
+    import dagster as dg
+
+    with dg.DagsterInstance.from_config(os.environ["DAGSTER_HOME"]) as instance:
+        statuses = {r.status for r in instance.get_runs()}
+    assert dg.DagsterRunStatus.STARTED not in statuses and dg.DagsterRunStatus.FAILURE in statuses
+
+
+def test_a_folder_swapped_by_older_code_is_restored_if_the_swap_was_cut(tmp_path):
+    """Defect 2 (migration): the first swap of an index folder written before versioned swaps moves the
+    folder aside; killed right there, the next run puts it back."""
+    from rag_assets.storage.atomic import recover_leftovers
+
+    target = tmp_path / "bm25"
+    target.mkdir()
+    (target / "chunk_ids.json").write_text("old")
+    code = ("import sys; from pathlib import Path; from rag_assets.storage.atomic import atomic_dir\n"
+            f"with atomic_dir(Path({str(target)!r})) as tmp: (tmp / 'chunk_ids.json').write_text('new')\n")
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "RAG_ASSETS_FAULT": "before-swap:bm25"}
+    assert subprocess.run([sys.executable, "-c", code], env=env).returncode == -9
+    assert not target.exists() and any(p.name.startswith(".bm25.old.") for p in tmp_path.iterdir())
+    done = recoverleftovers(tmp_path)
+    assert any("restored" in line for line in done)
+    assert (target / "chunk_ids.json").read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["bm25"]
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+    assert target.is_symlink() and (target / "chunk_ids.json").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".bm25.v")) == ["bm25"]
+
+
+def test_index_ids_that_disagree_with_the_chunk_table_are_rebuilt(ingested, capsys):
+    """Defect 2: an index whose ids differ from the chunk table while the manifest says current (written by
+    hand, restored from a backup) is found by `doctor` and rebuilt by `ingest`."""
+    from rag_assets.index.bm25 import BM25Index
+    from rag_assets.ingest.verify import verify_report
+    from rag_assets.storage.artifacts import chunks_for_indexing
+    from rag_assets.storage.manifest import files_hash, record_output
+    from rag_assets.storage.atomic import read_json
+
+    paths = _store_report(ingested, BLUEBIRD.company)
+    df, texts = chunks_for_indexing(paths)
+    BM25Index.build(texts[:-1], df["chunk_id"].tolist()[:-1]).save(paths.bm25_dir)
+    recorded = read_json(paths.manifest)["bm25_index"]
+    record_output(paths, "bm25_index", recorded["code_version"], files_hash([paths.bm25_dir]))
+    assert "bm25_index" in verify_report(paths)
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "bm25_index: the BM25 index holds" in out and "1 missing" in out and "1 broken" in out
+    assert main(["ingest", str(ingested / "pdfs")]) == 0
+    assert verify_report(paths) == {}
+    assert main(["doctor"]) == 0 and "2 ok, 0 broken" in capsys.readouterr().out
+
+
+def test_a_report_with_a_missing_index_fails_only_its_own_questions(ingested, tmp_path, capsys):
+    """Defect 3: one report's BM25 index gone; its question gets a clear error, the other report's question
+    is answered as usual (retrieve exits 1 and says how many failed)."""
+    from rag_assets.storage.atomic import remove_index
+
+    remove_index(_store_report(ingested, BLUEBIRD.company).bm25_dir)
+    q = _questions(tmp_path, {"text": f"What were the total assets of {BLUEBIRD.company}?", "kind": "number"},
+                   {"text": f"What were the total assets of {NORTHWIND.company}?", "kind": "number"})
+    out = tmp_path / "ranked.jsonl"
+    assert main(["retrieve", q, "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert "its indexes cannot be read" in lines[0]["error"] and lines[0]["pages"] == []
+    assert lines[1]["pages"] and "error" not in lines[1]
+    assert "1 ranked page lists" in captured.out and "1 failed" in captured.out
+    assert "rag-assets doctor" in captured.err
+
+
+# -- a changed PDF (defect 4) ---------------------------------------------------------------------------
+
+def test_a_changed_pdf_supersedes_its_report(ingested, capsys):
+    """Defect 4: bytes appended to a PDF. The catalog keeps one current report for the path (the new one,
+    with the company's name), routes to it only, and the old partition refuses to parse the new file."""
+    from rag_assets.orchestration.definitions import ingestion_graph
+    from rag_assets.orchestration.resources import ParserResource
+    from rag_assets.storage.catalog import Catalog
+
+    old = _store_report(ingested, BLUEBIRD.company).sha1
+    pdf = ingested / "pdfs" / BLUEBIRD.file_name
+    with open(pdf, "ab") as fh:
+        fh.write(b"\n% an incremental update\n")
+    assert main(["ingest", str(ingested / "pdfs")]) == 0
+    cat = Catalog(ingested / "catalog.json")
+    at_path = [src for src in cat.reports.values() if src.path == str(pdf.resolve())]
+    current = [src for src in at_path if not src.superseded_by]
+    assert len(at_path) == 2 and len(current) == 1 and current[0].sha1 != old
+    assert cat.reports[old].superseded_by == current[0].sha1 and current[0].company_name == BLUEBIRD.company
+    assert ReportStore().indexed_reports().get(current[0].sha1) == BLUEBIRD.company
+    assert old not in ReportStore().indexed_reports()
+    resources = {"store": ReportStore(), "parser": ParserResource(route="weight_free"),
+                 "embedder": EmbedderResource(), "llm": LLMResource()}
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions("reports", [old])
+        result = dg.materialize(ingestion_graph(resources), partition_key=old, instance=instance,
+                                resources=resources, raise_on_error=False, selection=["parsed_report"])
+    assert not result.success
+    failure = next(e for e in result.all_events if e.event_type_value == "STEP_FAILURE")
+    assert "changed since it was registered as report" in failure.step_failure_data.user_failure_data.description
+
+
+# -- stopping (defect 7) ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("signo", ["SIGINT", "SIGTERM"])
+def test_a_signal_stops_ingest_within_seconds_and_fails_its_run(erc, data_home, tmp_path, signo):
+    """Defect 7: SIGINT or SIGTERM while a real report is being ingested: the process stops within seconds,
+    exits non-zero with one line, leaves no temp file, does not start the next report, and its Dagster run
+    is FAILURE (not STARTED)."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import dagster as dg
+
+    inbox = tmp_path / "pdfs"
+    inbox.mkdir()
+    smallest = sorted((erc / "pdfs").glob("*.pdf"), key=lambda p: p.stat().st_size)[:2]
+    for p in smallest:
+        shutil.copy(p, inbox / p.name)
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "dagster_home")}
+    proc = subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "ingest", str(inbox)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list((data_home / "reports").glob("*/parsed.docling.json")):  # a run is under way
+        assert proc.poll() is None and time.monotonic() < deadline, "ingestion did not start"
+        time.sleep(0.2)
+    t0 = time.monotonic()
+    proc.send_signal(getattr(signal, signo))
+    out, err = proc.communicate(timeout=60)
+    assert time.monotonic() - t0 < 15, "stopped within seconds"
+    assert proc.returncode == 130, err[-2000:]
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "interrupted" in errors[0] and "1 report(s) not started" in errors[0]
+    assert "Traceback" not in err and "Stack Trace" not in err
+    assert len(list((data_home / "reports").iterdir())) == 1, "the next report was not started"
+    assert leftovers(data_home) == []
+    with dg.DagsterInstance.from_config(env["DAGSTER_HOME"]) as instance:
+        assert [r.status for r in instance.get_runs()] == [dg.DagsterRunStatus.FAILURE]
+
+
+def test_a_failed_pdf_is_one_summary_line_not_a_flood(inbox, tmp_path, monkeypatch, capfd):
+    """Defect 10: a bad PDF printed hundreds of lines of Dagster traces; the reason is in the summary and
+    the traces stay in the run's event log unless -v is given."""
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    (inbox / "broken.pdf").write_bytes(b"%PDF-1.7\nthis is not a PDF body")
+    assert main(["ingest", str(inbox)]) == 1
+    out, err = capfd.readouterr()
+    assert "FAILED" in out and "broken" in out
+    assert "Stack Trace" not in err and "Traceback" not in err
+    assert len([line for line in err.replace("\r", "\n").splitlines() if line.strip() and
+                not line.startswith("reports:")]) <= 3, err
+
+
+@pytest.mark.parametrize("umask, file_mode, dir_mode", [(0o022, 0o644, 0o755), (0o077, 0o600, 0o700)])
+def test_outputs_follow_the_umask(tmp_path, umask, file_mode, dir_mode):
+    """Defect 10: files were 0600 and index folders 0700 whatever the umask."""
+    import os
+
+    from rag_assets.storage.atomic import atomic_dir, write_text
+
+    old = os.umask(umask)
+    try:
+        write_text(tmp_path / "a.json", "{}")
+        with atomic_dir(tmp_path / "index") as tmp:
+            (tmp / "x").write_text("1")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "a.json").stat().st_mode & 0o777 == file_mode
+    assert (tmp_path / "index").stat().st_mode & 0o777 == dir_mode  # the version folder, through the link
