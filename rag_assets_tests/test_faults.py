@@ -249,7 +249,7 @@ def test_a_folder_swapped_by_older_code_is_restored_if_the_swap_was_cut(tmp_path
     env = {**os.environ, "RAG_ASSETS_FAULT": "before-swap:bm25"}
     assert subprocess.run([sys.executable, "-c", code], env=env).returncode == -9
     assert not target.exists() and any(p.name.startswith(".bm25.old.") for p in tmp_path.iterdir())
-    done = recoverleftovers(tmp_path)
+    done = recover_leftovers(tmp_path)
     assert any("restored" in line for line in done)
     assert (target / "chunk_ids.json").read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["bm25"]
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
