@@ -116,12 +116,20 @@ def page_proves(kind: str, value, quote: str, text: str) -> bool:
     anything else) the evidence quote."""
     if kind == "number" and isinstance(value, float):
         return grounded(value, [text])
-    flat = re.sub(r"\s+", " ", text).lower()
     if kind == "name" and isinstance(value, str):
-        return re.sub(r"\s+", " ", value).strip().lower() in flat
+        return name_in(value, text)
     if kind == "names" and isinstance(value, list):
-        return any(re.sub(r"\s+", " ", n).strip().lower() in flat for n in value)
+        return any(name_in(n, text) for n in value)
     return quote_in_context(quote, [text])
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def name_in(name: str, text: str) -> bool:
+    """``name`` is printed in ``text`` (case and runs of whitespace folded)."""
+    return _flat(name) in _flat(text)
 
 
 def _refs(pages: list[RetrievedPage]) -> list[dict]:
@@ -256,10 +264,10 @@ class Answerer:
 
     def _ground_names(self, kind: str, sent: list[RetrievedPage], rec: AnswerRecord) -> None:
         """Names must be printed in the context the model saw (small models copy the one-shot example)."""
-        haystack = re.sub(r"\s+", " ", " ".join(p.text for p in sent)).lower()
+        haystack = _flat(" ".join(p.text for p in sent))
 
         def found(name: str) -> bool:
-            return re.sub(r"\s+", " ", name).strip().lower() in haystack
+            return _flat(name) in haystack
 
         if kind == "names":
             kept = [n for n in rec.value if found(n)]

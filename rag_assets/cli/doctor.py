@@ -6,12 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag_assets.ingest.stages import STAGES
-from rag_assets.ingest.verify import verify_report
+from rag_assets.ingest.verify import check_partition_files
 from rag_assets.orchestration.instance import ensure_dagster_home
-from rag_assets.storage.atomic import recover_leftovers
 from rag_assets.storage.catalog import ReportSource, file_sha1
-from rag_assets.storage.manifest import damaged_outputs
 
 
 @dataclass
@@ -32,16 +29,13 @@ def examine(src: ReportSource, paths) -> Finding:
     if not paths.dir.exists():
         found.status = "not ingested"
         return found
-    found.repaired = recover_leftovers(paths.dir)
+    found.repaired, problems = check_partition_files(paths)
     pdf = Path(src.path)
     if not pdf.exists():
         found.problems.append(f"its PDF {pdf} is gone")
     elif (pdf.stat().st_size, pdf.stat().st_mtime_ns) != (src.size, src.mtime_ns) and file_sha1(pdf) != src.sha1:
         found.problems.append(f"its PDF {pdf} changed since it was ingested: run `rag-assets ingest` on its folder")
-    found.problems += [f"{stage}: {problem}" for stage, problem in verify_report(paths).items()]
-    changed = damaged_outputs(paths, {n: st.outputs(paths) for n, st in STAGES.items()})
-    found.problems += [f"{stage}: files changed or missing since they were written" for stage in changed
-                       if not any(p.startswith(f"{stage}:") for p in found.problems)]
+    found.problems += [f"{stage}: {problem}" for stage, problem in problems.items()]
     found.status = "broken" if found.problems else "ok"
     return found
 

@@ -20,17 +20,26 @@ SETTING_ENV = {"table_serialization": "RAG_ASSETS_TABLE_SERIALIZATION", "chunk_c
                "ingest_model": "RAG_ASSETS_INGEST_MODEL"}
 
 
+def _step_failures(result) -> list:
+    return [ev.step_failure_data for ev in result.all_events
+            if ev.event_type_value == "STEP_FAILURE" and ev.step_failure_data]
+
+
+def _causes(err):
+    """An error and the errors that caused it, outermost first."""
+    while err is not None:
+        yield err
+        err = err.cause
+
+
 def failure_message(result) -> str:
     """The first step failure of a run, in one line."""
-    for ev in result.all_events:
-        if ev.event_type_value == "STEP_FAILURE" and ev.step_failure_data:
-            err = ev.step_failure_data.error
-            user = ev.step_failure_data.user_failure_data
-            if user is not None and user.description:
-                return user.description
-            while err is not None and err.cause is not None:
-                err = err.cause
-            return err.message.strip().splitlines()[0] if err else "failed"
+    for failure in _step_failures(result):
+        user = failure.user_failure_data
+        if user is not None and user.description:
+            return user.description
+        causes = list(_causes(failure.error))
+        return causes[-1].message.strip().splitlines()[0] if causes else "failed"
     return "failed"
 
 
@@ -85,7 +94,7 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     if new:
         instance.add_dynamic_partitions(reports_partitions.name, new)
     rows = []
-    tags = {"rag_assets/source": "cli", PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname()}
+    tags = {SOURCE_TAG: "cli", PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname()}
     log_level = "INFO" if verbose else "CRITICAL"  # the run's own event log keeps every trace
     with stop_on_signals() as stop:
         try:
@@ -118,7 +127,7 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     return rows
 
 
-PID_TAG, HOST_TAG = "rag_assets/pid", "rag_assets/host"
+SOURCE_TAG, PID_TAG, HOST_TAG = "rag_assets/source", "rag_assets/pid", "rag_assets/host"
 INTERRUPT = -1  # a signal Dagster caught during a run (it handles SIGINT and SIGTERM alike)
 
 
@@ -157,13 +166,8 @@ def stop_on_signals():
 
 def was_interrupted(result) -> bool:
     """Whether a run failed because a signal interrupted it."""
-    for ev in result.all_events:
-        err = ev.step_failure_data.error if ev.event_type_value == "STEP_FAILURE" and ev.step_failure_data else None
-        while err is not None:
-            if err.cls_name in ("DagsterExecutionInterruptedError", "KeyboardInterrupt"):
-                return True
-            err = err.cause
-    return False
+    return any(err.cls_name in ("DagsterExecutionInterruptedError", "KeyboardInterrupt")
+               for failure in _step_failures(result) for err in _causes(failure.error))
 
 
 def mark_orphaned_runs(instance) -> list[str]:
@@ -174,7 +178,7 @@ def mark_orphaned_runs(instance) -> list[str]:
 
     out = []
     running = instance.get_runs(filters=dg.RunsFilter(
-        statuses=[dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING], tags={"rag_assets/source": "cli"}))
+        statuses=[dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING], tags={SOURCE_TAG: "cli"}))
     for run in running:
         pid = int(run.tags.get(PID_TAG) or 0)
         if pid and run.tags.get(HOST_TAG) == socket.gethostname() and not pid_alive(pid):

@@ -8,8 +8,10 @@ from collections import Counter
 from pathlib import Path
 
 from rag_assets.index.bm25 import IDS_FILE
-from rag_assets.index.vectors import INDEX_FILE, META_FILE
+from rag_assets.index.vectors import VectorIndex
 from rag_assets.ingest.stages import STAGES
+from rag_assets.storage.atomic import recover_leftovers
+from rag_assets.storage.manifest import damaged_outputs
 from rag_assets.storage.paths import ReportPaths
 
 
@@ -60,20 +62,26 @@ def _bm25_problem(paths: ReportPaths, ids: list[str]) -> str | None:
 
 
 def _faiss_problem(paths: ReportPaths, ids: list[str]) -> str | None:
-    import faiss
-
     models = [d for d in sorted(paths.faiss_dir.iterdir()) if d.is_dir() and not d.name.startswith(".")]
     if not models:
         return "no FAISS index in faiss/"
     for folder in models:
         try:
-            meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
-            ntotal = faiss.read_index(str(folder / INDEX_FILE)).ntotal
+            have = VectorIndex.load(folder).chunk_ids  # also refuses a vector count that differs from the ids
         except Exception as exc:  # faiss raises RuntimeError on a cut file
-            return f"unreadable FAISS index {folder.name} ({type(exc).__name__})"
-        if ntotal != len(meta["chunk_ids"]):
-            return f"FAISS index {folder.name} has {ntotal} vectors for {len(meta['chunk_ids'])} ids"
-        problem = _agree(f"the FAISS index {folder.name}", meta["chunk_ids"], ids)
+            return f"unreadable FAISS index {folder.name} ({type(exc).__name__}: {exc})"
+        problem = _agree(f"the FAISS index {folder.name}", have, ids)
         if problem:
             return problem
     return None
+
+
+def check_partition_files(paths: ReportPaths) -> tuple[list[str], dict[str, str]]:
+    """Everything the disk can say about a partition, for `ingest` and `doctor` alike: first what killed
+    writers left is cleared (returned as lines), then the problems by stage: outputs that disagree
+    (``verify_report``) and files missing or changed since their materialization recorded them."""
+    cleared = recover_leftovers(paths.dir)
+    problems = verify_report(paths)
+    for stage in damaged_outputs(paths, {n: st.outputs(paths) for n, st in STAGES.items()}):
+        problems.setdefault(stage, "files changed or missing since they were written")
+    return cleared, problems

@@ -6,9 +6,7 @@ import logging
 import dagster as dg
 
 from rag_assets.ingest.stages import STAGES, downstream_of
-from rag_assets.ingest.verify import verify_report
-from rag_assets.storage.atomic import recover_leftovers
-from rag_assets.storage.manifest import damaged_outputs
+from rag_assets.ingest.verify import check_partition_files
 from rag_assets.storage.paths import ReportPaths
 
 log = logging.getLogger(__name__)
@@ -37,14 +35,15 @@ def dagster_stale(instance: dg.DagsterInstance, defs: dg.Definitions, partition:
 
 def assets_to_rebuild(instance: dg.DagsterInstance, defs: dg.Definitions, paths: ReportPaths) -> list[str]:
     """What a run must materialize for ``paths``' partition, in stage order (empty: up to date): what Dagster
-    marks stale or missing, what is damaged on disk (files gone or changed since they were written, leftovers
-    of a killed writer) or disagrees with the chunk table (index ids), then everything that reads them (their inputs change,
-    and Dagster would mark them stale the moment the run starts)."""
-    for line in recover_leftovers(paths.dir):
-        log.warning("%s: %s", paths.sha1[:8], line)
+    marks stale or missing, and what the disk shows broken (files gone or changed since they were written,
+    index ids that disagree with the chunk table; leftovers of killed writers are cleared first), then
+    everything that reads them (their inputs change, and Dagster would mark them stale the moment the run
+    starts)."""
     stale = dagster_stale(instance, defs, paths.sha1)
-    damaged = damaged_outputs(paths, {n: st.outputs(paths) for n, st in STAGES.items()})
-    inconsistent = verify_report(paths) if paths.dir.exists() else {}
-    for stage, problem in inconsistent.items():
-        log.warning("%s: %s: %s", paths.sha1[:8], stage, problem)
-    return downstream_of([*stale, *damaged, *inconsistent])
+    cleared, problems = check_partition_files(paths)
+    for line in cleared:
+        log.warning("%s: %s", paths.sha1[:8], line)
+    for stage, problem in problems.items():
+        if stage not in stale:  # a new partition's files are missing, and Dagster already says so
+            log.warning("%s: %s: %s", paths.sha1[:8], stage, problem)
+    return downstream_of([*stale, *problems])
