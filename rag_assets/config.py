@@ -23,10 +23,14 @@ class RunConfig(BaseModel):
     vector_k: int = 30
     bm25_k: int = 30
     rrf_k: int = 60
+    page_bm25: bool = True  # also rank whole pages by BM25 (not in vector mode)
+    fusion: Literal["page", "chunk"] = "page"  # fuse the rankings by page, or by chunk (pages follow chunks)
+    query_expansion: bool = True  # keyword query: drop template words, add synonyms (retrieval/lexicon.yaml)
+    page_type_prior: bool = False  # metric questions also rank pages of the statement they want (lexicon.yaml)
     candidate_pages: int = 8  # parent pages kept after retrieval (reranked if a reranker is set)
     top_pages: int = 3  # pages sent to the answering LLM
     # reranking
-    rerank: Literal["none", "llm", "cross-encoder"] = "none"
+    rerank: Literal["none", "llm", "yes-no", "cross-encoder"] = "none"  # yes-no: embedded LLM, P(yes) per page
     rerank_model: str = ""  # LLM for reranking (openai route); default: the answer model
     rerank_batch: int = 3
     rerank_llm_weight: float = 0.7

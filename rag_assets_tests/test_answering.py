@@ -10,7 +10,7 @@ from rag_assets.orchestration.ingest_assets import reports_partitions
 from rag_assets.config import get_config
 from rag_assets.index.embedding import MiniLMOnnxEmbedder
 from rag_assets.llm.clients import OpenAICompatibleLLM, TokenBudget, parse_json_loose, structured_call
-from rag_assets.answer.retrieval import Retriever, rrf
+from rag_assets.retrieval.search import Retriever, rrf
 from rag_assets.answer.lineage import AnswerDB, AnswerLog
 from rag_assets.answer.run import answer_all, build_answerer
 from rag_assets.answer.questions import Question
@@ -276,8 +276,8 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
 
 
 def test_llm_reranker_blends_scores_and_reorders():
-    from rag_assets.answer.rerank import LLMReranker
-    from rag_assets.answer.retrieval import RetrievedPage
+    from rag_assets.retrieval.rerank import LLMReranker
+    from rag_assets.retrieval.search import RetrievedPage
 
     pages = [RetrievedPage("s", i, score, f"text of page {i}", []) for i, score in [(7, 0.9), (8, 0.5), (9, 0.1)]]
     llm = ScriptedLLM([{"page_rankings": [

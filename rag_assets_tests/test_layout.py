@@ -12,10 +12,11 @@ ALLOWED = {
     "index": {"storage"},
     "llm": {"storage", "config"},
     "ingest": {"storage", "index", "llm", "config"},
-    "answer": {"storage", "index", "llm", "config"},
-    "orchestration": {"storage", "index", "llm", "config", "ingest", "answer"},
-    "tools": {"storage", "index", "llm", "config", "ingest", "answer", "orchestration"},
-    "cli": {"storage", "index", "llm", "config", "ingest", "answer", "orchestration", "tools"},
+    "retrieval": {"storage", "index", "llm", "config"},
+    "answer": {"storage", "index", "llm", "config", "retrieval"},
+    "orchestration": {"storage", "index", "llm", "config", "ingest", "retrieval", "answer"},
+    "tools": {"storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration"},
+    "cli": {"storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration", "tools"},
 }
 
 

@@ -10,8 +10,8 @@ from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient, structured_call
 from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
 from rag_assets.llm.prompts import build_messages, fill, load_prompt
-from rag_assets.answer.rerank import NoReranker, Reranker, page_block
-from rag_assets.answer.retrieval import RetrievedPage, Retriever, ScoredChunk, merge_pages
+from rag_assets.retrieval.rerank import NoReranker, Reranker, page_block
+from rag_assets.retrieval.search import RetrievedPage, Retriever, ScoredChunk, merge_pages
 from rag_assets.answer.routing import Route, Router, normalize_name
 from rag_assets.llm.schemas import SCHEMAS
 

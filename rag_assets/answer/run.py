@@ -16,8 +16,9 @@ from rag_assets.config import RunConfig
 from rag_assets.llm.factory import build_llm
 from rag_assets.index.embedding import make_embedder
 from rag_assets.answer.questions import Question
-from rag_assets.answer.rerank import CrossEncoderReranker, LLMReranker, NoReranker
-from rag_assets.answer.retrieval import Retriever
+from rag_assets.retrieval.rerank import CrossEncoderReranker, LLMReranker, NoReranker, YesNoReranker
+from rag_assets.retrieval.query import default_lexicon
+from rag_assets.retrieval.search import Retriever
 
 log = logging.getLogger(__name__)
 
@@ -26,13 +27,17 @@ def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None
     """The pipeline of ``cfg`` over the reports under ``root`` (sha1 -> company name)."""
     if embedder is None and cfg.retrieval != "bm25":
         embedder = make_embedder(cfg.embedder, cfg.embedding_model or None)
-    retriever = Retriever(root, embedder, cfg.retrieval, cfg.vector_k, cfg.bm25_k, cfg.rrf_k)
+    retriever = Retriever(root, embedder, cfg.retrieval, cfg.vector_k, cfg.bm25_k, cfg.rrf_k, page_bm25=cfg.page_bm25,
+                          fusion=cfg.fusion, lexicon=default_lexicon() if cfg.query_expansion else None,
+                          page_type_prior=cfg.page_type_prior)
     llm = llm or build_llm(cfg)
+    same_model = not cfg.rerank_model or cfg.rerank_model == cfg.answer_model
     if cfg.rerank == "llm":
-        rerank_llm = llm if not cfg.rerank_model or cfg.rerank_model == cfg.answer_model else build_llm(
-            cfg, cfg.rerank_model
-        )
-        reranker = LLMReranker(rerank_llm, cfg.rerank_batch, cfg.rerank_llm_weight)
+        reranker = LLMReranker(llm if same_model else build_llm(cfg, cfg.rerank_model), cfg.rerank_batch,
+                               cfg.rerank_llm_weight)
+    elif cfg.rerank == "yes-no":
+        reranker = YesNoReranker(llm if same_model else build_llm(cfg, cfg.rerank_model), retriever.keywords,
+                                 cfg.rerank_llm_weight)
     elif cfg.rerank == "cross-encoder":
         reranker = CrossEncoderReranker(cfg.cross_encoder_path, cfg.rerank_llm_weight)
     else:

@@ -217,7 +217,7 @@ def cmd_retrieve(args) -> int:
     gold = load_gold(args.gold) if args.gold else None
     sets = {**parse_sets(args.set), "candidate_pages": args.top_k}
     cfg, store, reports, _ = _answer_setup(args.config, sets=sets)
-    from rag_assets.answer.retrieval import ReportIndexError
+    from rag_assets.retrieval.search import ReportIndexError
     from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
 
     answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None)
@@ -244,6 +244,69 @@ def cmd_retrieve(args) -> int:
               + f"  ({next(iter(hits.values()), (0, 0))[1]} questions with gold pages; config {cfg.name}, "
               f"retrieval {cfg.retrieval})")
     return 1 if failed else 0
+
+
+def parse_config_spec(spec: str) -> tuple[str, dict]:
+    """``preset[:key=value,key=value]`` -> (preset, overrides)."""
+    name, _, rest = spec.partition(":")
+    return name, parse_sets([item for item in rest.split(",") if item]) if rest else {}
+
+
+def _preload(answerer, reports: dict) -> None:
+    from rag_assets.retrieval.search import ReportIndexError
+
+    for sha1 in reports:
+        try:
+            answerer.retriever.index(sha1)
+        except ReportIndexError:
+            pass  # its questions fail, and are counted, in the benchmark itself
+    if answerer.retriever.embedder is not None:
+        answerer.retriever.embedder.embed(["warm-up"])
+
+
+def cmd_bench_retrieval(args) -> int:
+    import json
+
+    from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
+    from rag_assets.config import get_config, with_overrides
+    from rag_assets.index.embedding import make_embedder
+    from rag_assets.orchestration.resources import ReportStore
+    from rag_assets.retrieval.bench import bench, labels_from_gold, labels_from_submission, table
+
+    questions = [q.text for q in _questions_or_exit(args.questions)]
+    label_sets = {}
+    if args.gold:
+        label_sets["gold"] = labels_from_gold(load_gold(args.gold))
+    if args.silver:
+        label_sets["silver"] = labels_from_submission(args.silver)
+    if not label_sets:
+        print("error: give --gold and/or --silver (pages to find)", file=sys.stderr)
+        return 2
+    configs = [(spec, with_overrides(get_config(parse_config_spec(spec)[0]), parse_config_spec(spec)[1]))
+               for spec in args.configs]
+    store = ReportStore()
+    reports = store.indexed_reports()
+    if not reports:
+        raise SystemExit(f"no ingested reports under {store.root}: run `rag-assets ingest` first")
+    embedders: dict = {}
+    results = []
+    for spec, cfg in configs:
+        cfg = cfg.model_copy(update={"candidate_pages": max(cfg.candidate_pages, args.top_k)})
+        key = (cfg.embedder, cfg.embedding_model)
+        if cfg.retrieval != "bm25" and key not in embedders:
+            embedders[key] = make_embedder(cfg.embedder, cfg.embedding_model or None)
+        answerer = build_answerer(cfg, store.root, reports, embedder=embedders.get(key),
+                                  llm=NoLLM() if cfg.rerank == "none" else None)
+
+        def rank(q, answerer=answerer):
+            return [f"{p.sha1}:{p.page_index}" for p in ranked_pages(answerer, q, args.top_k)]
+
+        _preload(answerer, reports)  # indexes and models are loaded outside the timing
+        results.append(bench(spec, rank, questions, label_sets))
+    print(table(results))
+    if args.out:
+        Path(args.out).write_text(json.dumps([r.row(label) for r in results for label in r.labels], indent=1))
+    return 1 if any(r.failed for r in results) else 0
 
 
 def cmd_evaluate(args) -> int:
@@ -414,6 +477,16 @@ def _answer_verbs(sub) -> None:
 
 
 def _bench_verbs(sub) -> None:
+    s = sub.add_parser("bench-retrieval", help="page hit@1/3/5/10, MRR and s/question per configuration")
+    s.add_argument("questions")
+    s.add_argument("--configs", nargs="+", default=["local"],
+                   help="preset[:key=value,...] each, e.g. local local:page_bm25=false,fusion=chunk")
+    s.add_argument("--gold", help="gold answers: their page pools are the labels")
+    s.add_argument("--silver", help="a reference submission: the pages it cites are a second label set")
+    s.add_argument("--top-k", type=positive_int, default=10, help="pages ranked per question")
+    s.add_argument("--out", help="also write the figures as JSON")
+    s.set_defaults(func=cmd_bench_retrieval)
+
     s = sub.add_parser("bench", help="benchmark ingestion stages over a folder of PDFs (no Dagster)")
     s.add_argument("pdf_dir")
     s.add_argument("--limit", type=int, default=0, help="only the first N PDFs")

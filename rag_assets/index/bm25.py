@@ -1,4 +1,5 @@
-"""BM25 over chunks with bm25s (no pickle), and a tokenizer that keeps numbers, years and tickers."""
+"""BM25 with bm25s (no pickle) over chunks and over whole pages, and a tokenizer that keeps numbers, years and
+tickers and stems words (Snowball English), so 'acquisitions' finds 'acquisition' and 'revenues' 'revenue'."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from pathlib import Path
 
 import bm25s
 import numpy as np
+import Stemmer
 
 from rag_assets.storage.atomic import atomic_dir
 
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every index build
 
-TOKENIZER_VERSION = "bm25-tok-1"
+TOKENIZER_VERSION = "bm25-tok-2-stem"
 IDS_FILE = "chunk_ids.json"
+PAGES_SUBDIR = "pages"  # the page index, inside the chunk index's folder: one swap replaces both
 
 # Numbers with thousands separators and decimals are one token: "7,710,615" -> "7710615", "406.1" -> "406.1".
 TOKEN_RE = re.compile(r"\d[\d,]*(?:\.\d+)?%?|[a-z][a-z0-9&]*(?:[.'’][a-z0-9]+)*", re.IGNORECASE)
@@ -27,8 +30,16 @@ STOPWORDS = frozenset(
 )
 
 
+_STEMMER = Stemmer.Stemmer("english")
+
+
+class StaleIndexError(ValueError):
+    """A BM25 index written by another tokenizer: its terms would not match the query's."""
+
+
 def tokenize(text: str) -> list[str]:
-    """Lower-cased tokens; numbers keep their digits (commas dropped), '%' kept as its own token."""
+    """Lower-cased, stemmed tokens without stopwords; numbers keep their digits (commas dropped), '%' kept as
+    its own token."""
     text = unicodedata.normalize("NFKC", text)
     out: list[str] = []
     for m in TOKEN_RE.finditer(text):
@@ -47,7 +58,7 @@ def tokenize(text: str) -> list[str]:
             tok = tok[:-2]
         if tok in STOPWORDS:
             continue
-        out.append(tok)
+        out.append(_STEMMER.stemWord(tok))
     return out
 
 
@@ -70,26 +81,36 @@ class BM25Index:
 
     def save(self, directory: Path) -> None:
         with atomic_dir(Path(directory)) as tmp:
-            self.model.save(str(tmp), show_progress=False)
-            (tmp / IDS_FILE).write_text(
-                json.dumps({"tokenizer": TOKENIZER_VERSION, "chunk_ids": self.chunk_ids}), encoding="utf-8"
-            )
+            self.write(tmp)
+
+    def write(self, directory: Path) -> None:
+        """Write into ``directory`` as it is (the caller makes it atomic)."""
+        directory.mkdir(parents=True, exist_ok=True)
+        self.model.save(str(directory), show_progress=False)
+        (directory / IDS_FILE).write_text(
+            json.dumps({"tokenizer": TOKENIZER_VERSION, "chunk_ids": self.chunk_ids}), encoding="utf-8"
+        )
 
     @classmethod
     def load(cls, directory: Path, mmap: bool = False) -> "BM25Index":
         directory = Path(directory)
         meta = json.loads((directory / IDS_FILE).read_text(encoding="utf-8"))
+        if meta.get("tokenizer") != TOKENIZER_VERSION:
+            raise StaleIndexError(f"{directory} was built by tokenizer {meta.get('tokenizer')!r}, this code uses "
+                                  f"{TOKENIZER_VERSION!r}: run `rag-assets ingest` to rebuild it")
         model = bm25s.BM25.load(str(directory), mmap=mmap, show_progress=False)
         return cls(model, meta["chunk_ids"])
 
-    def scores(self, query: str) -> np.ndarray:
+    def scores(self, query: str | list[str]) -> np.ndarray:
+        """BM25 score of every document for a text, or for tokens already made by ``tokenize`` (a token given
+        twice counts twice)."""
         vocab = self.model.vocab_dict
-        toks = [t for t in tokenize(query) if t in vocab]
+        toks = [t for t in (tokenize(query) if isinstance(query, str) else query) if t in vocab]
         if not toks or not self.chunk_ids:
             return np.zeros(len(self.chunk_ids), dtype=np.float32)
         return self.model.get_scores(toks)
 
-    def search(self, query: str, k: int) -> list[tuple[str, float]]:
+    def search(self, query: str | list[str], k: int) -> list[tuple[str, float]]:
         s = self.scores(query)
         if not len(s):
             return []

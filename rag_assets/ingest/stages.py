@@ -15,13 +15,13 @@ from typing import Callable
 
 import numpy as np
 
-from rag_assets.index.bm25 import TOKENIZER_VERSION, BM25Index
+from rag_assets.index.bm25 import PAGES_SUBDIR, TOKENIZER_VERSION, BM25Index
 from rag_assets.index.embedding import Embedder, embedding_text
 from rag_assets.index.vectors import VectorIndex
 from rag_assets.ingest.chunking import CHUNKER_VERSION, ChunkingConfig, chunk_pages
 from rag_assets.ingest.cleaning import CLEANER_VERSION, document_pages
 from rag_assets.storage import artifacts as art
-from rag_assets.storage.atomic import recover_leftovers, remove_index
+from rag_assets.storage.atomic import atomic_dir, recover_leftovers, remove_index
 from rag_assets.storage.catalog import check_source
 from rag_assets.storage.paths import ReportPaths
 
@@ -213,15 +213,21 @@ def _drop_stale_model_indexes(faiss_dir: Path, current: Path, chunk_ids: list[st
 
 
 def bm25_stage(x: StageInputs) -> dict:
+    """A BM25 index over the chunks and one over whole cleaned pages (in ``pages/``), swapped in together."""
     t0 = time.perf_counter()
     df, texts = art.chunks_for_indexing(x.paths)
     index = BM25Index.build(texts, df["chunk_id"].tolist())
-    index.save(x.paths.bm25_dir)
+    pages = art.read_pages(x.paths.pages)
+    page_index = BM25Index.build([p.text for p in pages], [str(p.page_index) for p in pages])
+    with atomic_dir(x.paths.bm25_dir) as tmp:
+        index.write(tmp)
+        page_index.write(tmp / PAGES_SUBDIR)
     return {
         "documents": index.n_docs,
+        "pages": page_index.n_docs,
         "vocabulary": len(index.model.vocab_dict),
         "seconds": round(time.perf_counter() - t0, 3),
-        "bytes": sum(p.stat().st_size for p in x.paths.bm25_dir.iterdir()),
+        "bytes": sum(p.stat().st_size for p in x.paths.bm25_dir.rglob("*") if p.is_file()),
     }
 
 
@@ -257,7 +263,8 @@ STAGES: dict[str, Stage] = {s.name: s for s in [
           lambda s: _llm_settings(s.llm_context, s, "chunk_context"), lambda p: [p.chunk_contexts]),
     Stage("faiss_index", faiss_stage, ("report_chunks", "chunk_contexts"), "faiss-flatip-2",
           lambda s: s.embedder, lambda p: [p.faiss_dir]),
-    Stage("bm25_index", bm25_stage, ("report_chunks", "chunk_contexts"), TOKENIZER_VERSION, lambda s: None,
+    Stage("bm25_index", bm25_stage, ("report_pages", "report_chunks", "chunk_contexts"), TOKENIZER_VERSION,
+          lambda s: None,
           lambda p: [p.bm25_dir]),
 ]}
 

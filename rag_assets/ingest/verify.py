@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from rag_assets.index.bm25 import IDS_FILE
+from rag_assets.index.bm25 import IDS_FILE, PAGES_SUBDIR
 from rag_assets.index.vectors import VectorIndex
 from rag_assets.ingest.stages import STAGES
 from rag_assets.storage.atomic import recover_leftovers
@@ -58,7 +58,14 @@ def _bm25_problem(paths: ReportPaths, ids: list[str]) -> str | None:
         have = json.loads((paths.bm25_dir / IDS_FILE).read_text(encoding="utf-8"))["chunk_ids"]
     except (OSError, ValueError, KeyError) as exc:
         return f"unreadable BM25 ids ({type(exc).__name__})"
-    return _agree("the BM25 index", have, ids)
+    problem = _agree("the BM25 index", have, ids)
+    if problem:
+        return problem
+    try:
+        pages = json.loads((paths.bm25_dir / PAGES_SUBDIR / IDS_FILE).read_text(encoding="utf-8"))["chunk_ids"]
+    except (OSError, ValueError, KeyError) as exc:
+        return f"unreadable page BM25 ids ({type(exc).__name__})"
+    return "the page BM25 index is empty" if ids and not pages else None
 
 
 def _faiss_problem(paths: ReportPaths, ids: list[str]) -> str | None:

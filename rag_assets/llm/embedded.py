@@ -267,6 +267,25 @@ class IkLlamaLLM(LLMClient):
                            prompt_seconds=t1 - t0, cached_tokens=reused)
 
 
+    def choice_logprobs(self, messages: list[dict], choices: list[str]) -> dict[str, float]:
+        """Log-probability of each choice's first token as the answer's first token (one forward pass over the
+        prompt, whose shared prefix with the previous call is reused from the KV cache; nothing is generated)."""
+        with self.lock:
+            tokens = self._model.tokenize(self.format_chat(messages), add_bos=False, special=True)
+            if len(tokens) + 1 > self.n_ctx:
+                raise ValueError(f"prompt of {len(tokens)} tokens exceeds the context of {self.n_ctx} tokens")
+            self._evaluate(tokens)
+            logits = np.ctypeslib.as_array(self.C.llama_get_logits_ith(self._ctx.ctx, -1),
+                                           shape=(len(self._candidates),)).astype(np.float64)
+        top = logits.max()
+        log_z = top + np.log(np.exp(logits - top).sum())
+        out = {}
+        for choice in choices:
+            first = self._model.tokenize(choice, add_bos=False, special=False)[:1]
+            out[choice] = float(logits[first[0]] - log_z) if first else float("-inf")
+        return out
+
+
 def embedded_llm(model_path: str, backend: str = "auto", n_ctx: int = 8192, n_threads: int | None = None):
     """An in-process LLM for a GGUF file on the chosen (or first installed) backend."""
     backend = resolve_backend(backend)

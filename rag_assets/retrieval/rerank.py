@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 
 from rag_assets.llm.clients import LLMClient, structured_call
 from rag_assets.llm.prompts import build_messages
-from rag_assets.answer.retrieval import RetrievedPage
+from rag_assets.retrieval.search import RetrievedPage
 from rag_assets.llm.schemas import RerankResult
 
 
@@ -96,3 +96,41 @@ class CrossEncoderReranker(Reranker):
             p.llm_score = 1 / (1 + math.exp(-float(z)))
             p.score = (1 - self.llm_weight) * b + self.llm_weight * p.llm_score
         return sorted(pages, key=lambda p: -p.score)[:top], {"calls": 1}
+
+
+class YesNoReranker(Reranker):
+    """The embedded LLM judges each candidate page's best passage (``best_passage``): the probability of its
+    first answer token being "yes" rather than "no", read from one forward pass (no generation; the prompt's
+    instruction-and-question prefix stays in the KV cache between pages). Final score =
+    (1 - llm_weight) * normalized retrieval score + llm_weight * P(yes)."""
+
+    name = "yes-no"
+
+    def __init__(self, llm, keywords, llm_weight: float = 0.7, passage_chars: int = 900):
+        if not hasattr(llm, "choice_logprobs"):
+            raise ValueError(f"rerank='yes-no' needs an embedded LLM that exposes token probabilities (the ik "
+                             f"backend); {type(llm).__name__} does not: use rerank='llm' on this route")
+        self.llm = llm
+        self.keywords = keywords  # query text -> KeywordQuery (the retriever's)
+        self.llm_weight = llm_weight
+        self.passage_chars = passage_chars
+
+    def rerank(self, question, pages, top):
+        import math
+        import time
+
+        from rag_assets.llm.prompts import build_messages
+        from rag_assets.retrieval.passages import best_passage
+
+        t0 = time.perf_counter()
+        kq = self.keywords(question)
+        base = normalized([p.score for p in pages])
+        for p, b in zip(pages, base):
+            passage = best_passage(p.text, kq.own, kq.added, self.passage_chars)
+            messages, _ = build_messages("rerank_yesno", question=question, page=str(p.page_index), passage=passage)
+            lp = self.llm.choice_logprobs(messages, ["yes", "no"])
+            yes, no = math.exp(lp["yes"]), math.exp(lp["no"])
+            p.llm_score = yes / (yes + no) if yes + no > 0 else 0.0
+            p.score = (1 - self.llm_weight) * b + self.llm_weight * p.llm_score
+        usage = {"calls": len(pages), "seconds": round(time.perf_counter() - t0, 3)}
+        return sorted(pages, key=lambda p: -p.score)[:top], usage

@@ -1,4 +1,5 @@
-"""Retrieval over one report: vector (FAISS), BM25, hybrid by reciprocal rank fusion, and parent pages."""
+"""Retrieval over one report: vector (FAISS) and BM25 over chunks, BM25 over whole pages, fused by reciprocal
+rank fusion into a ranking of pages (or, with ``fusion="chunk"``, of chunks whose parent pages follow)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag_assets.index.bm25 import BM25Index
+from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index
 from rag_assets.index.embedding import Embedder
 from rag_assets.storage.paths import ReportPaths
 from rag_assets.storage.artifacts import read_chunks, read_pages
 from rag_assets.index.vectors import VectorIndex
+from rag_assets.retrieval.query import KeywordQuery, Lexicon, keyword_query
 
 
 @dataclass
@@ -57,8 +59,18 @@ class ReportIndex:
         self.chunk_page = dict(zip(chunks["chunk_id"], chunks["page_index"].astype(int)))
         self.pages = {p.page_index: p.text for p in read_pages(paths.pages)}
         self.bm25 = BM25Index.load(paths.bm25_dir)
+        self.page_bm25 = BM25Index.load(paths.bm25_dir / PAGES_SUBDIR)
         self.faiss_dir = paths.faiss_dir_for(embedding_model) if embedding_model else paths.faiss_dir
         self._vector: VectorIndex | None = None
+        self._typed: dict[str, list[int]] | None = None
+
+    def typed_pages(self, lexicon: Lexicon) -> dict[str, list[int]]:
+        """Page type -> pages (typed once per loaded report)."""
+        if self._typed is None:
+            from rag_assets.retrieval.page_types import typed_pages
+
+            self._typed = typed_pages(self.pages, lexicon)
+        return self._typed
 
     @property
     def vector(self) -> VectorIndex:
@@ -86,7 +98,10 @@ class ReportIndexError(RuntimeError):
 
 
 class Retriever:
-    """Chunks and parent pages for a query, by ``mode`` in {vector, bm25, hybrid}."""
+    """Pages (and their chunks) for a query. ``mode``: vector, bm25 or hybrid over chunks; ``page_bm25`` adds a
+    BM25 ranking of whole pages (not in vector mode); ``fusion`` fuses the rankings by page (each ranking reduced
+    to its pages in first-seen order) or by chunk (the old way: pages follow their best chunks). The keyword
+    side drops template words and adds synonyms from ``lexicon`` (None: the question's words as they are)."""
 
     def __init__(
         self,
@@ -96,9 +111,16 @@ class Retriever:
         vector_k: int = 30,
         bm25_k: int = 30,
         rrf_k: int = 60,
+        page_bm25: bool = True,
+        fusion: str = "page",
+        lexicon: Lexicon | None = None,
+        expand: bool = True,
+        page_type_prior: bool = False,
     ):
         if mode not in ("vector", "bm25", "hybrid"):
             raise ValueError(f"unknown retrieval mode {mode!r}")
+        if fusion not in ("page", "chunk"):
+            raise ValueError(f"unknown fusion {fusion!r}; use 'page' or 'chunk'")
         if mode != "bm25" and embedder is None:
             raise ValueError(f"retrieval mode {mode!r} needs an embedder")
         self.root = Path(root)
@@ -107,6 +129,11 @@ class Retriever:
         self.vector_k = vector_k
         self.bm25_k = bm25_k
         self.rrf_k = rrf_k
+        self.page_bm25 = page_bm25 and mode != "vector"
+        self.fusion = fusion
+        self.lexicon = lexicon
+        self.expand = expand
+        self.page_type_prior = page_type_prior and lexicon is not None
         self._indexes: dict[str, ReportIndex] = {}
         self._lock = threading.Lock()
 
@@ -124,40 +151,70 @@ class Retriever:
                     ) from exc
             return self._indexes[sha1]
 
-    def chunks(self, sha1: str, query: str) -> list[ScoredChunk]:
+    def keywords(self, query: str) -> KeywordQuery:
+        return keyword_query(query, self.lexicon, self.expand)
+
+    def chunk_rankings(self, sha1: str, query: str) -> dict[str, list[tuple[str, float]]]:
+        """(chunk id, score) best first, per chunk retriever of the mode."""
         ix = self.index(sha1)
-        rankings: dict[str, list[str]] = {}
-        raw_scores: dict[str, float] = {}
+        out = {}
         if self.mode in ("vector", "hybrid"):
             q = self.embedder.embed([query])[0]
-            hits = ix.vector.search(q, self.vector_k, self.embedder.model_name)
-            rankings["vector"] = [cid for cid, _ in hits]
-            raw_scores.update({cid: s for cid, s in hits})
+            out["vector"] = ix.vector.search(q, self.vector_k, self.embedder.model_name)
         if self.mode in ("bm25", "hybrid"):
-            hits = ix.bm25.search(query, self.bm25_k)
-            rankings["bm25"] = [cid for cid, _ in hits]
-            if self.mode == "bm25":
-                raw_scores.update({cid: s for cid, s in hits})
-        if self.mode == "hybrid":
-            fused = rrf(rankings, self.rrf_k)
-        else:
-            only = next(iter(rankings.values()))
-            fused = [(cid, raw_scores[cid], {self.mode: r}) for r, cid in enumerate(only, 1)]
+            out["bm25"] = ix.bm25.search(list(self.keywords(query).tokens), self.bm25_k)
+        return out
+
+    def chunks(self, sha1: str, query: str) -> list[ScoredChunk]:
+        """Chunks fused by RRF (one ranking: its own scores), best first."""
+        return self._fuse_chunks(sha1, self.chunk_rankings(sha1, query))
+
+    def _fuse_chunks(self, sha1: str, rankings: dict[str, list[tuple[str, float]]]) -> list[ScoredChunk]:
+        ix = self.index(sha1)
+        if len(rankings) == 1:
+            (name, hits), = rankings.items()
+            return [ScoredChunk(cid, sha1, ix.chunk_page[cid], float(s), {name: r}) for r, (cid, s) in
+                    enumerate(hits, 1)]
+        fused = rrf({name: [cid for cid, _ in hits] for name, hits in rankings.items()}, self.rrf_k)
         return [ScoredChunk(cid, sha1, ix.chunk_page[cid], float(s), ranks) for cid, s, ranks in fused]
 
-    def pages(self, sha1: str, query: str, top_pages: int) -> tuple[list[RetrievedPage], list[ScoredChunk]]:
-        """Parent pages of the best chunks, de-duplicated in rank order, each with its whole cleaned text."""
+    def page_rankings(self, sha1: str, query: str, rankings: dict) -> dict[str, list[str]]:
+        """Page indexes (as text) best first, per retriever: chunk rankings reduced to their pages, and the
+        page BM25 ranking."""
         ix = self.index(sha1)
-        chunks = self.chunks(sha1, query)
-        pages: dict[int, RetrievedPage] = {}
+        out = {}
+        for name, hits in rankings.items():
+            seen: dict[str, None] = {}
+            for cid, _ in hits:
+                seen.setdefault(str(ix.chunk_page[cid]), None)
+            out[name] = list(seen)
+        kq = self.keywords(query)
+        if self.page_bm25:
+            out["page_bm25"] = [pid for pid, _ in ix.page_bm25.search(list(kq.tokens), self.bm25_k)]
+        if self.page_type_prior and kq.page_types:
+            typed = ix.typed_pages(self.lexicon)
+            wanted = {str(p) for name in kq.page_types for p in typed.get(name, [])}
+            order = out.get("page_bm25", []) + [str(p) for p in sorted(ix.pages)]
+            out["page_type"] = list(dict.fromkeys(p for p in order if p in wanted))
+        return out
+
+    def pages(self, sha1: str, query: str, top_pages: int) -> tuple[list[RetrievedPage], list[ScoredChunk]]:
+        """The best ``top_pages`` pages, each with its whole cleaned text and its retrieved chunks."""
+        ix = self.index(sha1)
+        rankings = self.chunk_rankings(sha1, query)
+        chunks = self._fuse_chunks(sha1, rankings)
+        if self.fusion == "page":
+            ranked = [(int(pid), score) for pid, score, _ in
+                      rrf(self.page_rankings(sha1, query, rankings), self.rrf_k)]
+        else:
+            first: dict[int, float] = {}
+            for c in chunks:
+                first.setdefault(c.page_index, c.score)
+            ranked = list(first.items())
+        pages = {pi: RetrievedPage(sha1, pi, score, ix.pages.get(pi, ""), []) for pi, score in ranked[:top_pages]}
         for c in chunks:
-            page = pages.get(c.page_index)
-            if page is None:
-                if len(pages) >= top_pages:
-                    continue
-                pages[c.page_index] = RetrievedPage(sha1, c.page_index, c.score, ix.pages.get(c.page_index, ""), [])
-                page = pages[c.page_index]
-            page.chunk_ids.append(c.chunk_id)
+            if c.page_index in pages:
+                pages[c.page_index].chunk_ids.append(c.chunk_id)
         return list(pages.values()), chunks
 
 

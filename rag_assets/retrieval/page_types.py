@@ -1,0 +1,50 @@
+"""Page types by rules: a page is of a type when one of its first lines is that type's title (``lexicon.yaml``
+page_types): a line at the top whose words are mostly the title's, so running text that merely names a
+statement does not count. Types: income statement, cash-flow statement, balance sheet, highlights."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from rag_assets.retrieval.query import Lexicon
+
+HEAD_CHARS = 400  # a statement's title sits in the page's first lines (company name, title, period, units)
+
+
+def title_re(titles: tuple[str, ...]) -> re.Pattern:
+    words = sorted((r"\s+".join(map(re.escape, t.split())) for t in titles), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
+
+
+def page_types(text: str, lexicon: Lexicon, head_chars: int = HEAD_CHARS) -> set[str]:
+    """The types whose title is printed as a title on a line starting in the first ``head_chars`` characters
+    of ``text``: on a heading line, or capitalized ("CONSOLIDATED STATEMENTS OF CASH FLOWS", "Statement of
+    Cash Flows"); running text that names a statement in lower case ("see the statement of cash flows") does
+    not type the page."""
+    found: set[str] = set()
+    start = 0
+    for line in text.splitlines():
+        if start >= head_chars:
+            break
+        start += len(line) + 1
+        heading = line.lstrip().startswith("#")
+        for pt in lexicon.page_types:
+            if pt.name in found or not pt.titles:
+                continue
+            m = _title_re(pt.titles).search(line)
+            if m and (heading or m.group(0)[0].isupper()):
+                found.add(pt.name)
+    return found
+
+
+_title_re = lru_cache(maxsize=64)(title_re)
+
+
+def typed_pages(pages: dict[int, str], lexicon: Lexicon) -> dict[str, list[int]]:
+    """Type -> its pages, in page order."""
+    out: dict[str, list[int]] = {}
+    for index in sorted(pages):
+        for name in page_types(pages[index], lexicon):
+            out.setdefault(name, []).append(index)
+    return out

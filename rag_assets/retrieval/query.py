@@ -1,0 +1,101 @@
+"""The keyword side of a search: a question's BM25 tokens without template words, expanded with the synonyms
+of the reviewed lexicon (``lexicon.yaml``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from rag_assets.index.bm25 import tokenize
+
+LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
+
+Term = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PageType:
+    name: str
+    titles: tuple[str, ...]  # printed as a title near the top of a page: the page is of this type
+    wanted_for: tuple[Term, ...]  # in a question: pages of this type are wanted
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    template_words: frozenset[str]
+    groups: tuple[tuple[Term, ...], ...]
+    page_types: tuple[PageType, ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Lexicon":
+        def term(text) -> Term:
+            toks = tuple(tokenize(str(text)))
+            if not toks:
+                raise ValueError(f"lexicon term {text!r} has no searchable word")
+            return toks
+
+        return cls(
+            template_words=frozenset(tokenize(data.get("template_words", ""))),
+            groups=tuple(tuple(term(t) for t in group) for group in data.get("synonyms", [])),
+            page_types=tuple(PageType(name, tuple(str(t).strip() for t in spec.get("titles", [])),
+                                      tuple(term(t) for t in spec.get("wanted_for", [])))
+                             for name, spec in (data.get("page_types") or {}).items()),
+        )
+
+    @classmethod
+    def load(cls, path: Path = LEXICON_PATH) -> "Lexicon":
+        try:
+            return cls.from_dict(yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {})
+        except (OSError, yaml.YAMLError, ValueError, AttributeError, TypeError) as exc:
+            raise ValueError(f"lexicon {path}: {exc}") from exc
+
+
+@lru_cache(maxsize=4)
+def default_lexicon(path: str = str(LEXICON_PATH)) -> Lexicon:
+    return Lexicon.load(Path(path))
+
+
+def contains(tokens: list[str], term: Term) -> bool:
+    """``term``'s tokens appear in ``tokens`` in order, side by side."""
+    n = len(term)
+    return any(tuple(tokens[i : i + n]) == term for i in range(len(tokens) - n + 1))
+
+
+@dataclass(frozen=True)
+class KeywordQuery:
+    tokens: tuple[str, ...]  # what BM25 scores: the question's content words, then the synonyms added
+    own: tuple[str, ...]  # the question's content words alone
+    matched: tuple[Term, ...]  # the lexicon terms found in the question
+    page_types: tuple[str, ...] = ()  # page types the question wants (lexicon page_types.wanted_for)
+
+    @property
+    def added(self) -> tuple[str, ...]:
+        return self.tokens[len(self.own):]
+
+
+def keyword_query(text: str, lexicon: Lexicon | None, expand: bool = True) -> KeywordQuery:
+    """BM25 tokens for ``text``: template words dropped; with ``expand``, each synonym group with a term in
+    ``text`` adds its other terms' words (once each)."""
+    tokens = tokenize(text)
+    if lexicon is None:
+        return KeywordQuery(tuple(tokens), tuple(tokens), ())
+    own = [t for t in tokens if t not in lexicon.template_words] or tokens
+    matched: list[Term] = []
+    added: list[str] = []
+    if expand:
+        seen = set(own)
+        for group in lexicon.groups:
+            hits = [term for term in group if contains(tokens, term)]
+            if not hits:
+                continue
+            matched.extend(hits)
+            for term in group:
+                for tok in term:
+                    if tok not in seen:
+                        seen.add(tok)
+                        added.append(tok)
+    wanted = tuple(pt.name for pt in lexicon.page_types if any(contains(tokens, t) for t in pt.wanted_for))
+    return KeywordQuery(tuple(own + added), tuple(own), tuple(matched), wanted)

@@ -1,0 +1,220 @@
+"""Retrieval levers on synthetic reports: the page BM25 index, the lexicon's template words and synonyms,
+page-type rules, the rerankers (scripted judge, the real small model, a tiny local cross-encoder) and the
+retrieval benchmark's figures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index, StaleIndexError
+from rag_assets.ingest.stages import StageInputs, bm25_stage, IngestSettings
+from rag_assets.ingest.verify import verify_report
+from rag_assets.retrieval.bench import bench, labels_from_gold, labels_from_submission
+from rag_assets.retrieval.page_types import page_types
+from rag_assets.retrieval.passages import best_passage
+from rag_assets.retrieval.query import Lexicon, default_lexicon, keyword_query
+from rag_assets.retrieval.rerank import CrossEncoderReranker, YesNoReranker
+from rag_assets.retrieval.search import RetrievedPage, Retriever
+from rag_assets.storage import artifacts as art
+from rag_assets.storage.paths import ReportPaths
+
+SHA = "ab" * 20
+PAGES = [
+    "## Chairman's letter\nWe thank our customers and our people for a year of steady progress.",
+    "## Strategy\nOur strategy for growth rests on service quality and disciplined investment in stores.",
+    "## Consolidated income statement\nFor the year ended 31 December 2023 (in thousands)\n"
+    "| | 2023 | 2022 |\n|---|---|---|\n| Net sales | 812,400 | 790,100 |\n| Cost of sales | (512,000) | (500,300) |",
+    "## Consolidated statement of cash flows\n| Net cash provided by operating activities | 96,300 | 88,000 |\n"
+    "| Purchases of property and equipment | (21,700) | (19,800) |",
+    "## Capital management\nThe Board approved an on-market buy-back of up to 5% of issued shares in March 2024.",
+    "## Risk factors\nSee the statement of cash flows for liquidity. Competition may reduce our net sales.",
+]
+
+
+def write_report(root, pages=PAGES, sha1=SHA) -> ReportPaths:
+    """A report's pages and one chunk per page, indexed by the real BM25 stage."""
+    paths = ReportPaths(root, sha1)
+    paths.dir.mkdir(parents=True, exist_ok=True)
+    art.write_pages([art.PageText(i, t, 0) for i, t in enumerate(pages)], paths.pages)
+    art.write_chunks([{"chunk_id": f"{sha1[:8]}-{i}", "report_sha1": sha1, "page_index": i, "chunk_index": i,
+                       "text": t, "n_tokens": len(t.split()), "kind": "text", "context": ""}
+                      for i, t in enumerate(pages)], paths.chunks)
+    art.write_parquet([], art.CONTEXTS_SCHEMA, paths.chunk_contexts)
+    bm25_stage(StageInputs(paths=paths, company="Synthetic plc", pdf=None, settings=IngestSettings()))
+    return paths
+
+
+def test_page_bm25_is_written_with_the_chunk_index_and_round_trips(tmp_path):
+    paths = write_report(tmp_path)
+    pages = BM25Index.load(paths.bm25_dir / PAGES_SUBDIR)
+    assert pages.chunk_ids == [str(i) for i in range(len(PAGES))]
+    assert pages.search("net sales cost of sales", 1)[0][0] == "2"
+    assert pages.search(["buy", "back"], 1)[0][0] == "4"  # tokens already made by tokenize
+    assert verify_report(paths).get("bm25_index") is None
+    meta = json.loads((paths.bm25_dir / PAGES_SUBDIR / "chunk_ids.json").read_text())
+    meta["tokenizer"] = "bm25-tok-1"
+    (paths.bm25_dir / PAGES_SUBDIR / "chunk_ids.json").write_text(json.dumps(meta))
+    with pytest.raises(StaleIndexError, match="rag-assets ingest"):
+        BM25Index.load(paths.bm25_dir / PAGES_SUBDIR)
+
+
+def test_stemming_matches_plural_and_singular(tmp_path):
+    ix = BM25Index.build(["The company completed two acquisitions.", "Revenue grew."], ["a", "b"])
+    assert ix.search("acquisition", 1)[0][0] == "a"
+
+
+def test_keyword_query_drops_template_words_and_adds_synonyms():
+    lex = default_lexicon()
+    kq = keyword_query("What was the turnover according to the annual report? ", lex)
+    assert kq.own == ("turnov",)
+    assert {"revenu", "sale"} <= set(kq.added)
+    plain = keyword_query("What was the turnover according to the annual report?", None)
+    assert "report" in plain.tokens and not plain.added
+
+
+def test_synonyms_find_the_page_that_uses_another_name(tmp_path):
+    write_report(tmp_path)
+    question = "What was the turnover?"
+    with_lexicon = Retriever(tmp_path, None, "bm25", lexicon=default_lexicon())
+    without = Retriever(tmp_path, None, "bm25", lexicon=None)
+    pages, _ = with_lexicon.pages(SHA, question, 3)
+    assert pages[0].page_index == 2  # "Net sales": the income statement
+    assert not without.pages(SHA, question, 3)[0], "no page says 'turnover'"
+    buyback, _ = with_lexicon.pages(SHA, "Did the company announce a share repurchase?", 1)
+    assert buyback[0].page_index == 4
+
+
+def test_lexicon_file_errors_are_one_line(tmp_path):
+    bad = tmp_path / "lexicon.yaml"
+    bad.write_text("synonyms:\n  - [revenue, 'the of']\n")
+    with pytest.raises(ValueError, match="lexicon .*no searchable word"):
+        Lexicon.load(bad)
+
+
+def test_page_types_from_titles_at_the_top_only():
+    lex = default_lexicon()
+    assert page_types(PAGES[2], lex) == {"income_statement"}
+    assert page_types(PAGES[3], lex) == {"cash_flow"}
+    assert page_types("Company plc\nConsolidated Balance Sheets\nAs at 31 March", lex) == {"balance_sheet"}
+    assert page_types(PAGES[5], lex) == set(), "a title quoted lower in running text does not type the page"
+    assert page_types("x " * 300 + "statement of cash flows", lex) == set()
+    assert keyword_query("What was the capital expenditure?", lex).page_types == ("cash_flow",)
+
+
+def test_page_type_prior_ranks_the_wanted_statement(tmp_path):
+    write_report(tmp_path)
+    on = Retriever(tmp_path, None, "bm25", lexicon=default_lexicon(), page_type_prior=True)
+    pages, _ = on.pages(SHA, "cash flow from operations", 2)
+    assert pages[0].page_index == 3
+    assert "page_type" in on.page_rankings(SHA, "cash flow from operations", {})
+
+
+def test_best_passage_is_the_run_of_lines_with_the_question_words():
+    text = "\n".join([f"Filler line {i} about nothing in particular." for i in range(40)]
+                     + ["The Board approved a share buy-back programme.", "Buy-back shares are cancelled."]
+                     + [f"More filler {i}." for i in range(40)])
+    kq = keyword_query("Did the company announce a share buyback?", default_lexicon())
+    passage = best_passage(text, kq.own, kq.added, max_chars=200)
+    assert "buy-back programme" in passage and len(passage) <= 200
+
+
+class ScriptedJudge:
+    """Says yes with high probability to passages holding ``marker`` (stands in for the model's logits)."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+        self.calls = []
+
+    def choice_logprobs(self, messages, choices):
+        self.calls.append(messages[-1]["content"])
+        yes = -0.1 if self.marker in messages[-1]["content"] else -3.0
+        return {"yes": yes, "no": -0.5}
+
+
+def _pages(texts):
+    return [RetrievedPage(SHA, i, 1.0 - i * 0.1, t, []) for i, t in enumerate(texts)]
+
+
+def test_yes_no_reranker_moves_the_judged_page_up():
+    judge = ScriptedJudge("buy-back")
+    rr = YesNoReranker(judge, lambda q: keyword_query(q, default_lexicon()), llm_weight=0.7)
+    ranked, usage = rr.rerank("Did the company announce a share buyback?", _pages(PAGES), 3)
+    assert ranked[0].page_index == 4 and usage["calls"] == len(PAGES)
+    assert all(c.startswith("Question: Did the company announce a share buyback?") for c in judge.calls), \
+        "question first: consecutive prompts share their prefix"
+
+
+def test_yes_no_reranker_refuses_a_client_without_probabilities():
+    from rag_assets_tests.llm_fakes import ScriptedLLM
+
+    with pytest.raises(ValueError, match="token probabilities"):
+        YesNoReranker(ScriptedLLM([]), lambda q: keyword_query(q, None))
+
+
+def test_yes_no_reranker_with_the_real_small_model():
+    from rag_assets_tests.conftest import embedded_llm
+
+    pytest.importorskip("ik_llama_cpp", reason="embedded backend not installed")
+    llm = embedded_llm("qwen2.5-coder-0.5b")
+    rr = YesNoReranker(llm, lambda q: keyword_query(q, default_lexicon()), llm_weight=1.0)
+    pages = _pages(["Our staff picnic took place in June at the lakeside park, with games for children.",
+                    PAGES[3]])
+    ranked, _ = rr.rerank("What was the net cash provided by operating activities?", pages, 2)
+    assert ranked[0].page_index == 1, [(p.page_index, p.llm_score) for p in ranked]
+    assert 0.0 <= ranked[1].llm_score <= ranked[0].llm_score <= 1.0
+
+
+def test_cross_encoder_path_with_a_tiny_local_model(tmp_path):
+    """A randomly initialised two-layer BERT cross-encoder with the shipped MiniLM vocabulary, saved to a
+    local folder: the reranker loads it and orders pages by its scores."""
+    pytest.importorskip("sentence_transformers", reason="optional extra [torch] not installed")
+    transformers = pytest.importorskip("transformers")
+    from sentence_transformers import CrossEncoder
+
+    from rag_assets.index.tokens import TOKENIZER_PATH
+
+    config = transformers.BertConfig(vocab_size=30522, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                                     intermediate_size=64, num_labels=1)
+    model = transformers.BertForSequenceClassification(config)
+    tok = transformers.PreTrainedTokenizerFast(tokenizer_file=str(TOKENIZER_PATH), unk_token="[UNK]",
+                                               sep_token="[SEP]", pad_token="[PAD]", cls_token="[CLS]",
+                                               mask_token="[MASK]")
+    model.save_pretrained(tmp_path / "ce")
+    tok.save_pretrained(tmp_path / "ce")
+    rr = CrossEncoderReranker(str(tmp_path / "ce"), llm_weight=1.0)
+    pages = _pages(PAGES)
+    expected = CrossEncoder(str(tmp_path / "ce"), device="cpu").predict(
+        [("net sales", p.text[:4000]) for p in pages])
+    ranked, _ = rr.rerank("net sales", pages, 3)
+    best = sorted(range(len(PAGES)), key=lambda i: -expected[i])[:3]
+    assert [p.page_index for p in ranked] == best
+
+
+def test_cross_encoder_without_a_path_is_a_clear_error():
+    with pytest.raises(ValueError, match="cross_encoder_path"):
+        CrossEncoderReranker("")
+
+
+def test_bench_figures_on_both_label_sets(tmp_path):
+    gold = {"q1": {"answers": [1], "reference_pools": [[f"{SHA}:2"], [f"{SHA}:9"]]},
+            "q2": {"answers": ["N/A"], "reference_pools": []},
+            "q3": {"answers": [2], "reference_pools": [[f"{SHA}:4"]]}}
+    sub = tmp_path / "sub.json"
+    sub.write_text(json.dumps({"answers": [
+        {"question_text": "q2", "references": [{"pdf_sha1": SHA, "page_index": 5}]},
+        {"question_text": "q3", "references": []}]}))
+    labels = {"gold": labels_from_gold(gold), "silver": labels_from_submission(sub)}
+    assert set(labels["gold"]) == {"q1", "q3"} and set(labels["silver"]) == {"q2"}
+    ranking = {"q1": [f"{SHA}:7", f"{SHA}:9"], "q2": [f"{SHA}:5"], "q3": [f"{SHA}:1"] * 3 + [f"{SHA}:4"]}
+
+    def rank(q):
+        if q == "q3":
+            raise RuntimeError("broken index")
+        return ranking[q]
+
+    res = bench("t", rank, ["q1", "q2", "q3", "q4"], labels)
+    g = res.row("gold")
+    assert (g["questions"], g["hit@1"], g["hit@3"], g["mrr"]) == (2, 0.0, 0.5, 0.25)
+    assert res.row("silver")["hit@1"] == 1.0 and res.failed == 1
