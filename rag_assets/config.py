@@ -34,6 +34,7 @@ class RunConfig(BaseModel):
     rerank_model: str = ""  # LLM for reranking (openai route); default: the answer model
     rerank_batch: int = 3
     rerank_llm_weight: float = 0.7
+    rerank_passage_chars: int = 900  # yes-no: characters of each page's best passage the model reads
     cross_encoder_path: str = ""
     # answering
     llm: Literal["llama_cpp", "openai"] = "llama_cpp"

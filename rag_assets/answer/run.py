@@ -37,7 +37,7 @@ def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None
                                cfg.rerank_llm_weight)
     elif cfg.rerank == "yes-no":
         reranker = YesNoReranker(llm if same_model else build_llm(cfg, cfg.rerank_model), retriever.keywords,
-                                 cfg.rerank_llm_weight)
+                                 cfg.rerank_llm_weight, cfg.rerank_passage_chars)
     elif cfg.rerank == "cross-encoder":
         reranker = CrossEncoderReranker(cfg.cross_encoder_path, cfg.rerank_llm_weight)
     else:
