@@ -108,7 +108,7 @@ def test_page_type_prior_ranks_the_wanted_statement(tmp_path):
     on = Retriever(tmp_path, None, "bm25", lexicon=default_lexicon(), page_type_prior=True)
     pages, _ = on.pages(SHA, "cash flow from operations", 2)
     assert pages[0].page_index == 3
-    assert "page_type" in on.page_rankings(SHA, "cash flow from operations", {})
+    assert "page_type" in on.page_rankings(SHA, on.keywords("cash flow from operations"), {})
 
 
 def test_best_passage_is_the_run_of_lines_with_the_question_words():

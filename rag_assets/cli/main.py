@@ -282,8 +282,10 @@ def cmd_bench_retrieval(args) -> int:
     if not label_sets:
         print("error: give --gold and/or --silver (pages to find)", file=sys.stderr)
         return 2
-    configs = [(spec, with_overrides(get_config(parse_config_spec(spec)[0]), parse_config_spec(spec)[1]))
-               for spec in args.configs]
+    configs = []
+    for spec in args.configs:
+        preset, overrides = parse_config_spec(spec)
+        configs.append((spec, with_overrides(get_config(preset), overrides)))
     store = ReportStore()
     reports = store.indexed_reports()
     if not reports:
@@ -305,7 +307,10 @@ def cmd_bench_retrieval(args) -> int:
         results.append(bench(spec, rank, questions, label_sets))
     print(table(results))
     if args.out:
-        Path(args.out).write_text(json.dumps([r.row(label) for r in results for label in r.labels], indent=1))
+        from rag_assets.storage.atomic import atomic_path
+
+        with atomic_path(Path(args.out)) as tmp:
+            Path(tmp).write_text(json.dumps([r.row(label) for r in results for label in r.labels], indent=1))
     return 1 if any(r.failed for r in results) else 0
 
 

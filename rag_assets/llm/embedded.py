@@ -210,8 +210,12 @@ class IkLlamaLLM(LLMClient):
             self.C.llama_batch_free(batch)
         self._cached.extend(chunk)
 
+    def _last_logits(self) -> np.ndarray:
+        """The logits after the last evaluated token (a view into llama.cpp's buffer)."""
+        return np.ctypeslib.as_array(self.C.llama_get_logits_ith(self._ctx.ctx, -1), shape=(len(self._candidates),))
+
     def _pick(self, grammar) -> int:
-        logits = np.ctypeslib.as_array(self.C.llama_get_logits_ith(self._ctx.ctx, -1), shape=(len(self._candidates),))
+        logits = self._last_logits()
         token = int(np.argmax(logits))
         if not grammar:
             return token
@@ -266,7 +270,6 @@ class IkLlamaLLM(LLMClient):
                            completion_tokens=len(out), seconds=t2 - t0, mode="grammar" if grammar else "text",
                            prompt_seconds=t1 - t0, cached_tokens=reused)
 
-
     def choice_logprobs(self, messages: list[dict], choices: list[str]) -> dict[str, float]:
         """Log-probability of each choice's first token as the answer's first token (one forward pass over the
         prompt, whose shared prefix with the previous call is reused from the KV cache; nothing is generated)."""
@@ -275,8 +278,7 @@ class IkLlamaLLM(LLMClient):
             if len(tokens) + 1 > self.n_ctx:
                 raise ValueError(f"prompt of {len(tokens)} tokens exceeds the context of {self.n_ctx} tokens")
             self._evaluate(tokens)
-            logits = np.ctypeslib.as_array(self.C.llama_get_logits_ith(self._ctx.ctx, -1),
-                                           shape=(len(self._candidates),)).astype(np.float64)
+            logits = self._last_logits().astype(np.float64)
         top = logits.max()
         log_z = top + np.log(np.exp(logits - top).sum())
         out = {}

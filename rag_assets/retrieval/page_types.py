@@ -1,5 +1,5 @@
-"""Page types by rules: a page is of a type when one of its first lines is that type's title (``lexicon.yaml``
-page_types): a line at the top whose words are mostly the title's, so running text that merely names a
+"""Page types by rules: a page is of a type when one of its first lines prints that type's title
+(``lexicon.yaml`` page_types) as a title: on a heading line, or capitalized. Running text that merely names a
 statement does not count. Types: income statement, cash-flow statement, balance sheet, highlights."""
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from rag_assets.retrieval.query import Lexicon
 HEAD_CHARS = 400  # a statement's title sits in the page's first lines (company name, title, period, units)
 
 
+@lru_cache(maxsize=64)
 def title_re(titles: tuple[str, ...]) -> re.Pattern:
+    """One case-insensitive pattern for any of ``titles`` (longest first), spaces flexible."""
     words = sorted((r"\s+".join(map(re.escape, t.split())) for t in titles), key=len, reverse=True)
     return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
 
@@ -32,13 +34,10 @@ def page_types(text: str, lexicon: Lexicon, head_chars: int = HEAD_CHARS) -> set
         for pt in lexicon.page_types:
             if pt.name in found or not pt.titles:
                 continue
-            m = _title_re(pt.titles).search(line)
+            m = title_re(pt.titles).search(line)
             if m and (heading or m.group(0)[0].isupper()):
                 found.add(pt.name)
     return found
-
-
-_title_re = lru_cache(maxsize=64)(title_re)
 
 
 def typed_pages(pages: dict[int, str], lexicon: Lexicon) -> dict[str, list[int]]:

@@ -68,7 +68,6 @@ def contains(tokens: list[str], term: Term) -> bool:
 class KeywordQuery:
     tokens: tuple[str, ...]  # what BM25 scores: the question's content words, then the synonyms added
     own: tuple[str, ...]  # the question's content words alone
-    matched: tuple[Term, ...]  # the lexicon terms found in the question
     page_types: tuple[str, ...] = ()  # page types the question wants (lexicon page_types.wanted_for)
 
     @property
@@ -76,26 +75,20 @@ class KeywordQuery:
         return self.tokens[len(self.own):]
 
 
-def keyword_query(text: str, lexicon: Lexicon | None, expand: bool = True) -> KeywordQuery:
-    """BM25 tokens for ``text``: template words dropped; with ``expand``, each synonym group with a term in
-    ``text`` adds its other terms' words (once each)."""
+def keyword_query(text: str, lexicon: Lexicon | None) -> KeywordQuery:
+    """BM25 tokens for ``text``: template words dropped, and each synonym group with a term in ``text`` adds
+    its other terms' words (once each). Without a lexicon: ``text``'s tokens as they are."""
     tokens = tokenize(text)
     if lexicon is None:
-        return KeywordQuery(tuple(tokens), tuple(tokens), ())
+        return KeywordQuery(tuple(tokens), tuple(tokens))
     own = [t for t in tokens if t not in lexicon.template_words] or tokens
-    matched: list[Term] = []
+    seen = set(own)
     added: list[str] = []
-    if expand:
-        seen = set(own)
-        for group in lexicon.groups:
-            hits = [term for term in group if contains(tokens, term)]
-            if not hits:
-                continue
-            matched.extend(hits)
-            for term in group:
-                for tok in term:
-                    if tok not in seen:
-                        seen.add(tok)
-                        added.append(tok)
+    for group in lexicon.groups:
+        if any(contains(tokens, term) for term in group):
+            for tok in (tok for term in group for tok in term):
+                if tok not in seen:
+                    seen.add(tok)
+                    added.append(tok)
     wanted = tuple(pt.name for pt in lexicon.page_types if any(contains(tokens, t) for t in pt.wanted_for))
-    return KeywordQuery(tuple(own + added), tuple(own), tuple(matched), wanted)
+    return KeywordQuery(tuple(own + added), tuple(own), wanted)

@@ -114,7 +114,6 @@ class Retriever:
         page_bm25: bool = True,
         fusion: str = "page",
         lexicon: Lexicon | None = None,
-        expand: bool = True,
         page_type_prior: bool = False,
     ):
         if mode not in ("vector", "bm25", "hybrid"):
@@ -132,7 +131,6 @@ class Retriever:
         self.page_bm25 = page_bm25 and mode != "vector"
         self.fusion = fusion
         self.lexicon = lexicon
-        self.expand = expand
         self.page_type_prior = page_type_prior and lexicon is not None
         self._indexes: dict[str, ReportIndex] = {}
         self._lock = threading.Lock()
@@ -152,22 +150,22 @@ class Retriever:
             return self._indexes[sha1]
 
     def keywords(self, query: str) -> KeywordQuery:
-        return keyword_query(query, self.lexicon, self.expand)
+        return keyword_query(query, self.lexicon)
 
-    def chunk_rankings(self, sha1: str, query: str) -> dict[str, list[tuple[str, float]]]:
-        """(chunk id, score) best first, per chunk retriever of the mode."""
+    def chunk_rankings(self, sha1: str, query: str, kq: KeywordQuery) -> dict[str, list[tuple[str, float]]]:
+        """(chunk id, score) best first, per chunk retriever of the mode (``kq``: the query's keywords)."""
         ix = self.index(sha1)
         out = {}
         if self.mode in ("vector", "hybrid"):
             q = self.embedder.embed([query])[0]
             out["vector"] = ix.vector.search(q, self.vector_k, self.embedder.model_name)
         if self.mode in ("bm25", "hybrid"):
-            out["bm25"] = ix.bm25.search(list(self.keywords(query).tokens), self.bm25_k)
+            out["bm25"] = ix.bm25.search(list(kq.tokens), self.bm25_k)
         return out
 
     def chunks(self, sha1: str, query: str) -> list[ScoredChunk]:
         """Chunks fused by RRF (one ranking: its own scores), best first."""
-        return self._fuse_chunks(sha1, self.chunk_rankings(sha1, query))
+        return self._fuse_chunks(sha1, self.chunk_rankings(sha1, query, self.keywords(query)))
 
     def _fuse_chunks(self, sha1: str, rankings: dict[str, list[tuple[str, float]]]) -> list[ScoredChunk]:
         ix = self.index(sha1)
@@ -178,7 +176,7 @@ class Retriever:
         fused = rrf({name: [cid for cid, _ in hits] for name, hits in rankings.items()}, self.rrf_k)
         return [ScoredChunk(cid, sha1, ix.chunk_page[cid], float(s), ranks) for cid, s, ranks in fused]
 
-    def page_rankings(self, sha1: str, query: str, rankings: dict) -> dict[str, list[str]]:
+    def page_rankings(self, sha1: str, kq: KeywordQuery, rankings: dict) -> dict[str, list[str]]:
         """Page indexes (as text) best first, per retriever: chunk rankings reduced to their pages, and the
         page BM25 ranking."""
         ix = self.index(sha1)
@@ -188,7 +186,6 @@ class Retriever:
             for cid, _ in hits:
                 seen.setdefault(str(ix.chunk_page[cid]), None)
             out[name] = list(seen)
-        kq = self.keywords(query)
         if self.page_bm25:
             out["page_bm25"] = [pid for pid, _ in ix.page_bm25.search(list(kq.tokens), self.bm25_k)]
         if self.page_type_prior and kq.page_types:
@@ -201,11 +198,12 @@ class Retriever:
     def pages(self, sha1: str, query: str, top_pages: int) -> tuple[list[RetrievedPage], list[ScoredChunk]]:
         """The best ``top_pages`` pages, each with its whole cleaned text and its retrieved chunks."""
         ix = self.index(sha1)
-        rankings = self.chunk_rankings(sha1, query)
+        kq = self.keywords(query)
+        rankings = self.chunk_rankings(sha1, query, kq)
         chunks = self._fuse_chunks(sha1, rankings)
         if self.fusion == "page":
             ranked = [(int(pid), score) for pid, score, _ in
-                      rrf(self.page_rankings(sha1, query, rankings), self.rrf_k)]
+                      rrf(self.page_rankings(sha1, kq, rankings), self.rrf_k)]
         else:
             first: dict[int, float] = {}
             for c in chunks:
