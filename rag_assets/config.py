@@ -44,6 +44,13 @@ class RunConfig(BaseModel):
     n_ctx: int = 8192
     max_context_tokens: int = 3000  # page text budget per answer, in model tokens (approx. 4 chars each)
     max_output_tokens: int = 700
+    # number questions: 'candidates' (Python lists the figures of number_pages pages that name the metric, the
+    # model picks one of max_candidates by its id, Python checks scale, period, kind and currency) or 'pages'
+    # (the model reads top_pages whole pages and writes the figure)
+    number_reader: Literal["candidates", "pages"] = "pages"
+    number_pages: int = 8
+    max_candidates: int = 8
+    number_verify_min: float = 0.6  # a second look (embedded models): P(yes) that the chosen line states the metric
     # cite_verified: cite only context pages that show the answer (the value, name(s) or evidence quote);
     # na_if_ungrounded: also answer N/A (False) when no page shows it; off: keep the model's citations as given
     grounding: Literal["cite_verified", "na_if_ungrounded", "off"] = "cite_verified"
@@ -56,14 +63,16 @@ PRESETS: dict[str, RunConfig] = {
     "local": RunConfig(
         name="local",
         description="Embedded defaults: local MiniLM embeddings, hybrid BM25+FAISS retrieval, Qwen2.5-Coder-1.5B "
-        "(llama.cpp) answers; numbers not printed on a cited page become N/A; no network, no key.",
+        "(llama.cpp) picks each figure among candidates Python found and checks; no network, no key.",
         grounding="na_if_ungrounded",
+        number_reader="candidates",
     ),
     "local-fast": RunConfig(
         name="local-fast",
         description="As 'local' with Qwen2.5-Coder-0.5B: about 3x faster, weaker.",
         answer_model="qwen2.5-coder-0.5b",
         grounding="na_if_ungrounded",
+        number_reader="candidates",
     ),
     "winner": RunConfig(
         name="winner",

@@ -63,7 +63,7 @@ def test_retrievers_find_the_table_page(ingested, embedder, mode):
 
 
 def _answerer(root, sha, llm, embedder, **overrides):
-    cfg = get_config("local", **{"grounding": "cite_verified", **overrides})
+    cfg = get_config("local", **{"grounding": "cite_verified", "number_reader": "pages", **overrides})
     reports = {v: k for k, v in sha.items()}
     return build_answerer(cfg, root, reports, llm=llm, embedder=embedder)
 
@@ -233,8 +233,7 @@ class ScriptedLLMResource(LLMResource):
     def client(self, cfg):
         yes = {"step_by_step_analysis": "p1", "reasoning_summary": "yes", "relevant_pages": [1], "final_answer": True,
                "evidence_quote": "the Board approved a share buyback programme of up to 5% of issued shares"}
-        number = {**number_answer("406,100", "thousands", 406100, [3]),
-                  "evidence_quote": "| Cash flow from operating activities | 406,100 | 388,250 |"}
+        number = {"step_by_step_analysis": "[1] is the row", "candidate": 1, "value_as_written": "406,100"}
         no = {"step_by_step_analysis": "p1", "reasoning_summary": "no", "relevant_pages": [1], "final_answer": False,
               "evidence_quote": ""}
         return ScriptedLLM([yes, number, no])
@@ -367,7 +366,7 @@ def test_citations_are_matched_on_report_and_page(ingested, embedder):
     root, sha = ingested
     nw, bb = sha["Northwind Widgets plc"], sha["Bluebird Mining Ltd"]
     reports = {nw: "Northwind Widgets plc", bb: "Northwind Widgets plc"}
-    cfg = get_config("local", grounding="cite_verified", top_pages=8, max_context_tokens=6000)
+    cfg = get_config("local", grounding="cite_verified", number_reader="pages", top_pages=8, max_context_tokens=6000)
     q = "What were the total assets (in USD) of Northwind Widgets plc?"
     probe = build_answerer(cfg, root, reports, llm=ScriptedLLM([number_answer("N/A", "units", "N/A", [])]),
                            embedder=embedder).answer(q, "number")

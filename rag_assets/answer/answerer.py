@@ -8,23 +8,22 @@ from dataclasses import asdict, dataclass, field
 
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient, structured_call
+from rag_assets.answer.evidence_policy import event_problem, on_topic
+from rag_assets.answer.number_reader import read_number
 from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
+from rag_assets.answer.units import report_dollar
 from rag_assets.llm.prompts import build_messages, fill, load_prompt
 from rag_assets.retrieval.rerank import NoReranker, Reranker, page_block
 from rag_assets.retrieval.search import RetrievedPage, Retriever, ScoredChunk, merge_pages
 from rag_assets.answer.routing import Route, Router, normalize_name
 from rag_assets.llm.schemas import SCHEMAS
+from rag_assets.retrieval.query import default_lexicon
 
 INSTRUCTION_TAIL_RE = re.compile(
     r"\s*(If (data|there) is not available|If there is no mention|Give me the title|If data is not)[^?]*$", re.I
 )
 QUOTE_NOISE_RE = re.compile(r"[|#*`\"'“”‘’]+")
 WORD3_RE = re.compile(r"[a-z0-9][a-z0-9.,%-]*[a-z0-9%]|[a-z0-9]")
-TEMPLATE_WORDS = frozenset(
-    "annual report mention mentioned announce announced any value period end listed according company companies "
-    "data available return did does what which was were is the of in for at to a an and or by its it this that "
-    "within last there if no given".split()
-)
 
 
 def _norm(text: str) -> str:
@@ -47,14 +46,6 @@ def quote_in_context(quote: str, texts: list[str], min_share: float = 0.85) -> b
             if sum(1 for w in words if w in have) >= min_share * len(words):
                 return True
     return False
-
-
-def shares_topic(quote: str, question: str, company: str | None = None) -> bool:
-    """The quote mentions at least one content word of the question (template words and the company aside)."""
-    drop = set(TEMPLATE_WORDS) | set(WORD3_RE.findall(_norm(company or "")))
-    asked = {w.rstrip("s") for w in WORD3_RE.findall(_norm(retrieval_query(question))) if len(w) >= 3} - drop
-    said = {w.rstrip("s") for w in WORD3_RE.findall(_norm(quote))}
-    return not asked or bool(asked & said)
 
 
 LOWEST_RE = re.compile(r"\b(lowest|least|smallest|minimum|fewest|lower|smaller)\b", re.I)
@@ -84,6 +75,7 @@ class AnswerRecord:
     seconds: float = 0.0
     index_versions: dict = field(default_factory=dict)
     sub_answers: list[dict] = field(default_factory=list)
+    candidates: list[dict] = field(default_factory=list)  # number questions: the figures the model chose from
     evidence_ok: bool | None = None  # the evidence quote is in the context and on the question's topic
 
     def to_dict(self) -> dict:
@@ -168,6 +160,7 @@ class Answerer:
         self.retriever = retriever
         self.llm = llm
         self.reranker = reranker or NoReranker()
+        self._dollars: dict[str, str] = {}  # report -> what a bare '$' means in it
 
     # -- public -----------------------------------------------------------------------------------
 
@@ -222,6 +215,9 @@ class Answerer:
         rec.prompt_tokens += usage.get("prompt_tokens", 0)
         rec.completion_tokens += usage.get("completion_tokens", 0)
         rec.llm_calls += usage.get("calls", 0)
+        if kind == "number" and self.cfg.number_reader == "candidates":
+            self._read_number(question, route, ranked, rec)
+            return
         top = ranked[: self.cfg.top_pages]
         context, sent = build_context(top, self.cfg.max_context_tokens * 4)
         rec.pages_sent = [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in sent]
@@ -245,6 +241,36 @@ class Answerer:
         self._check_evidence(question, kind, route, res.value, sent, rec)
         rec.references = self._references(kind, rec.value, res.value, sent, rec)
 
+    def _read_number(self, question: str, route: Route, ranked: list[RetrievedPage], rec: AnswerRecord) -> None:
+        """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader)."""
+        pages = ranked[: self.cfg.number_pages]
+        sha1 = route.sha1s[0]
+        if sha1 not in self._dollars:
+            self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
+        reading = read_number(self.llm, question, retrieval_query(question, route.company), pages,
+                              default_lexicon(), self._dollars[sha1], self.cfg.max_candidates,
+                              verify_min=self.cfg.number_verify_min)
+        rec.candidates = [c.to_dict() for c in reading.candidates]
+        shown = {(c.sha1, c.page_index) for c in reading.candidates}
+        rec.pages_sent = [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in pages
+                          if (p.sha1, p.page_index) in shown]
+        rec.notes += reading.notes
+        if reading.result is not None:
+            res = reading.result
+            rec.raw_output = res.raw
+            rec.prompt_tokens += res.prompt_tokens
+            rec.completion_tokens += res.completion_tokens
+            rec.llm_calls += len(res.calls)
+            rec.parsed = res.value.model_dump() if res.value is not None else None
+        rec.error = reading.error
+        rec.value = reading.value
+        if reading.p_yes is not None:
+            rec.notes.append(f"check p(yes)={reading.p_yes}")
+        if reading.candidate is not None:
+            c = reading.candidate
+            rec.references = [{"pdf_sha1": c.sha1, "page_index": c.page_index}]
+            rec.grounded = rec.evidence_ok = True
+
     def _check_evidence(self, question, kind, route, parsed, sent, rec) -> None:
         """Verify the evidence quote: in the context, on the question's topic, and (numbers) holding the value.
         Under ``na_if_ungrounded`` an answer without such evidence becomes 'N/A' (False for yes/no)."""
@@ -252,9 +278,14 @@ class Answerer:
             return
         quote = getattr(parsed, "evidence_quote", "") or ""
         texts = [p.text for p in sent]
-        ok = quote_in_context(quote, texts) and shares_topic(quote, question, route.company)
+        lexicon = default_lexicon()
+        ok = quote_in_context(quote, texts) and on_topic(quote, retrieval_query(question, route.company), lexicon)
         if ok and kind == "number" and isinstance(rec.value, float):
             ok = grounded(rec.value, [quote])
+        problem = event_problem(question, quote, lexicon) if ok and kind in ("boolean", "names") else None
+        if problem:
+            rec.notes.append(problem)
+            ok = False
         rec.evidence_ok = ok
         if not ok and self.cfg.grounding == "na_if_ungrounded":
             rec.notes.append(f"no verifiable evidence for {rec.value!r} (quote: {quote[:80]!r}); answered "

@@ -127,13 +127,14 @@ def answer_questions(answerer: Answerer, questions: list[Question], log_path: Pa
 
 
 def score_answers(records: list[dict], gold: dict, out_dir: Path) -> tuple[dict, list[dict]]:
-    """Score ``records`` against ``gold`` and write ``out_dir/evaluation.json``: (summary, scored rows)."""
+    """Score ``records`` against ``gold`` and write ``out_dir/evaluation.json`` (with ``tables``: accuracy per
+    kind, the none/value confusion table, retrieval vs reading misses, in markdown): (summary, scored rows)."""
     from rag_assets.answer.scoring import evaluate
 
     ev = evaluate(records, gold)
     summary = ev.summary()
     summary["seconds_per_question"] = round(sum(r["seconds"] for r in records) / max(1, len(records)), 1)
-    write_json(out_dir / "evaluation.json", {"summary": summary, "rows": ev.rows})
+    write_json(out_dir / "evaluation.json", {"summary": summary, "tables": ev.tables(), "rows": ev.rows})
     return summary, ev.rows
 
 

@@ -79,6 +79,8 @@ class Evaluation:
     hits: dict = field(default_factory=dict)  # k -> [hit count, questions with pools]
     errors: int = 0  # questions whose answering failed (scored 0)
     rows: list[dict] = field(default_factory=list)
+    confusion: dict = field(default_factory=dict)  # 'gold none, answered value' etc. -> questions (CONFUSION)
+    misses: dict = field(default_factory=dict)  # 'retrieval' / 'reading' -> value questions not answered right
 
     @property
     def score(self) -> float:
@@ -99,7 +101,53 @@ class Evaluation:
             out[f"accuracy_{kind}"] = round(s / c, 3)
         for k, (h, c) in sorted(self.hits.items()):
             out[f"page_hit@{k}"] = round(h / c, 3) if c else None
+        for cell in CONFUSION:
+            out[cell.replace(", ", "_").replace(" ", "_")] = self.confusion.get(cell, 0)
+        for why in ("retrieval", "reading"):
+            out[f"value_miss_{why}"] = self.misses.get(why, 0)
         return out
+
+    def tables(self) -> str:
+        """Markdown: accuracy per kind, the none/value confusion table, and the misses of value questions."""
+        lines = ["| kind | questions | value score | accuracy |", "| --- | --- | --- | --- |"]
+        for kind, (s, c) in sorted(self.per_kind.items()):
+            lines.append(f"| {kind} | {c} | {s:g} | {s / c:.3f} |")
+        lines += ["", "| gold \\ answered | none (N/A, False) | a value |", "| --- | --- | --- |"]
+        c = self.confusion
+        lines.append(f"| none | {c.get('gold none, answered none', 0)} | {c.get('gold none, answered value', 0)} |")
+        lines.append(f"| a value | {c.get('gold value, answered none', 0)} | {c.get('gold value, answered right', 0)} "
+                     f"right, {c.get('gold value, answered wrong', 0)} wrong |")
+        lines += ["", "| value question not answered right | questions |", "| --- | --- |",
+                  f"| retrieval miss: no gold page was sent | {self.misses.get('retrieval', 0)} |",
+                  f"| reading miss: a gold page was sent | {self.misses.get('reading', 0)} |"]
+        return "\n".join(lines)
+
+
+CONFUSION = ("gold none, answered none", "gold none, answered value", "gold value, answered none",
+             "gold value, answered right", "gold value, answered wrong")
+
+
+def _none(kind: str, value) -> bool:
+    """'N/A', an empty answer, or (yes/no questions) False: the answer that says 'the report does not'."""
+    return _is_na(value) or value in (None, [], False) or (kind == "boolean" and str(value).lower() == "false")
+
+
+def confusion_cell(kind: str, value, gold_answers: list, vs: float) -> str:
+    gold_none = all(_none(kind, g) for g in gold_answers)
+    answered = "none" if _none(kind, value) else "value"
+    if gold_none:
+        return f"gold none, answered {answered}"
+    if answered == "none":
+        return "gold value, answered none"
+    return "gold value, answered right" if vs >= 1 else "gold value, answered wrong"
+
+
+def sent_keys(record: dict) -> set[str]:
+    """'sha1:page' of every page the model read for a record (its sub-answers' too)."""
+    sent = list(record.get("pages_sent") or [])
+    for sub in record.get("sub_answers") or []:
+        sent += sub.get("pages_sent") or []
+    return {f"{p['pdf_sha1']}:{p['page_index']}" for p in sent}
 
 
 def add_page_hits(hits: dict, ranked: list[str], pools: list[list[str]], ks=(1, 3, 5, 10)) -> None:
@@ -137,9 +185,16 @@ def evaluate(answers: list[dict], gold: dict, ks=(1, 3, 5, 10)) -> Evaluation:
             ev.na_questions += 1
             ev.na_correct += vs
         pools = g.get("reference_pools", [])
+        cell = confusion_cell(kind, a["value"], g["answers"], vs)
+        ev.confusion[cell] = ev.confusion.get(cell, 0) + 1
+        miss = None
+        if cell.startswith("gold value") and vs < 1:
+            miss = "reading" if sent_keys(a) & {k for pool in pools for k in pool} else "retrieval"
+            ev.misses[miss] = ev.misses.get(miss, 0) + 1
         ranked = [f"{p['pdf_sha1']}:{p['page_index']}" for p in a.get("ranked_pages", [])]
         add_page_hits(ev.hits, ranked, pools, ks)
         ev.rows.append({"question_text": a["question_text"], "kind": kind, "value": a["value"],
                         "gold": g["answers"], "value_score": vs, "reference_score": round(rs, 3),
-                        "references": cited, "gold_pools": pools, "error": a.get("error")})
+                        "references": cited, "gold_pools": pools, "error": a.get("error"), "confusion": cell,
+                        "miss": miss})
     return ev

@@ -332,9 +332,11 @@ def cmd_evaluate(args) -> int:
     records, summary, rows = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name),
                                               store.answers_db, progress=_progress_printer())
     print(json.dumps(summary, indent=2))
+    print(json.loads((store.answers_dir(cfg.name) / "evaluation.json").read_text())["tables"])
     for r in rows:
         if r["value_score"] < 1 and not r["error"]:
-            print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}")
+            why = f" ({r['miss']} miss)" if r["miss"] else ""
+            print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}{why}")
     return 1 if _failed(records) else 0
 
 

@@ -114,6 +114,28 @@ class NumberAnswer(AnswerBase):
         return "units"
 
 
+class NumberPick(BaseModel):
+    """The choice of a figure among numbered candidates (Python found them, and checks the choice)."""
+
+    step_by_step_analysis: str = Field(
+        description="Briefly: which candidate states exactly the asked metric, or why none does.", max_length=300)
+    candidate: int = Field(description="The number in brackets of the candidate that states the asked metric; "
+                           "0 if none does.", ge=0, le=99)
+    value_as_written: str = Field(
+        description="That candidate's figure for the latest period, copied as printed; 'N/A' when candidate is 0.",
+        max_length=40)
+
+    @field_validator("step_by_step_analysis", mode="before")
+    @classmethod
+    def _cut_analysis(cls, v):
+        return _cut(v, 300)
+
+    @field_validator("value_as_written", mode="before")
+    @classmethod
+    def _cut_written(cls, v):
+        return _cut(str(v), 40) if v is not None else "N/A"
+
+
 class NameAnswer(AnswerBase):
     final_answer: str = Field(description="The name exactly as written in the report, or 'N/A'.", max_length=200)
 
@@ -207,6 +229,7 @@ class TableBlocks(BaseModel):
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "number": NumberAnswer,
+    "number_pick": NumberPick,
     "name": NameAnswer,
     "names": NamesAnswer,
     "boolean": BooleanAnswer,

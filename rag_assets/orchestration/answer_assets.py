@@ -155,6 +155,7 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore) -> dg.Mate
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},
             "wrong_answers": wrong_answers_table(rows, store.all_reports()),
+            "tables": dg.MetadataValue.md(json.loads((out_dir / "evaluation.json").read_text())["tables"]),
         }
     )
 

@@ -3,7 +3,7 @@ of the reviewed lexicon (``lexicon.yaml``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +28,7 @@ class Lexicon:
     template_words: frozenset[str]
     groups: tuple[tuple[Term, ...], ...]
     page_types: tuple[PageType, ...] = ()
+    events: dict[str, tuple[Term, ...]] = field(default_factory=dict)  # asked_by, stated_by, negated_by
 
     @classmethod
     def from_dict(cls, data: dict) -> "Lexicon":
@@ -43,6 +44,8 @@ class Lexicon:
             page_types=tuple(PageType(name, tuple(str(t).strip() for t in spec.get("titles", [])),
                                       tuple(term(t) for t in spec.get("wanted_for", [])))
                              for name, spec in (data.get("page_types") or {}).items()),
+            events={k: tuple(term(t) for t in (data.get("events") or {}).get(k, []))
+                    for k in ("asked_by", "stated_by", "negated_by")},
         )
 
     @classmethod

@@ -1,0 +1,258 @@
+"""Figure candidates: the table rows and sentences of a report's pages that name an asked metric, each with
+its figures as printed, the period of each figure, and the scale its table declares.
+
+Python finds and reads the figures; a model only chooses among them (``answer/number_reader.py``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from rag_assets.answer.numbers import NA, parse_number
+from rag_assets.answer.units import declared_scale, unscaled_label
+from rag_assets.index.bm25 import tokenize
+from rag_assets.retrieval.query import Lexicon, Term, contains
+
+YEAR_RE = re.compile(r"(?<![\d.,])(?:FY\s?)?((?:19[89]|20[0-4])\d)(?![\d,]|\.\d)")
+CELL_NUMBER_RE = re.compile(
+    r"^\(?\s*[-−–]?\s*(?:US\$|A\$|C\$|HK\$|[$€£¥])?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*\)?$")
+FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
+TEXT_FIGURE_RE = re.compile(
+    r"\(?(?:US\$|A\$|C\$|HK\$|[$€£¥]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|RMB|NOK|SEK)\s?)?(?<![\w.,/-])"
+    r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?"
+    r"(?:\s?(?:%|percent\b|per cent\b|(?:thousand|million|billion|bn|mn|m|k)\b))?(?![\w/-]|\.\d)", re.I)
+DURATION_AFTER_RE = re.compile(r"^\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
+DOT_LEADERS_RE = re.compile(r"\.{5,}")
+MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+DATE_NEIGHBOUR_RE = re.compile(rf"^\s*(?:{MONTHS})[a-z]*\b|\b(?:{MONTHS})[a-z]*\.?\s*$", re.I)
+REFERENCE_BEFORE_RE = re.compile(r"\b(?:note|notes|page|pages|item|section|chapter|article|rule|level|tier)\s*$", re.I)
+PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s+)?(?:fiscal\s+|FY\s?)?"
+                             r"((?:19[89]|20[0-4])\d)\b", re.I)
+SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(“\"•])|\s+•\s+")
+SHOWN_CHARS = 320
+
+
+@dataclass(frozen=True)
+class Figure:
+    written: str  # as printed: '19,970', '(2,417)', '$31.4 million', '0.25%'
+    value: float  # parsed, with its own scale word applied ('31.4 million'), not its table's
+    percent: bool
+    period: str = ""  # the year of its column or of the words after it; '' when unknown
+
+    @property
+    def own_scale(self) -> bool:
+        return bool(re.search(r"[a-z]\s*$", self.written, re.I)) and not self.percent
+
+
+@dataclass
+class Candidate:
+    sha1: str
+    page_index: int
+    source: str  # 'row' (a table row) or 'text' (a sentence)
+    label: str  # the row's label, or the sentence
+    figures: tuple[Figure, ...]
+    scale: float = 1.0  # the table's declared scale, already judged applicable to this row
+    scale_words: str = ""
+    score: float = 0.0
+    id: int = 0
+    header: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def latest(self) -> Figure:
+        """The figure of the latest period: the greatest year among the figures' periods, else the first."""
+        dated = [f for f in self.figures if f.period]
+        return max(dated, key=lambda f: f.period) if dated else self.figures[0]
+
+    def value_of(self, figure: Figure) -> float:
+        return figure.value if figure.own_scale or figure.percent else figure.value * self.scale
+
+    def shown(self) -> str:
+        """One entry of the list the model chooses from."""
+        if self.source == "row":
+            cols = " | ".join(f"{f.period}: {f.written}" if f.period else f.written for f in self.figures[:5])
+            unit = f" ({self.scale_words})" if self.scale_words else ""
+            return f"[{self.id}] page {self.page_index}, table row{unit}: {self.label} | {cols}"
+        return f"[{self.id}] page {self.page_index}, text: \"{self.label}\""
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "latest": self.latest.written}
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _cell_figure(cell: str) -> Figure | None:
+    cell = FOOTNOTE_RE.sub("", cell.replace("\u2212", "-")).strip()
+    if not cell or not CELL_NUMBER_RE.match(cell):
+        return None
+    value = parse_number(cell.replace(" ", ""))
+    if value == NA:
+        return None
+    return Figure(written=cell, value=value, percent=cell.rstrip(")").strip().endswith("%"))
+
+
+def _is_year(fig: Figure) -> bool:
+    return not fig.percent and re.fullmatch(r"(?:19[89]|20[0-4])\d", fig.written.strip("()")) is not None
+
+
+def _label(cells: list[str]) -> str:
+    for cell in cells:
+        if len(re.findall(r"[A-Za-z]", cell)) >= 2:
+            return re.sub(r"\s*\.{3,}\s*", " ", cell).strip(" .:")
+    return ""
+
+
+def _dated(figs: list[Figure], years: list[str]) -> list[Figure]:
+    """Figures matched to the header's years by order; a leading note number is dropped when it is the one
+    figure too many."""
+    if len(figs) == len(years) + 1 and re.fullmatch(r"\d{1,2}", figs[0].written):
+        figs = figs[1:]
+    if years and len(figs) == len(years):
+        return [Figure(f.written, f.value, f.percent, y) for f, y in zip(figs, years)]
+    return figs
+
+
+def table_rows(lines: list[str], sha1: str, page_index: int, before: str) -> list[Candidate]:
+    """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
+    text with the years, scale)."""
+    years = list(dict.fromkeys(YEAR_RE.findall(_last_year_line(before))))
+    scale = declared_scale(before[-600:])
+    out = []
+    for line in lines:
+        cells = _cells(line)
+        if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
+            continue
+        figs = [f for f in (_cell_figure(c) for c in cells) if f is not None]
+        head_scale = declared_scale(" ".join(c for c in cells if not _cell_figure(c)))
+        if figs and all(_is_year(f) for f in figs):
+            years, scale = [f.written.strip("()") for f in figs], head_scale or scale
+            continue
+        if head_scale and not figs:
+            scale = head_scale
+        label = _label(cells)
+        if not figs or not label:
+            continue
+        mult, words = (scale if scale and not unscaled_label(label) else (1.0, ""))
+        out.append(Candidate(sha1, page_index, "row", label, tuple(_dated(figs, years)), mult, words))
+    return out
+
+
+def _last_year_line(text: str) -> str:
+    lines = [ln for ln in text.splitlines()[-8:] if len(set(YEAR_RE.findall(ln))) >= 2]
+    return lines[-1] if lines else ""
+
+
+def _text_figures(sentence: str) -> list[Figure]:
+    figs = []
+    for m in TEXT_FIGURE_RE.finditer(sentence):
+        written = m.group(0).strip()
+        before, after = sentence[: m.start()], sentence[m.end():]
+        bare = written.strip("()")
+        if re.fullmatch(r"(?:19[89]|20[0-4])\d", bare) or not re.search(r"\d", written):
+            continue
+        if DATE_NEIGHBOUR_RE.search(before[-12:]) or DATE_NEIGHBOUR_RE.search(after[:12]):
+            continue
+        if REFERENCE_BEFORE_RE.search(before[-10:]) or DURATION_AFTER_RE.match(after):
+            continue
+        at_start = not before.strip(" (•◾-")
+        if at_start and not re.search(r"[$€£¥%]", written) and (written.endswith(")") or re.match(r"\s+[A-Z(]", after)):
+            continue  # a list or section number: "(39) progress of...", "10.18 Purchase Agreement"
+        value = parse_number(written)
+        if value == NA:
+            continue
+        period = PERIOD_AFTER_RE.match(after[:30])
+        figs.append(Figure(written, value, bool(re.search(r"%|percent|per cent", written, re.I)),
+                           period.group(1) if period else ""))
+    return figs
+
+
+def _sentences(paragraph: str) -> list[str]:
+    return [s.strip() for s in SENTENCE_SPLIT_RE.split(paragraph) if s and s.strip()]
+
+
+def _shorten(sentence: str, figure: str) -> str:
+    if len(sentence) <= SHOWN_CHARS:
+        return sentence
+    at = max(0, sentence.find(figure) - SHOWN_CHARS // 2)
+    return ("…" if at else "") + sentence[at : at + SHOWN_CHARS].strip() + "…"
+
+
+def page_candidates(text: str, sha1: str, page_index: int) -> list[Candidate]:
+    """Every table row and sentence of a page's markdown that prints a figure."""
+    out: list[Candidate] = []
+    lines = text.splitlines()
+    i, para = 0, []
+    while i <= len(lines):
+        line = lines[i] if i < len(lines) else ""
+        if line.lstrip().startswith("|"):
+            j = i
+            while j < len(lines) and lines[j].lstrip().startswith("|"):
+                j += 1
+            out += _text_candidates(" ".join(para), sha1, page_index)
+            para = []
+            out += table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]))
+            i = j
+            continue
+        if line.strip() and not line.lstrip().startswith("#"):
+            para.append(line.strip())
+        else:
+            out += _text_candidates(" ".join(para), sha1, page_index)
+            para = []
+        i += 1
+    return out
+
+
+def _text_candidates(paragraph: str, sha1: str, page_index: int) -> list[Candidate]:
+    out = []
+    for sentence in _sentences(paragraph):
+        if DOT_LEADERS_RE.search(sentence):
+            continue  # a table flattened into text: its figures cannot be told apart
+        figs = _text_figures(sentence)
+        if figs:
+            out.append(Candidate(sha1, page_index, "text", _shorten(sentence, figs[0].written), tuple(figs)))
+    return out
+
+
+@dataclass(frozen=True)
+class MetricQuery:
+    """What a figure's label or sentence must name: the metric's own words and its synonym terms."""
+
+    own: tuple[str, ...]
+    terms: tuple[Term, ...]
+
+    @classmethod
+    def of(cls, metric: str, lexicon: Lexicon | None) -> "MetricQuery":
+        """The metric's words without template words, and the terms of every synonym group the metric names.
+        A group named only inside a longer term of another group is not used ('employees' in 'employees let
+        go' does not bring in the headcount group)."""
+        tokens = tokenize(metric)
+        drop = lexicon.template_words if lexicon else frozenset()
+        own = tuple(t for t in tokens if t not in drop and not t.isdigit() and t != "%") or tuple(tokens)
+        matched = [(g, t) for g in (lexicon.groups if lexicon else ()) for t in g if contains(tokens, t)]
+        kept = {id(g): g for g, t in matched
+                if not any(len(t2) > len(t) and contains(list(t2), t) for g2, t2 in matched if g2 is not g)}
+        return cls(own, tuple(t for g in kept.values() for t in g))
+
+    def score(self, text: str) -> float:
+        """Share of the metric's own words in ``text``, plus 1 when a synonym term is printed in it."""
+        tokens = tokenize(text)
+        have = set(tokens)
+        cover = sum(t in have for t in self.own) / len(self.own) if self.own else 0.0
+        return cover + (1.0 if any(contains(tokens, t) for t in self.terms) else 0.0)
+
+
+def find_candidates(pages, metric: MetricQuery, limit: int = 8, min_score: float = 0.5) -> list[Candidate]:
+    """The ``limit`` rows and sentences of ``pages`` (best-ranked first) that best name the metric, numbered
+    from 1. A text's page rank breaks ties."""
+    scored = []
+    for rank, page in enumerate(pages):
+        for order, cand in enumerate(page_candidates(page.text, page.sha1, page.page_index)):
+            cand.score = metric.score(cand.label)
+            if cand.score >= min_score:
+                scored.append((-cand.score, cand.source != "row", rank, order, cand))
+    scored.sort(key=lambda t: t[:4])
+    out = [t[-1] for t in scored[:limit]]
+    for n, cand in enumerate(out, 1):
+        cand.id = n
+    return out

@@ -1,0 +1,142 @@
+"""Read a number: Python lists the figures of the ranked pages that name the asked metric, the model picks one
+(or none), and Python checks the pick: the figure is printed in the candidate, it is the latest period's, its
+scale is the one its table declares, its kind (percentage or amount) and currency are the ones asked."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from rag_assets.answer.candidates import Candidate, Figure, MetricQuery, find_candidates
+from rag_assets.answer.numbers import NA, close, parse_number
+from rag_assets.answer.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
+from rag_assets.llm.clients import LLMClient, StructuredResult, structured_call
+from rag_assets.llm.prompts import build_messages
+from rag_assets.retrieval.query import Lexicon
+
+
+@dataclass
+class NumberReading:
+    value: float | str = NA
+    candidate: Candidate | None = None
+    candidates: list[Candidate] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    result: StructuredResult | None = None
+    error: str | None = None
+    p_yes: float | None = None  # the model's probability that the chosen line states the metric (verify)
+
+
+def metric_text(query: str) -> str:
+    """The metric a question asks for: its retrieval query without the asked currency ('(in USD)')."""
+    return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", query))
+
+
+def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int) -> list[Candidate]:
+    """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts
+    otherwise (a candidate keeps only its figures of that kind)."""
+    metric = metric_text(query)
+    want_percent = asks_percent(metric)
+    out = []
+    for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
+        figs = tuple(f for f in cand.figures if f.percent == want_percent)
+        if figs:
+            cand.figures = figs
+            out.append(cand)
+    for n, cand in enumerate(out[:limit], 1):
+        cand.id = n
+    return out[:limit]
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"[^\d.]", "", text).strip(".")
+
+
+def find_figure(cands: list[Candidate], chosen: Candidate, written: str, notes: list[str]) -> tuple[Candidate, Figure] | None:
+    """The figure the model copied: in its chosen candidate, else in the one other candidate that prints it
+    (the model misread the number in brackets; the best-ranked
+    one if several print it); the latest period's figure of that row when the copy is an
+    older column. None when no candidate prints it (the model wrote something else, e.g. 'N/A')."""
+    digits = _digits(written)
+    if not digits:
+        return None
+    def holds(c: Candidate) -> list[Figure]:
+        return [f for f in c.figures if _digits(f.written) == digits]
+    owner = chosen if holds(chosen) else None
+    if owner is None:
+        others = [c for c in cands if holds(c)]
+        if not others:
+            notes.append(f"copied figure {written!r} is printed in no candidate")
+            return None
+        owner = others[0]
+        notes.append(f"copied figure {written!r} is printed in candidate [{owner.id}], not [{chosen.id}]: "
+                     f"[{owner.id}] is used")
+    fig, latest = holds(owner)[0], owner.latest
+    if fig.period and latest.period and fig.period != latest.period:
+        notes.append(f"figure {fig.written!r} is for {fig.period}; the latest period {latest.period} "
+                     f"({latest.written!r}) is used")
+        fig = latest
+    return owner, fig
+
+
+def currency_problem(question: str, cand: Candidate, page_text: str, dollar: str) -> str | None:
+    """Why the candidate's currency is not the one asked, or None (no currency asked, or it is printed)."""
+    asked = asked_currency(question)
+    if not asked:
+        return None
+    printed = currencies_in(f"{cand.scale_words} {cand.label} {' '.join(f.written for f in cand.figures)}", dollar)
+    printed = printed or currencies_in(page_text, dollar)
+    if printed and asked not in printed:
+        return f"asked in {asked}, printed in {', '.join(sorted(printed))}"
+    return None
+
+
+def p_states(llm, question: str, cand: Candidate) -> float:
+    """The model's probability that ``cand`` states the asked metric: its first answer token, yes vs no."""
+    messages, _ = build_messages("number_verify", question=question, line=cand.shown())
+    lp = llm.choice_logprobs(messages, ["yes", "no"])
+    yes, no = math.exp(lp["yes"]), math.exp(lp["no"])
+    return yes / (yes + no) if yes + no > 0 else 0.0
+
+
+def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None, dollar: str = "USD",
+                limit: int = 8, max_tokens: int = 300, verify_min: float = 0.0) -> NumberReading:
+    """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
+    template tail and company; ``dollar`` is what a bare '$' means in the report. With ``verify_min`` > 0 (and
+    a client that exposes token probabilities) the chosen line must also pass a yes/no check at that
+    probability."""
+    reading = NumberReading(candidates=shortlist(pages, query, lexicon, limit))
+    if not reading.candidates:
+        reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric: N/A")
+        return reading
+    shown = "\n".join(c.shown() for c in reading.candidates)
+    messages, schema = build_messages("number_pick", candidates=shown, question=question)
+    res = reading.result = structured_call(llm, messages, schema, max_tokens=max_tokens)
+    if res.value is None:
+        reading.error = res.error
+        return reading
+    chosen = next((c for c in reading.candidates if c.id == res.value.candidate), None)
+    if chosen is None:
+        reading.notes.append("the model chose no candidate: N/A")
+        return reading
+    found = find_figure(reading.candidates, chosen, res.value.value_as_written, reading.notes)
+    if found is None:
+        reading.notes.append("no figure chosen: N/A")
+        return reading
+    chosen, fig = found
+    page_text = next(p.text for p in pages if (p.sha1, p.page_index) == (chosen.sha1, chosen.page_index))
+    problem = currency_problem(question, chosen, page_text, dollar)
+    if problem:
+        reading.notes.append(f"candidate [{chosen.id}] {problem}: N/A")
+        return reading
+    if verify_min > 0 and hasattr(llm, "choice_logprobs"):
+        reading.p_yes = round(p_states(llm, question, chosen), 3)
+        if reading.p_yes < verify_min:
+            reading.notes.append(f"check: candidate [{chosen.id}] states the metric with p={reading.p_yes} "
+                                 f"< {verify_min}: N/A")
+            return reading
+    reading.candidate = chosen
+    reading.value = float(f"{chosen.value_of(fig):.12g}")
+    if chosen.scale != 1.0 and not (fig.own_scale or fig.percent):
+        reading.notes.append(f"{fig.written} x {chosen.scale:g} ({chosen.scale_words})")
+    return reading

@@ -1,0 +1,83 @@
+"""Units printed in a report: the scale a table declares ('in thousands', '$m', "RMB'000"), the currencies a
+page prints, and what a question asks for (a currency, a percentage, a count)."""
+
+from __future__ import annotations
+
+import re
+
+CURRENCY_CODES = "usd|eur|gbp|aud|cad|chf|nok|sek|dkk|jpy|cny|rmb|hkd|sgd|inr|zar|nzd|brl|krw"
+_CUR = rf"(?:us\$|a\$|c\$|hk\$|s\$|[$€£¥]|\b(?:{CURRENCY_CODES}))"
+# A declaration of a table's scale: it names a scale without a number before it ("$31.4 million" is a value).
+SCALE_DECLARATIONS = [
+    (re.compile(r"\bin\s+(?:[a-z$€£.]+\s+){0,2}?(thousands|millions|billions)\b", re.I), None),
+    (re.compile(r"\b(thousands|millions|billions)\s+of\s+(?:[a-z.]+\s+)?"
+                r"(?:dollars|euros|pounds|yen|francs|kroner|kronor|rand|yuan|renminbi)\b", re.I), None),
+    (re.compile(rf"{_CUR}\s?['’]?000s?\b|\(\s?['’]?000s?\s?\)|['’]000\b", re.I), 1e3),
+    (re.compile(rf"{_CUR}\s?(?:m|mn|mln|million|millions)\b", re.I), 1e6),
+    (re.compile(rf"{_CUR}\s?(?:bn|b|billion|billions)\b", re.I), 1e9),
+]
+WORD_SCALE = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+
+CURRENCIES: dict[str, re.Pattern] = {
+    "USD": re.compile(r"US\$|\bUSD\b|\bU\.?S\.? dollars?\b", re.I),
+    "EUR": re.compile(r"€|\bEUR\b|\beuros?\b", re.I),
+    "GBP": re.compile(r"£|\bGBP\b|\bpounds? sterling\b|\bsterling\b", re.I),
+    "AUD": re.compile(r"(?<![A-Z])A\$|\bAUD\b|\bAustralian dollars?\b", re.I),
+    "CAD": re.compile(r"(?<![A-Z])C\$|\bCA\$|\bCAD\b|\bCanadian dollars?\b", re.I),
+    "JPY": re.compile(r"¥|\bJPY\b|\byen\b", re.I),
+    "CHF": re.compile(r"\bCHF\b|\bSwiss francs?\b", re.I),
+    "NOK": re.compile(r"\bNOK\b|\bNorwegian kroner\b", re.I),
+    "SEK": re.compile(r"\bSEK\b|\bSwedish kronor\b", re.I),
+    "DKK": re.compile(r"\bDKK\b|\bDanish kroner\b", re.I),
+    "CNY": re.compile(r"\bRMB|\bCNY\b|\brenminbi\b|\byuan\b", re.I),
+    "HKD": re.compile(r"HK\$|\bHKD\b", re.I),
+    "SGD": re.compile(r"(?<![A-Z])S\$|\bSGD\b", re.I),
+    "INR": re.compile(r"₹|\bINR\b|\brupees?\b", re.I),
+}
+BARE_DOLLAR_RE = re.compile(r"(?<![A-Za-z])\$")
+DOLLAR_CURRENCIES = ("USD", "AUD", "CAD", "HKD", "SGD")
+ASKED_CURRENCY_RE = re.compile(rf"\b(?:in|of)\s+({'|'.join(CURRENCIES)})\b")
+PERCENT_ASKED_RE = re.compile(r"%|\b(percent|percentage|ratio|margin|rate|yield)\b", re.I)
+UNSCALED_LABEL_RE = re.compile(
+    r"%|\bper\s+(?:share|unit|ads|employee)\b|\bratio\b|\bmargin\b|\brate\b|\bnumber of\b|\bheadcount\b|"
+    r"\bemployees\b|\bshares outstanding\b|\bweighted average (?:number|shares)\b|\bdays\b|\byears\b", re.I)
+
+
+def declared_scale(text: str) -> tuple[float, str] | None:
+    """The scale ``text`` declares for a table's figures, with the words that declare it, or None."""
+    for pattern, mult in SCALE_DECLARATIONS:
+        m = pattern.search(text)
+        if m:
+            return (mult or WORD_SCALE[m.group(1).lower()]), m.group(0).strip()
+    return None
+
+
+def report_dollar(texts) -> str:
+    """What a bare '$' means in a report: the dollar currency it names explicitly most often (US$ if none)."""
+    counts = {code: sum(len(CURRENCIES[code].findall(t)) for t in texts) for code in DOLLAR_CURRENCIES}
+    best = max(counts, key=counts.get)
+    return best if counts[best] > 0 else "USD"
+
+
+def currencies_in(text: str, dollar: str = "USD") -> set[str]:
+    """The currencies ``text`` prints; a bare '$' is ``dollar`` (see ``report_dollar``)."""
+    found = {code for code, pattern in CURRENCIES.items() if pattern.search(text)}
+    if BARE_DOLLAR_RE.search(text.replace("US$", "").replace("A$", "").replace("C$", "").replace("HK$", "")
+                             .replace("S$", "")):
+        found.add(dollar)
+    return found
+
+
+def asked_currency(question: str) -> str | None:
+    """The currency a question asks for ('(in USD)'), or None."""
+    m = ASKED_CURRENCY_RE.search(question)
+    return m.group(1) if m else None
+
+
+def asks_percent(metric: str) -> bool:
+    return bool(PERCENT_ASKED_RE.search(metric))
+
+
+def unscaled_label(label: str) -> bool:
+    """A row of per-share amounts, percentages, ratios or counts: a table's scale never applies to it."""
+    return bool(UNSCALED_LABEL_RE.search(label))
