@@ -42,6 +42,11 @@ class RunConfig(BaseModel):
     llm_backend: Literal["auto", "ik", "llama-cpp-python"] = "auto"  # embedded route; auto: ik if installed
     base_url: str = ""  # openai route: any OpenAI-compatible endpoint (empty: api.openai.com)
     n_ctx: int = 8192
+    # what the model reads for yes/no and name questions: 'pages' (top_pages whole pages) or 'passages' (the
+    # best passage of passage_chars characters of each of the passage_pages best pages)
+    context: Literal["pages", "passages"] = "pages"
+    passage_pages: int = 6
+    passage_chars: int = 700
     max_context_tokens: int = 3000  # page text budget per answer, in model tokens (approx. 4 chars each)
     max_output_tokens: int = 700
     # number questions: 'candidates' (Python lists the figures of number_pages pages that name the metric, the
@@ -66,6 +71,7 @@ PRESETS: dict[str, RunConfig] = {
         "(llama.cpp) picks each figure among candidates Python found and checks; no network, no key.",
         grounding="na_if_ungrounded",
         number_reader="candidates",
+        context="passages",
     ),
     "local-fast": RunConfig(
         name="local-fast",
@@ -73,6 +79,7 @@ PRESETS: dict[str, RunConfig] = {
         answer_model="qwen2.5-coder-0.5b",
         grounding="na_if_ungrounded",
         number_reader="candidates",
+        context="passages",
     ),
     "winner": RunConfig(
         name="winner",

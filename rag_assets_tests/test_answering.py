@@ -409,3 +409,23 @@ def test_cited_page_without_the_value_gives_way_to_the_page_that_has_it(ingested
     assert rec.value == 406_100_000.0 and rec.grounded is True
     assert rec.references == [{"pdf_sha1": sha["Northwind Widgets plc"], "page_index": 3}]
     assert any("dropped: [1]" in n for n in rec.notes) and any("cited instead" in n for n in rec.notes)
+
+
+def test_names_of_a_change_need_a_quote_that_says_it_happened(ingested, embedder):
+    root, sha = ingested
+    q = "Which leadership positions changed at Northwind Widgets plc in the reporting period?"
+
+    def names(final, quote):
+        return {"step_by_step_analysis": "x", "reasoning_summary": "x", "relevant_pages": [1],
+                "evidence_quote": quote, "final_answer": final}
+
+    def run(answer):
+        return _answerer(root, sha, ScriptedLLM([answer]), embedder, grounding="na_if_ungrounded").answer(q, "names")
+
+    said = run(names(["non-executive directors"],
+                     "the Board appointed Priya Raman and Tomasz Lewicki as non-executive directors"))
+    assert said.value == ["non-executive directors"] and said.evidence_ok and said.references
+    # printed and on topic, but the quote does not say the position changed: not proven
+    unsaid = run(names(["chief executive officer"], "Our chief executive officer, Margaret Okafor, led the business"))
+    assert unsaid.value == "N/A" and unsaid.evidence_ok is False
+    assert "does not say that it happened" in " ".join(unsaid.notes)

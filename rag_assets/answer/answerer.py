@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient, structured_call
@@ -17,6 +17,7 @@ from rag_assets.retrieval.rerank import NoReranker, Reranker, page_block
 from rag_assets.retrieval.search import RetrievedPage, Retriever, ScoredChunk, merge_pages
 from rag_assets.answer.routing import Route, Router, normalize_name
 from rag_assets.llm.schemas import SCHEMAS
+from rag_assets.retrieval.passages import best_passage
 from rag_assets.retrieval.query import default_lexicon
 
 INSTRUCTION_TAIL_RE = re.compile(
@@ -218,7 +219,7 @@ class Answerer:
         if kind == "number" and self.cfg.number_reader == "candidates":
             self._read_number(question, route, ranked, rec)
             return
-        top = ranked[: self.cfg.top_pages]
+        top = self._context_pages(retrieval_query(question, route.company), ranked)
         context, sent = build_context(top, self.cfg.max_context_tokens * 4)
         rec.pages_sent = [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in sent]
         prompt_kind = "number" if kind == "number" else kind if kind in SCHEMAS else "name"
@@ -240,6 +241,15 @@ class Answerer:
             self._ground_names(kind, sent, rec)
         self._check_evidence(question, kind, route, res.value, sent, rec)
         rec.references = self._references(kind, rec.value, res.value, sent, rec)
+
+    def _context_pages(self, query: str, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
+        """What the model reads: the top_pages whole pages, or (context='passages') the best passage of each of
+        the passage_pages best pages; checks and citations then hold to what was read."""
+        if self.cfg.context != "passages":
+            return ranked[: self.cfg.top_pages]
+        kq = self.retriever.keywords(query)
+        return [replace(p, text=best_passage(p.text, kq.own, kq.added, self.cfg.passage_chars))
+                for p in ranked[: self.cfg.passage_pages]]
 
     def _read_number(self, question: str, route: Route, ranked: list[RetrievedPage], rec: AnswerRecord) -> None:
         """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader)."""
