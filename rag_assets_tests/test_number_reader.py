@@ -74,7 +74,8 @@ def test_candidates_name_the_metric_through_synonyms_and_respect_the_asked_kind(
     lex = default_lexicon()
     cfo = shortlist(pages, _q("What was the cash flow from operations (in USD) for Northwind Widgets plc?"), lex, 8)
     assert cfo and cfo[0].label == "Net cash provided by operating activities" and cfo[0].id == 1
-    staff = shortlist(pages, _q("For Northwind Widgets plc, what was the value of number of staff at year-end?"), lex, 8)
+    staff_q = "For Northwind Widgets plc, what was the value of number of staff at year-end?"
+    staff = shortlist(pages, _q(staff_q), lex, 8)
     assert staff and staff[0].page_index == 9 and staff[0].latest.written == "294,000"
     npl = shortlist(pages, _q("What was the non-performing loan ratio (NPL) of Northwind Widgets plc?"), lex, 8)
     assert npl and all(f.percent for c in npl for f in c.figures)  # a ratio is answered by percentages only

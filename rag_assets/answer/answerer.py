@@ -254,11 +254,11 @@ class Answerer:
     def _read_number(self, question: str, route: Route, ranked: list[RetrievedPage], rec: AnswerRecord) -> None:
         """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader)."""
         pages = ranked[: self.cfg.number_pages]
-        sha1 = route.sha1s[0]
-        if sha1 not in self._dollars:
-            self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
+        for sha1 in route.sha1s:
+            if sha1 not in self._dollars:
+                self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
         reading = read_number(self.llm, question, retrieval_query(question, route.company), pages,
-                              default_lexicon(), self._dollars[sha1], self.cfg.max_candidates,
+                              default_lexicon(), self._dollars, self.cfg.max_candidates,
                               verify_min=self.cfg.number_verify_min)
         rec.candidates = [c.to_dict() for c in reading.candidates]
         shown = {(c.sha1, c.page_index) for c in reading.candidates}

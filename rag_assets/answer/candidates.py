@@ -156,7 +156,8 @@ def _text_figures(sentence: str) -> list[Figure]:
         if REFERENCE_BEFORE_RE.search(before[-10:]) or DURATION_AFTER_RE.match(after):
             continue
         at_start = not before.strip(" (•◾-")
-        if at_start and not re.search(r"[$€£¥%]", written) and (written.endswith(")") or re.match(r"\s+[A-Z(]", after)):
+        numbering = written.endswith(")") or re.match(r"\s+[A-Z(]", after)
+        if at_start and numbering and not re.search(r"[$€£¥%]", written):
             continue  # a list or section number: "(39) progress of...", "10.18 Purchase Agreement"
         value = parse_number(written)
         if value == NA:

@@ -52,7 +52,8 @@ def _digits(text: str) -> str:
     return re.sub(r"[^\d.]", "", text).strip(".")
 
 
-def find_figure(cands: list[Candidate], chosen: Candidate, written: str, notes: list[str]) -> tuple[Candidate, Figure] | None:
+def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
+                notes: list[str]) -> tuple[Candidate, Figure] | None:
     """The figure the model copied: in its chosen candidate, else in the one other candidate that prints it
     (the model misread the number in brackets; the best-ranked
     one if several print it); the latest period's figure of that row when the copy is an
@@ -99,12 +100,13 @@ def p_states(llm, question: str, cand: Candidate) -> float:
     return yes / (yes + no) if yes + no > 0 else 0.0
 
 
-def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None, dollar: str = "USD",
-                limit: int = 8, max_tokens: int = 300, verify_min: float = 0.0) -> NumberReading:
+def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
+                dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
+                verify_min: float = 0.0) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
-    template tail and company; ``dollar`` is what a bare '$' means in the report. With ``verify_min`` > 0 (and
-    a client that exposes token probabilities) the chosen line must also pass a yes/no check at that
-    probability."""
+    template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
+    ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
+    yes/no check at that probability."""
     reading = NumberReading(candidates=shortlist(pages, query, lexicon, limit))
     if not reading.candidates:
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric: N/A")
@@ -125,7 +127,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         return reading
     chosen, fig = found
     page_text = next(p.text for p in pages if (p.sha1, p.page_index) == (chosen.sha1, chosen.page_index))
-    problem = currency_problem(question, chosen, page_text, dollar)
+    problem = currency_problem(question, chosen, page_text, (dollars or {}).get(chosen.sha1, "USD"))
     if problem:
         reading.notes.append(f"candidate [{chosen.id}] {problem}: N/A")
         return reading
