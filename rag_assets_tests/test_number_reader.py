@@ -229,3 +229,23 @@ def test_candidates_on_real_gold_pages_find_the_gold_figure_and_refuse_example_n
           f"{refused}/{cases}")
     assert refused == cases
     assert found >= 0.6 * cases
+
+
+def test_a_scale_declared_above_several_tables_applies_to_each():
+    page = ("## Selected Financial Highlights\n\n(dollars in thousands, except share data)\n\n"
+            + "\n".join(f"| Income Statement: | 2022 | 2021 |\n|---|---|---|\n| Net income | {n} | 1 |\n" for n in
+                        ("20,445", "20,446", "20,447", "20,448", "20,449", "20,450", "20,451", "20,452"))
+            + "| Balance Sheet Data: | 2022 | 2021 |\n|---|---|---|\n| Total assets | $1,745,530 | $1,664,323 |\n")
+    (assets,) = [c for c in page_candidates(page, "s", 1) if c.label == "Total assets"]
+    assert assets.scale == 1e3 and assets.value_of(assets.latest) == 1_745_530_000
+
+
+def test_a_segment_table_answers_from_its_total_column():
+    page = ("Revenue by segment ($'m)\n\n| | Transport | Utilities | Total |\n|---|---|---|---|\n"
+            "| Total revenue | 4,821.7 | 1,762.8 | 10,989.0 |\n")
+    (rev,) = page_candidates(page, "s", 70)
+    assert rev.latest.written == "10,989.0" and rev.value_of(rev.latest) == 10_989_000_000
+    notes: list[str] = []
+    owner, fig = find_figure([rev], rev, "4,821.7", notes)  # a segment's figure copied: the total is used
+    assert fig.written == "10,989.0" and "total column" in notes[-1]
+    assert "total: 10,989.0" in rev.shown()

@@ -6,7 +6,7 @@ Python finds and reads the figures; a model only chooses among them (``answer/nu
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from rag_assets.answer.numbers import NA, parse_number
 from rag_assets.answer.units import declared_scale, unscaled_label
@@ -30,6 +30,7 @@ PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s
                              r"((?:19[89]|20[0-4])\d)\b", re.I)
 SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(“\"•])|\s+•\s+")
 SHOWN_CHARS = 320
+TOTAL_COLUMN_RE = re.compile(r"^(?:total|group|consolidated)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,16 @@ class Candidate:
     scale_words: str = ""
     score: float = 0.0
     id: int = 0
-    header: tuple[str, ...] = field(default_factory=tuple)
+    total_last: bool = False  # the table's last column is its total (segment tables): that figure is the answer
 
     @property
     def latest(self) -> Figure:
-        """The figure of the latest period: the greatest year among the figures' periods, else the first."""
+        """The figure of the latest period: the greatest year among the figures' periods, else the total
+        column's (``total_last``), else the first."""
         dated = [f for f in self.figures if f.period]
-        return max(dated, key=lambda f: f.period) if dated else self.figures[0]
+        if dated:
+            return max(dated, key=lambda f: f.period)
+        return self.figures[-1] if self.total_last else self.figures[0]
 
     def value_of(self, figure: Figure) -> float:
         return figure.value if figure.own_scale or figure.percent else figure.value * self.scale
@@ -69,7 +73,10 @@ class Candidate:
     def shown(self) -> str:
         """One entry of the list the model chooses from."""
         if self.source == "row":
-            cols = " | ".join(f"{f.period}: {f.written}" if f.period else f.written for f in self.figures[:5])
+            shown = [f"{f.period}: {f.written}" if f.period else f.written for f in self.figures]
+            if self.total_last and not self.figures[-1].period:
+                shown[-1] = f"total: {shown[-1]}"
+            cols = " | ".join(shown[:4] + shown[-1:] if len(shown) > 5 else shown)
             unit = f" ({self.scale_words})" if self.scale_words else ""
             return f"[{self.id}] page {self.page_index}, table row{unit}: {self.label} | {cols}"
         return f"[{self.id}] page {self.page_index}, text: \"{self.label}\""
@@ -113,11 +120,15 @@ def _dated(figs: list[Figure], years: list[str]) -> list[Figure]:
     return figs
 
 
-def table_rows(lines: list[str], sha1: str, page_index: int, before: str) -> list[Candidate]:
+def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
+               page_scale: tuple[float, str] | None = None) -> list[Candidate]:
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
-    text with the years, scale)."""
+    text with the years, scale); ``page_scale`` the scale last declared by the page's text above, used when
+    the table declares none."""
     years = list(dict.fromkeys(YEAR_RE.findall(_last_year_line(before))))
-    scale = declared_scale(before[-600:])
+    scale = declared_scale(before[-600:]) or page_scale
+    head = [c for c in _cells(lines[0]) if c] if lines else []
+    total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out = []
     for line in lines:
         cells = _cells(line)
@@ -134,7 +145,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str) -> lis
         if not figs or not label:
             continue
         mult, words = (scale if scale and not unscaled_label(label) else (1.0, ""))
-        out.append(Candidate(sha1, page_index, "row", label, tuple(_dated(figs, years)), mult, words))
+        out.append(Candidate(sha1, page_index, "row", label, tuple(_dated(figs, years)), mult, words,
+                             total_last=total_last))
     return out
 
 
@@ -183,7 +195,7 @@ def page_candidates(text: str, sha1: str, page_index: int) -> list[Candidate]:
     """Every table row and sentence of a page's markdown that prints a figure."""
     out: list[Candidate] = []
     lines = text.splitlines()
-    i, para = 0, []
+    i, para, page_scale = 0, [], None
     while i <= len(lines):
         line = lines[i] if i < len(lines) else ""
         if line.lstrip().startswith("|"):
@@ -192,9 +204,11 @@ def page_candidates(text: str, sha1: str, page_index: int) -> list[Candidate]:
                 j += 1
             out += _text_candidates(" ".join(para), sha1, page_index)
             para = []
-            out += table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]))
+            out += table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]), page_scale)
             i = j
             continue
+        if len(line) < 200:  # a caption or heading line may declare the scale of the tables below it
+            page_scale = declared_scale(line) or page_scale
         if line.strip() and not line.lstrip().startswith("#"):
             para.append(line.strip())
         else:

@@ -77,6 +77,9 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
         notes.append(f"figure {fig.written!r} is for {fig.period}; the latest period {latest.period} "
                      f"({latest.written!r}) is used")
         fig = latest
+    elif owner.total_last and not fig.period and fig is not latest:
+        notes.append(f"figure {fig.written!r} is a segment's; the total column ({latest.written!r}) is used")
+        fig = latest
     return owner, fig
 
 

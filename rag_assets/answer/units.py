@@ -13,8 +13,8 @@ SCALE_DECLARATIONS = [
     (re.compile(r"\b(thousands|millions|billions)\s+of\s+(?:[a-z.]+\s+)?"
                 r"(?:dollars|euros|pounds|yen|francs|kroner|kronor|rand|yuan|renminbi)\b", re.I), None),
     (re.compile(rf"{_CUR}\s?['’]?000s?\b|\(\s?['’]?000s?\s?\)|['’]000\b", re.I), 1e3),
-    (re.compile(rf"{_CUR}\s?(?:m|mn|mln|million|millions)\b", re.I), 1e6),
-    (re.compile(rf"{_CUR}\s?(?:bn|b|billion|billions)\b", re.I), 1e9),
+    (re.compile(rf"{_CUR}\s?['’]?(?:m|mn|mln|million|millions)\b", re.I), 1e6),
+    (re.compile(rf"{_CUR}\s?['’]?(?:bn|b|billion|billions)\b", re.I), 1e9),
 ]
 WORD_SCALE = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
 
