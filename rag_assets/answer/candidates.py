@@ -155,22 +155,26 @@ def _last_year_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
+def _not_a_figure(written: str, before: str, after: str) -> bool:
+    """A year, a day of a date, a note or page reference, a duration, or a list or section number."""
+    if re.fullmatch(r"(?:19[89]|20[0-4])\d", written.strip("()")) or not re.search(r"\d", written):
+        return True
+    if DATE_NEIGHBOUR_RE.search(before[-12:]) or DATE_NEIGHBOUR_RE.search(after[:12]):
+        return True
+    if REFERENCE_BEFORE_RE.search(before[-10:]) or DURATION_AFTER_RE.match(after):
+        return True
+    at_start = not before.strip(" (•◾-")
+    numbering = written.endswith(")") or re.match(r"\s+[A-Z(]", after)
+    return bool(at_start and numbering and not re.search(r"[$€£¥%]", written))  # "(39) progress of..."
+
+
 def _text_figures(sentence: str) -> list[Figure]:
     figs = []
     for m in TEXT_FIGURE_RE.finditer(sentence):
         written = m.group(0).strip()
-        before, after = sentence[: m.start()], sentence[m.end():]
-        bare = written.strip("()")
-        if re.fullmatch(r"(?:19[89]|20[0-4])\d", bare) or not re.search(r"\d", written):
+        after = sentence[m.end():]
+        if _not_a_figure(written, sentence[: m.start()], after):
             continue
-        if DATE_NEIGHBOUR_RE.search(before[-12:]) or DATE_NEIGHBOUR_RE.search(after[:12]):
-            continue
-        if REFERENCE_BEFORE_RE.search(before[-10:]) or DURATION_AFTER_RE.match(after):
-            continue
-        at_start = not before.strip(" (•◾-")
-        numbering = written.endswith(")") or re.match(r"\s+[A-Z(]", after)
-        if at_start and numbering and not re.search(r"[$€£¥%]", written):
-            continue  # a list or section number: "(39) progress of...", "10.18 Purchase Agreement"
         value = parse_number(written)
         if value == NA:
             continue
