@@ -265,6 +265,9 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
     ev = result.asset_materializations_for_node("evaluation")[0].metadata
     assert ev["G_percent"].value == pytest.approx(100 * 2 / 3, abs=0.1)
     assert ev["accuracy_number"].value == 1.0
+    # the tables behind the score: per kind, none/value confusion, retrieval vs reading misses
+    assert "| number | 1 | 1 | 1.000 |" in ev["tables"].value and ev["gold_value_answered_none"].value == 1
+    assert ev["value_miss_retrieval"].value + ev["value_miss_reading"].value == 1
     # the wrong answer (and only it) is a row, linked to the partition view of its cited and gold pages
     (row,) = ev["wrong_answers"].value.records
     assert row.data["question"] == qs[2]["text"] and row.data["answer"] == "False" and row.data["gold"] == "True"
