@@ -7,7 +7,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.config import RunConfig
-from rag_assets.llm.clients import LLMClient, structured_call
+from rag_assets.llm.clients import LLMClient, StructuredResult, structured_call
 from rag_assets.answer.evidence_policy import event_problem, on_topic
 from rag_assets.answer.number_reader import read_number
 from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
@@ -125,6 +125,16 @@ def name_in(name: str, text: str) -> bool:
     return _flat(name) in _flat(text)
 
 
+def _add_call(rec: AnswerRecord, res: StructuredResult) -> None:
+    """Record a structured call's output and usage (and whether the repair prompt was needed)."""
+    rec.raw_output = res.raw
+    rec.prompt_tokens += res.prompt_tokens
+    rec.completion_tokens += res.completion_tokens
+    rec.llm_calls += len(res.calls)
+    if res.repaired:
+        rec.notes.append("output repaired by the schema-repair prompt")
+
+
 def _refs(pages: list[RetrievedPage]) -> list[dict]:
     return list({(p.sha1, p.page_index): {"pdf_sha1": p.sha1, "page_index": p.page_index} for p in pages}.values())
 
@@ -225,12 +235,7 @@ class Answerer:
         prompt_kind = "number" if kind == "number" else kind if kind in SCHEMAS else "name"
         messages, schema = build_messages(prompt_kind, context=context, question=question)
         res = structured_call(self.llm, messages, schema, max_tokens=self.cfg.max_output_tokens)
-        rec.raw_output = res.raw
-        rec.prompt_tokens += res.prompt_tokens
-        rec.completion_tokens += res.completion_tokens
-        rec.llm_calls += len(res.calls)
-        if res.repaired:
-            rec.notes.append("output repaired by the schema-repair prompt")
+        _add_call(rec, res)
         if res.value is None:
             rec.value = self._na_value(kind)
             rec.error = res.error
@@ -266,12 +271,9 @@ class Answerer:
                           if (p.sha1, p.page_index) in shown]
         rec.notes += reading.notes
         if reading.result is not None:
-            res = reading.result
-            rec.raw_output = res.raw
-            rec.prompt_tokens += res.prompt_tokens
-            rec.completion_tokens += res.completion_tokens
-            rec.llm_calls += len(res.calls)
-            rec.parsed = res.value.model_dump() if res.value is not None else None
+            _add_call(rec, reading.result)
+            value = reading.result.value
+            rec.parsed = value.model_dump() if value is not None else None
         rec.error = reading.error
         rec.value = reading.value
         if reading.p_yes is not None:

@@ -4,16 +4,16 @@ scale is the one its table declares, its kind (percentage or amount) and currenc
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 
 from rag_assets.answer.candidates import Candidate, Figure, MetricQuery, find_candidates
-from rag_assets.answer.numbers import NA, close, parse_number
+from rag_assets.answer.numbers import NA
 from rag_assets.answer.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
 from rag_assets.llm.clients import LLMClient, StructuredResult, structured_call
 from rag_assets.llm.prompts import build_messages
 from rag_assets.retrieval.query import Lexicon
+from rag_assets.retrieval.rerank import p_yes
 
 
 @dataclass
@@ -98,9 +98,7 @@ def currency_problem(question: str, cand: Candidate, page_text: str, dollar: str
 def p_states(llm, question: str, cand: Candidate) -> float:
     """The model's probability that ``cand`` states the asked metric: its first answer token, yes vs no."""
     messages, _ = build_messages("number_verify", question=question, line=cand.shown())
-    lp = llm.choice_logprobs(messages, ["yes", "no"])
-    yes, no = math.exp(lp["yes"]), math.exp(lp["no"])
-    return yes / (yes + no) if yes + no > 0 else 0.0
+    return p_yes(llm, messages)
 
 
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,

@@ -126,22 +126,25 @@ def answer_questions(answerer: Answerer, questions: list[Question], log_path: Pa
     return records
 
 
-def score_answers(records: list[dict], gold: dict, out_dir: Path) -> tuple[dict, list[dict]]:
-    """Score ``records`` against ``gold`` and write ``out_dir/evaluation.json`` (with ``tables``: accuracy per
-    kind, the none/value confusion table, retrieval vs reading misses, in markdown): (summary, scored rows)."""
+def score_answers(records: list[dict], gold: dict, out_dir: Path) -> tuple[dict, list[dict], str]:
+    """Score ``records`` against ``gold`` and write ``out_dir/evaluation.json``: (summary, scored rows, tables:
+    accuracy per kind, the none/value confusion table, retrieval vs reading misses, in markdown)."""
     from rag_assets.answer.scoring import evaluate
 
     ev = evaluate(records, gold)
     summary = ev.summary()
     summary["seconds_per_question"] = round(sum(r["seconds"] for r in records) / max(1, len(records)), 1)
-    write_json(out_dir / "evaluation.json", {"summary": summary, "tables": ev.tables(), "rows": ev.rows})
-    return summary, ev.rows
+    tables = ev.tables()
+    write_json(out_dir / "evaluation.json", {"summary": summary, "tables": tables, "rows": ev.rows})
+    return summary, ev.rows, tables
 
 
 def answer_and_score(answerer: Answerer, questions: list[Question], gold: dict, out_dir: Path, db_path: Path,
-                     progress: Callable[[AnswerRecord, int, int], None] | None = None) -> tuple[list[dict], dict, list]:
-    """The evaluation flow: answer (resuming), write the submission, score: (records, summary, scored rows)."""
+                     progress: Callable[[AnswerRecord, int, int], None] | None = None
+                     ) -> tuple[list[dict], dict, list, str]:
+    """The evaluation flow: answer (resuming), write the submission, score: (records, summary, scored rows,
+    tables)."""
     records = answer_questions(answerer, questions, out_dir / "answers.jsonl", out_dir / "submission.json", db_path,
                                progress=progress)
-    summary, rows = score_answers(records, gold, out_dir)
-    return records, summary, rows
+    summary, rows, tables = score_answers(records, gold, out_dir)
+    return records, summary, rows, tables

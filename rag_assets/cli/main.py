@@ -79,8 +79,6 @@ Open the Dagster UI (jobs ingest_reports and evaluate_config):
 
 def _quickstart_answers(config: str, model: str | None = None) -> int:
     """Answer the question set with ``config`` from scratch, printing each answer with its pages."""
-    import json
-
     from rag_assets.answer.run import answer_and_score
 
     cfg, store, reports, make = _answer_setup(config, model)
@@ -96,7 +94,7 @@ def _quickstart_answers(config: str, model: str | None = None) -> int:
               + (f"   ERROR: {rec.error}" if rec.error else ""), flush=True)
 
     gold = load_gold(store.gold_path) if store.gold_path else {}
-    records, summary, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
+    records, summary, _, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
     if gold:
         print(f"\nscore against {store.gold_path.name}: G {summary['G_percent']}%, R {summary['R_percent']}%, "
               f"{summary['score_per_100']} per 100 questions; {summary['seconds_per_question']} s per question")
@@ -329,10 +327,10 @@ def cmd_evaluate(args) -> int:
     gold = load_gold(gold_path)
     questions = _questions_or_exit(args.questions or default.questions_path)
     cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
-    records, summary, rows = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name),
+    records, summary, rows, tables = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name),
                                               store.answers_db, progress=_progress_printer())
     print(json.dumps(summary, indent=2))
-    print(json.loads((store.answers_dir(cfg.name) / "evaluation.json").read_text())["tables"])
+    print(tables)
     for r in rows:
         if r["value_score"] < 1 and not r["error"]:
             why = f" ({r['miss']} miss)" if r["miss"] else ""

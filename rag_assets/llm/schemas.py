@@ -23,6 +23,11 @@ def _cut(value, limit: int):
     return value[:limit] if isinstance(value, str) else value
 
 
+def _written(v, limit: int) -> str:
+    """A figure as the model copied it: text, cut to ``limit``; 'N/A' when missing."""
+    return _cut(str(v), limit) if v is not None else "N/A"
+
+
 def _require_quote(schema: dict) -> None:
     """Generation must write the quote (a constrained decoder skips optional fields); validation stays lenient."""
     required = schema.setdefault("required", [])
@@ -102,7 +107,7 @@ class NumberAnswer(AnswerBase):
     @field_validator("value_as_written", mode="before")
     @classmethod
     def _cut_written(cls, v):
-        return _cut(str(v), 60) if v is not None else "N/A"
+        return _written(v, 60)
 
     @field_validator("scale", mode="before")
     @classmethod
@@ -133,7 +138,7 @@ class NumberPick(BaseModel):
     @field_validator("value_as_written", mode="before")
     @classmethod
     def _cut_written(cls, v):
-        return _cut(str(v), 40) if v is not None else "N/A"
+        return _written(v, 40)
 
 
 class NameAnswer(AnswerBase):

@@ -1,6 +1,5 @@
 """Question set, answers per run configuration, and their evaluation against gold answers."""
 
-import json
 import time
 
 import dagster as dg
@@ -150,12 +149,12 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore) -> dg.Mate
         raise dg.Failure(description=str(exc)) from None
     out_dir = store.answers_dir(context.partition_key)
     records = list(AnswerLog(out_dir / "answers.jsonl").load(include_errors=True).values())
-    summary, rows = score_answers(records, gold, out_dir)
+    summary, rows, tables = score_answers(records, gold, out_dir)
     return dg.MaterializeResult(
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},
             "wrong_answers": wrong_answers_table(rows, store.all_reports()),
-            "tables": dg.MetadataValue.md(json.loads((out_dir / "evaluation.json").read_text())["tables"]),
+            "tables": dg.MetadataValue.md(tables),
         }
     )
 

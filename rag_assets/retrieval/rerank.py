@@ -22,6 +22,16 @@ def normalized(values: list[float]) -> list[float]:
     return [1.0 if hi == lo else (v - lo) / (hi - lo) for v in values]
 
 
+def p_yes(llm, messages: list[dict]) -> float:
+    """The model's probability that its answer to ``messages`` starts with "yes" rather than "no" (one
+    forward pass through ``llm.choice_logprobs``, nothing generated)."""
+    import math
+
+    lp = llm.choice_logprobs(messages, ["yes", "no"])
+    yes, no = math.exp(lp["yes"]), math.exp(lp["no"])
+    return yes / (yes + no) if yes + no > 0 else 0.0
+
+
 class Reranker(ABC):
     name = "none"
 
@@ -116,7 +126,6 @@ class YesNoReranker(Reranker):
         self.passage_chars = passage_chars
 
     def rerank(self, question, pages, top):
-        import math
         import time
 
         from rag_assets.llm.prompts import build_messages
@@ -128,9 +137,7 @@ class YesNoReranker(Reranker):
         for p, b in zip(pages, base):
             passage = best_passage(p.text, kq.own, kq.added, self.passage_chars)
             messages, _ = build_messages("rerank_yesno", question=question, page=str(p.page_index), passage=passage)
-            lp = self.llm.choice_logprobs(messages, ["yes", "no"])
-            yes, no = math.exp(lp["yes"]), math.exp(lp["no"])
-            p.llm_score = yes / (yes + no) if yes + no > 0 else 0.0
+            p.llm_score = p_yes(self.llm, messages)
             p.score = (1 - self.llm_weight) * b + self.llm_weight * p.llm_score
         usage = {"calls": len(pages), "seconds": round(time.perf_counter() - t0, 3)}
         return sorted(pages, key=lambda p: -p.score)[:top], usage
