@@ -196,9 +196,11 @@ class Answerer:
         rec.seconds = round(time.perf_counter() - t0, 3)
         return rec
 
-    def rank_pages(self, question: str, route: Route) -> tuple[list[RetrievedPage], list[ScoredChunk], dict]:
-        """Candidate pages of the company's report(s), reranked, best first."""
-        query = retrieval_query(question, route.company)
+    def rank_pages(self, question: str, route: Route, query: str | None = None
+                   ) -> tuple[list[RetrievedPage], list[ScoredChunk], dict]:
+        """Candidate pages of the company's report(s), reranked, best first; ``query`` is what is searched
+        (default: the question without its template tail and the company's name)."""
+        query = query or retrieval_query(question, route.company)
         per_report, chunks = [], []
         for sha1 in route.sha1s:
             pages, ch = self.retriever.pages(sha1, query, self.cfg.candidate_pages)
@@ -214,8 +216,11 @@ class Answerer:
     def _na_value(kind: str):
         return False if kind == "boolean" else NA
 
-    def _single(self, question: str, kind: str, route: Route, rec: AnswerRecord) -> None:
-        ranked, chunks, usage = self.rank_pages(question, route)
+    def _single(self, question: str, kind: str, route: Route, rec: AnswerRecord, query: str | None = None) -> None:
+        """Answer ``question`` from ``route``'s report(s); ``query`` is what is searched and what quotes and
+        figures must name (default: the question without its template tail and the company's name)."""
+        query = query or retrieval_query(question, route.company)
+        ranked, chunks, usage = self.rank_pages(question, route, query)
         rec.retrieved_chunks = [
             {"chunk_id": c.chunk_id, "pdf_sha1": c.sha1, "page_index": c.page_index, "score": round(c.score, 6),
              "sources": c.sources}
@@ -227,9 +232,9 @@ class Answerer:
         rec.completion_tokens += usage.get("completion_tokens", 0)
         rec.llm_calls += usage.get("calls", 0)
         if kind == "number" and self.cfg.number_reader == "candidates":
-            self._read_number(question, route, ranked, rec)
+            self._read_number(question, query, route, ranked, rec)
             return
-        top = self._context_pages(retrieval_query(question, route.company), ranked)
+        top = self._context_pages(query, ranked)
         context, sent = build_context(top, self.cfg.max_context_tokens * 4)
         rec.pages_sent = [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in sent]
         prompt_kind = "number" if kind == "number" else kind if kind in SCHEMAS else "name"
@@ -244,7 +249,7 @@ class Answerer:
         rec.value = self._final_value(kind, res.value)
         if kind in ("name", "names") and rec.value != NA:
             self._ground_names(kind, sent, rec)
-        self._check_evidence(question, kind, route, res.value, sent, rec)
+        self._check_evidence(question, query, kind, res.value, sent, rec)
         rec.references = self._references(kind, rec.value, res.value, sent, rec)
 
     def _context_pages(self, query: str, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
@@ -256,13 +261,14 @@ class Answerer:
         return [replace(p, text=best_passage(p.text, kq.own, kq.added, self.cfg.passage_chars))
                 for p in ranked[: self.cfg.passage_pages]]
 
-    def _read_number(self, question: str, route: Route, ranked: list[RetrievedPage], rec: AnswerRecord) -> None:
+    def _read_number(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
+                     rec: AnswerRecord) -> None:
         """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader)."""
         pages = ranked[: self.cfg.number_pages]
         for sha1 in route.sha1s:
             if sha1 not in self._dollars:
                 self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
-        reading = read_number(self.llm, question, retrieval_query(question, route.company), pages,
+        reading = read_number(self.llm, question, query, pages,
                               default_lexicon(), self._dollars, self.cfg.max_candidates,
                               verify_min=self.cfg.number_verify_min)
         rec.candidates = [c.to_dict() for c in reading.candidates]
@@ -283,7 +289,7 @@ class Answerer:
             rec.references = [{"pdf_sha1": c.sha1, "page_index": c.page_index}]
             rec.grounded = rec.evidence_ok = True
 
-    def _check_evidence(self, question, kind, route, parsed, sent, rec) -> None:
+    def _check_evidence(self, question, query, kind, parsed, sent, rec) -> None:
         """Verify the evidence quote: in the context, on the question's topic, and (numbers) holding the value.
         Under ``na_if_ungrounded`` an answer without such evidence becomes 'N/A' (False for yes/no)."""
         if rec.value in (NA, False, []):
@@ -291,7 +297,7 @@ class Answerer:
         quote = getattr(parsed, "evidence_quote", "") or ""
         texts = [p.text for p in sent]
         lexicon = default_lexicon()
-        ok = quote_in_context(quote, texts) and on_topic(quote, retrieval_query(question, route.company), lexicon)
+        ok = quote_in_context(quote, texts) and on_topic(quote, query, lexicon)
         if ok and kind == "number" and isinstance(rec.value, float):
             ok = grounded(rec.value, [quote])
         problem = event_problem(question, quote, lexicon) if ok and kind in ("boolean", "names") else None
