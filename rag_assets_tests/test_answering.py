@@ -432,3 +432,22 @@ def test_names_of_a_change_need_a_quote_that_says_it_happened(ingested, embedder
     unsaid = run(names(["chief executive officer"], "Our chief executive officer, Margaret Okafor, led the business"))
     assert unsaid.value == "N/A" and unsaid.evidence_ok is False
     assert "does not say that it happened" in " ".join(unsaid.notes)
+
+
+def test_comparative_sub_questions_search_the_compared_metric_only(ingested, embedder):
+    from rag_assets.answer.answerer import comparative_metric
+
+    q = ('Which of the companies had the lowest total assets in USD in their annual reports: "Northwind Widgets '
+         'plc", "Bluebird Mining Ltd"? If data is not available, return \'N/A\'.')
+    assert comparative_metric(q) == "total assets in USD"
+    assert comparative_metric('Which of the companies had the highest Operating margin (%): "A", "B"?') == \
+        "Operating margin (%)"
+    root, sha = ingested
+    picks = [{"step_by_step_analysis": "the headcount sentence", "candidate": 1, "value_as_written": v}
+             for v in ("4,210", "812")]
+    a = _answerer(root, sha, ScriptedLLM(picks), embedder, number_reader="candidates")
+    rec = a.answer('Which of the companies had the lowest number of employees: "Northwind Widgets plc", '
+                   '"Bluebird Mining Ltd"?', "comparative")
+    # "the Group employed 4,210 people" names the metric; the other company's name is not part of the search
+    assert [s["value"] for s in rec.sub_answers] == [4210.0, 812.0]
+    assert rec.value == "Bluebird Mining Ltd"

@@ -51,6 +51,20 @@ def quote_in_context(quote: str, texts: list[str], min_share: float = 0.85) -> b
 
 LOWEST_RE = re.compile(r"\b(lowest|least|smallest|minimum|fewest|lower|smaller)\b", re.I)
 HIGHEST_RE = re.compile(r"\b(highest|largest|most|greatest|maximum|biggest|higher|larger|top)\b", re.I)
+COMPARE_HEAD_RE = re.compile(r"^\s*which\s+(?:of\s+the\s+)?compan(?:y|ies)\s+(?:had|has|have|reported|showed|was|"
+                             r"were|is)\s+(?:the\s+)?", re.I)
+QUOTED_LIST_RE = re.compile(r"[:,]?\s*(?:\"[^\"]*\"\s*(?:,|\band\b|\bor\b)?\s*)+\??\s*$")
+IN_REPORTS_RE = re.compile(r"\b(?:in|according to)\s+(?:their|its|the)\s+annual\s+reports?\b", re.I)
+
+
+def comparative_metric(question: str) -> str:
+    """What a comparison compares: 'Which of the companies had the lowest total assets in USD in their annual
+    reports: "A", "B"?' -> 'total assets in USD'. Each company's sub-question searches for it and its figure
+    must name it (the question's other words and the other companies' names would only dilute both)."""
+    q = INSTRUCTION_TAIL_RE.sub("", question).strip()
+    q = COMPARE_HEAD_RE.sub("", QUOTED_LIST_RE.sub("", q))
+    q = IN_REPORTS_RE.sub(" ", HIGHEST_RE.sub(" ", LOWEST_RE.sub(" ", q)))
+    return re.sub(r"\s+", " ", q).strip(" ?:,") or retrieval_query(question)
 
 
 @dataclass
@@ -379,13 +393,14 @@ class Answerer:
 
     def _comparative(self, question: str, kind: str, routes: list[Route], rec: AnswerRecord) -> None:
         template = load_prompt("comparative").extra["sub_question"]
+        metric = comparative_metric(question)
         subs: list[AnswerRecord] = []
         for route in routes:
             sub_q = fill(template, {"question": retrieval_query(question), "company": route.company})
             sub = AnswerRecord(question_text=sub_q, kind="number", config=self.cfg.name,
                                companies=[route.company], routed=list(route.sha1s))
             try:
-                self._single(sub_q, "number", route, sub)
+                self._single(sub_q, "number", route, sub, query=metric)
             except Exception as exc:
                 sub.value, sub.error = NA, f"{type(exc).__name__}: {exc}"
             subs.append(sub)
