@@ -129,7 +129,8 @@ def test_comparative_is_split_and_compared_in_code(ingested, embedder):
     assert [s["company"] for s in rec.sub_answers] == ["Northwind Widgets plc", "Bluebird Mining Ltd"]
     assert [s["value"] for s in rec.sub_answers] == [7_710_615_000.0, 1_204_330_000.0]
     assert {r["pdf_sha1"] for r in rec.references} == set(sha.values())
-    assert "Answer for Bluebird Mining Ltd only" in llm.requests[1]["messages"][1]["content"]
+    # one number question per company, about the compared metric alone
+    assert "What was the total assets of Bluebird Mining Ltd" in llm.requests[1]["messages"][1]["content"]
     llm = ScriptedLLM([number_answer("N/A", "units", "N/A", []), number_answer("1,204,330", "thousands", 1, [3])])
     rec = _answerer(root, sha, llm, embedder).answer(q.replace("lowest", "highest"), "comparative")
     assert rec.value == "Bluebird Mining Ltd", "a company with N/A cannot win"

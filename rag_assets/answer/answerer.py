@@ -396,7 +396,7 @@ class Answerer:
         metric = comparative_metric(question)
         subs: list[AnswerRecord] = []
         for route in routes:
-            sub_q = fill(template, {"question": retrieval_query(question), "company": route.company})
+            sub_q = fill(template, {"metric": metric, "company": route.company})
             sub = AnswerRecord(question_text=sub_q, kind="number", config=self.cfg.name,
                                companies=[route.company], routed=list(route.sha1s))
             try:
