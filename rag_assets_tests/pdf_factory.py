@@ -143,3 +143,18 @@ def rotated_table_pdf(path: Path, angle: int = 90) -> Path:
     c.showPage()
     c.save()
     return path
+
+
+def scanned_report_pdf(path: Path, n_scanned: int = 4) -> Path:
+    """A cover page with a text layer, then ``n_scanned`` pages that are only pictures of text."""
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("Helvetica", 11)
+    c.drawString(40, H - 60, "Annual report of the group: this cover page has an ordinary text layer.")
+    c.showPage()
+    for k in range(n_scanned):
+        item = ["Total assets", "Cash at bank", "Trade payables", "Retained earnings"][k % 4]
+        c.drawImage(_text_image([f"{item} at year end", f"{item} 7,{710 + k},615"]),
+                    40, H - 300 - 20 * k, width=520, height=108)
+        c.showPage()
+    c.save()
+    return path

@@ -7,7 +7,7 @@ import pytest
 from rag_assets.ingest.cleaning import document_pages
 from rag_assets.ingest.parsing import NoTextLayerError, parse_pdf_weight_free
 from rag_assets.ingest.text_quality import page_quality, shift
-from rag_assets_tests.pdf_factory import image_only_pdf, scanned_pdf, shifted_text_layer_pdf
+from rag_assets_tests.pdf_factory import image_only_pdf, scanned_pdf, scanned_report_pdf, shifted_text_layer_pdf
 
 pytest.importorskip("rapidocr", reason="rapidocr not installed")
 
@@ -71,3 +71,42 @@ def test_rotated_table_is_read_in_order_as_a_table(tmp_path, angle):
     assert box.t - box.b > 3 * (box.r - box.l)
     assert 0 < box.l < box.r < 595 and 0 < box.b < box.t < 842
     assert (box.l > 300) == (angle == 90)
+
+
+def test_a_scanned_report_counts_its_ocr_pages(tmp_path):
+    calls = []
+    doc, stats = parse_pdf_weight_free(scanned_report_pdf(tmp_path / "scan.pdf", 3),
+                                       ocr_progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+    assert [p["page_index"] for p in stats.ocr_pages] == [1, 2, 3]
+    assert "Trade payables 7,712,615" in document_pages(doc)[3].text
+
+
+def test_ocr_progress_reaches_the_dagster_run_log_and_the_cli_bar(data_home, tmp_path):
+    import io
+
+    import dagster as dg
+    from tqdm import tqdm
+
+    from rag_assets.cli.ingest import live_progress
+    from rag_assets.orchestration.definitions import ingestion_graph
+    from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+
+    (data_home / "pdfs").mkdir()
+    scanned_report_pdf(data_home / "pdfs" / "scanned.pdf", 2)
+    store = ReportStore()
+    (src,) = store.scan_inbox()
+    resources = {"store": store, "parser": ParserResource(route="weight_free"),
+                 "embedder": EmbedderResource(provider="onnx"), "llm": LLMResource()}
+    out = io.StringIO()
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(reports_partitions.name, [src.sha1])
+        bar = tqdm([src], file=out, desc="reports")
+        with live_progress(bar):
+            result = dg.materialize(ingestion_graph(resources), partition_key=src.sha1, instance=instance,
+                                    resources=resources, selection=[dg.AssetKey("parsed_report")])
+        bar.close()
+        logs = [e.message for e in instance.all_logs(result.run_id) if e.message]
+    assert any(m.endswith("OCR pages 2/2") for m in logs), logs
+    assert "OCR pages 1/2" in out.getvalue()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import socket
@@ -96,9 +97,10 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     rows = []
     tags = {SOURCE_TAG: "cli", PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname()}
     log_level = "INFO" if verbose else "CRITICAL"  # the run's own event log keeps every trace
-    with stop_on_signals() as stop:
+    bar = tqdm(found, desc="reports", unit="report", disable=quiet)
+    with stop_on_signals() as stop, live_progress(bar):
         try:
-            for src in tqdm(found, desc="reports", unit="report", disable=quiet):
+            for src in bar:
                 paths = store.paths(src.sha1)
                 todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths)
                 row = {"sha1": src.sha1, "company": src.company_name, "status": "up to date", "seconds": 0.0,
@@ -125,6 +127,37 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     if stop["signal"]:
         raise Interrupted(stop["signal"], len(found) - len(rows))
     return rows
+
+
+class _BarPostfix(logging.Handler):
+    """Shows the latest step of the report in progress ('Acme: OCR pages 37/108') beside the reports bar."""
+
+    def __init__(self, bar, every: float = 0.5):
+        super().__init__(logging.DEBUG)
+        self.bar, self.every, self.last = bar, every, 0.0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            self.bar.set_postfix_str(record.getMessage()[-60:])
+
+
+@contextmanager
+def live_progress(bar):
+    """While ingesting, page-level progress (parse, OCR, embedding) appears on the reports bar."""
+    from rag_assets.orchestration.ingest_assets import PROGRESS_LOG
+
+    handler, level, propagate = _BarPostfix(bar), PROGRESS_LOG.level, PROGRESS_LOG.propagate
+    PROGRESS_LOG.addHandler(handler)
+    PROGRESS_LOG.setLevel(logging.DEBUG)
+    PROGRESS_LOG.propagate = False
+    try:
+        yield
+    finally:
+        PROGRESS_LOG.removeHandler(handler)
+        PROGRESS_LOG.setLevel(level)
+        PROGRESS_LOG.propagate = propagate
 
 
 SOURCE_TAG, PID_TAG, HOST_TAG = "rag_assets/source", "rag_assets/pid", "rag_assets/host"

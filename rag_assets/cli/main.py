@@ -108,6 +108,16 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_bench_ocr(args) -> int:
+    from rag_assets.tools.bench_ocr import run_ocr_bench
+
+    pdf = Path(args.pdf)
+    if not pdf.is_file():
+        raise SystemExit(f"no such PDF: {pdf}")
+    run_ocr_bench(pdf, count=args.pages, dpi=args.dpi, compare_defaults=not args.no_defaults)
+    return 0
+
+
 def cmd_bench_llm(args) -> int:
     from rag_assets.llm.embedded import installed_backends
     from rag_assets.tools.bench_llm import run_llm_bench
@@ -498,6 +508,13 @@ def _bench_verbs(sub) -> None:
     s.add_argument("--no-embed", action="store_true", help="skip the embedding stage")
     s.add_argument("--embed-limit", type=int, default=3000, help="embed at most N chunks (0: all)")
     s.set_defaults(func=cmd_bench)
+
+    s = sub.add_parser("bench-ocr", help="OCR s/page and word recall on scans made from a text PDF's pages")
+    s.add_argument("pdf", help="a PDF with a text layer (the truth OCR is measured against)")
+    s.add_argument("--pages", type=int, default=8, help="pages spread over the report (default 8)")
+    s.add_argument("--dpi", type=int, default=150, help="scan resolution (default 150)")
+    s.add_argument("--no-defaults", action="store_true", help="skip the RapidOCR-defaults comparison")
+    s.set_defaults(func=cmd_bench_ocr)
 
     s = sub.add_parser("bench-llm", help="embedded LLM backends side by side: prompt/generated tokens/s, s/answer")
     s.add_argument("--model", default="qwen2.5-coder-1.5b", help="embedded model name or .gguf path")

@@ -142,19 +142,15 @@ def add_layout_to_document(doc: DoclingDocument, layout: PageLayout, stats: Pars
             stats.text_items += 1
 
 
-def _page_text(layout: PageLayout) -> str:
-    return "\n".join(b.text if b.kind != "table" else "\n".join(" ".join(r) for r in b.rows) for b in layout.blocks)
-
-
 def _read_page(page, i: int, ocr: str, can_ocr: bool, stats: ParseStats) -> PageLayout:
     """One page's layout from its text layer, or from OCR where that layer is missing or unreadable."""
-    from rag_assets.ingest.ocr import ocr_page, page_has_images
+    from rag_assets.ingest.ocr import ocr_page, page_has_images, page_text
     from rag_assets.ingest.text_quality import page_quality
 
     layout = layout_page(page, i)
     reason = "forced" if ocr == "always" else ""
     if not reason:
-        text = _page_text(layout)
+        text = page_text(layout)
         quality = page_quality(text, has_images=not text.strip() and page_has_images(page))
         if not quality.ok and quality.reason != "empty page":
             reason = quality.reason
@@ -168,16 +164,38 @@ def _read_page(page, i: int, ocr: str, can_ocr: bool, stats: ParseStats) -> Page
     return layout
 
 
+def pages_to_ocr(pdf, ocr: str) -> int:
+    """How many pages OCR will read, as known before reading them: every page with ``always``; else the pages
+    without a text layer that hold images (pages whose text turns out unreadable are added as found)."""
+    from rag_assets.ingest.ocr import page_has_images
+
+    if ocr == "always":
+        return len(pdf)
+    count = 0
+    for i in range(len(pdf)):
+        page = pdf[i]
+        try:
+            textpage = page.get_textpage()
+            if textpage.count_chars() == 0 and page_has_images(page):
+                count += 1
+            textpage.close()
+        finally:
+            page.close()
+    return count
+
+
 def parse_pdf_weight_free(
     path: Path,
     name: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     ocr: str = "auto",
+    ocr_progress: Callable[[int, int], None] | None = None,
 ) -> tuple[DoclingDocument, ParseStats]:
     """Parse a PDF with PDFium text and geometry only; tables are inferred from the layout.
 
     ``ocr``: ``auto`` re-reads with OCR only the pages whose text layer is missing or unreadable (no text
     but images, glyph garbage, letter-shifted text); ``always`` OCRs every page; ``off`` never does.
+    ``progress`` hears (pages read, pages); ``ocr_progress`` (pages OCR'd, pages to OCR) after each OCR'd page.
     """
     from rag_assets.ingest.ocr import ocr_available
 
@@ -195,12 +213,16 @@ def parse_pdf_weight_free(
     try:
         n = len(pdf)
         stats.pages = n
+        expected = pages_to_ocr(pdf, ocr) if can_ocr and ocr_progress else 0
         for i in range(n):
             page = pdf[i]
             try:
+                done = len(stats.ocr_pages)
                 layout = _read_page(page, i, ocr, can_ocr, stats)
             finally:
                 page.close()
+            if ocr_progress and len(stats.ocr_pages) > done:
+                ocr_progress(len(stats.ocr_pages), max(expected, len(stats.ocr_pages)))
             stats.chars += layout.n_chars
             add_layout_to_document(doc, layout, stats)
             if progress:

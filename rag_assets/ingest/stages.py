@@ -65,7 +65,7 @@ class StageInputs:
     company: str
     pdf: Path
     settings: IngestSettings
-    parse: Callable = None  # (pdf, company, progress) -> (DoclingDocument, ParseStats)
+    parse: Callable = None  # (pdf, company, progress, ocr_progress) -> (DoclingDocument, ParseStats)
     embedder: Callable[[], Embedder] = None
     llm: Callable[[], object] = None  # the ingestion LLM client
     llm_cache: Callable[[], object] = None  # an LLMCache (closed by the stage)
@@ -77,7 +77,8 @@ class StageInputs:
 
 def parse_stage(x: StageInputs) -> dict:
     check_source(x.paths.sha1, Path(x.pdf))  # the partition key is the hash of the bytes parsed
-    doc, stats = x.parse(x.pdf, x.company, x.progress(f"{x.company}: parsed pages"))
+    doc, stats = x.parse(x.pdf, x.company, x.progress(f"{x.company}: parsed pages"),
+                         x.progress(f"{x.company}: OCR pages"))
     meta = stats.as_metadata()
     meta["bytes"] = art.save_parsed(doc, x.paths)
     return meta

@@ -5,6 +5,7 @@ Staleness is Dagster's: each asset's code version is its stage's logic version p
 settings it reads, and each materialization's data version is the hash of the files it wrote."""
 
 
+import logging
 import time
 
 import dagster as dg
@@ -54,11 +55,16 @@ def ingest_settings(store: ReportStore, parser: ParserResource, embedder: Embedd
                           ingest_llm=llm.ingest_fingerprint())
 
 
+PROGRESS_LOG = logging.getLogger("rag_assets.progress")  # every step, for a caller's live display (the CLI)
+
+
 def progress_logger(context, what: str, every: float = 10.0):
-    """A callback (done, total) that logs at most every ``every`` seconds, and at the end."""
+    """A callback (done, total) that logs to the run at most every ``every`` seconds, and at the end; every
+    step also goes to the ``rag_assets.progress`` Python logger at DEBUG."""
     last = [time.monotonic()]
 
     def progress(done: int, total: int) -> None:
+        PROGRESS_LOG.debug("%s %d/%d", what, done, total)
         if time.monotonic() - last[0] > every or done == total:
             last[0] = time.monotonic()
             context.log.info(f"{what} {done}/{total}")
@@ -78,7 +84,8 @@ def stage_inputs(context: dg.AssetExecutionContext, settings: IngestSettings) ->
     embedder = getattr(res, "embedder", None)
     return StageInputs(
         paths=store.paths(src.sha1), company=src.company_name, pdf=src.path, settings=settings,
-        parse=(lambda pdf, name, progress: parser.parse(pdf, name=name, progress=progress)) if parser else None,
+        parse=(lambda pdf, name, progress, ocr_progress: parser.parse(pdf, name=name, progress=progress,
+                                                                    ocr_progress=ocr_progress)) if parser else None,
         embedder=embedder.get if embedder else None,
         llm=llm.ingest_client if llm else None,
         llm_cache=store.llm_cache,

@@ -21,8 +21,8 @@ from rag_assets.storage.paths import ReportPaths
 STAGES_TIMED = {"parsed_report": "parse", "report_pages": "clean", "report_chunks": "chunk", "bm25_index": "bm25"}
 
 
-def _parse(pdf, name, progress):
-    return parse_pdf_weight_free(pdf, name=name, progress=progress)
+def _parse(pdf, name, progress, ocr_progress):
+    return parse_pdf_weight_free(pdf, name=name, progress=progress, ocr_progress=ocr_progress)
 
 
 def peak_rss_mib() -> float:

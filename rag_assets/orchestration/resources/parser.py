@@ -45,7 +45,7 @@ class ParserResource(dg.ConfigurableResource):
             return {"route": PARSER_VERSION, "ocr": self.ocr}
         return {"route": "docling", "tables": self.do_table_structure, "ocr": self.do_ocr}
 
-    def parse(self, path: Path, name: str | None = None, progress=None):
+    def parse(self, path: Path, name: str | None = None, progress=None, ocr_progress=None):
         if self.resolved_route() == "docling":
             return parse_pdf_docling(
                 path,
@@ -54,4 +54,4 @@ class ParserResource(dg.ConfigurableResource):
                 do_ocr=self.do_ocr,
                 num_threads=self.num_threads,
             )
-        return parse_pdf_weight_free(path, name=name, progress=progress, ocr=self.ocr)
+        return parse_pdf_weight_free(path, name=name, progress=progress, ocr=self.ocr, ocr_progress=ocr_progress)
