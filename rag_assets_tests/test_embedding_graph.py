@@ -65,3 +65,19 @@ def test_check_equal_refuses_a_graph_with_other_vectors(tmp_path):
     assert check_equal(a, same) >= 0.99999
     with pytest.raises(GraphPatternError, match="differs"):
         check_equal(a, other)
+
+
+def test_queued_runs_share_the_cores_and_the_cli_takes_them_all():
+    import os
+
+    from rag_assets.config import SettingsError
+    from rag_assets.orchestration.definitions import default_resources
+
+    cores = os.cpu_count() or 1
+    assert default_resources({})["embedder"].threads == max(1, cores // 2)  # the queue's two runs at once
+    alone = default_resources({}, runs_at_once=1)["embedder"]
+    assert alone.threads == cores
+    assert alone.get().session.get_session_options().intra_op_num_threads == cores
+    assert default_resources({"RAG_ASSETS_EMBED_THREADS": "3"})["embedder"].threads == 3
+    with pytest.raises(SettingsError, match="RAG_ASSETS_EMBED_THREADS"):
+        default_resources({"RAG_ASSETS_EMBED_THREADS": "-1"})

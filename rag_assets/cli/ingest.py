@@ -63,7 +63,7 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
     apply_settings(table_serialization, chunk_context, ingest_model)
     from rag_assets.orchestration.definitions import default_resources
 
-    resources = default_resources()
+    resources = default_resources(runs_at_once=1)  # one run at a time, in this process: every core
     store = resources["store"].model_copy(update={"inbox": str(pdf_dir),
                                                   "subset_csv": str(Path(subset_csv).resolve()) if subset_csv else ""})
     found = store.scan_inbox()

@@ -17,8 +17,12 @@ log = logging.getLogger("rag_assets")
 
 
 def cmd_samples(args) -> int:
-    from rag_assets.tools.samples import write_samples
+    from rag_assets.tools.samples import SAMPLES, write_long_report, write_samples
 
+    if args.pages:
+        Path(args.folder).mkdir(parents=True, exist_ok=True)
+        print(write_long_report(SAMPLES[0], Path(args.folder) / f"long_report_{args.pages}_pages.pdf", args.pages))
+        return 0
     paths = write_samples(Path(args.folder))
     for p in paths:
         print(p)
@@ -104,7 +108,8 @@ def _quickstart_answers(config: str, model: str | None = None) -> int:
 def cmd_bench(args) -> int:
     from rag_assets.tools.bench_ingest import run_benchmark
 
-    run_benchmark(Path(args.pdf_dir), limit=args.limit, embed=not args.no_embed, embed_limit=args.embed_limit)
+    run_benchmark(Path(args.pdf_dir), limit=args.limit, embed=not args.no_embed, packaged_graph=args.packaged_graph,
+                  threads=args.threads)
     return 0
 
 
@@ -445,6 +450,8 @@ def _ingest_verbs(sub) -> None:
 
     s = sub.add_parser("samples", help="write the synthetic sample reports into a folder")
     s.add_argument("folder")
+    s.add_argument("--pages", type=int, default=0,
+                   help="instead, write one long report of N pages (tables on every third) for benchmarks")
     s.set_defaults(func=cmd_samples)
 
     s = sub.add_parser("models", help="list the embedded GGUF models, or --fetch NAME to assemble one")
@@ -502,11 +509,13 @@ def _bench_verbs(sub) -> None:
     s.add_argument("--out", help="also write the figures as JSON")
     s.set_defaults(func=cmd_bench_retrieval)
 
-    s = sub.add_parser("bench", help="benchmark ingestion stages over a folder of PDFs (no Dagster)")
-    s.add_argument("pdf_dir")
+    s = sub.add_parser("bench", help="per ingestion stage: seconds, pages/s or chunks/s, peak RSS (no Dagster)")
+    s.add_argument("pdf_dir", help="a folder of PDFs, or one PDF")
     s.add_argument("--limit", type=int, default=0, help="only the first N PDFs")
     s.add_argument("--no-embed", action="store_true", help="skip the embedding stage")
-    s.add_argument("--embed-limit", type=int, default=3000, help="embed at most N chunks (0: all)")
+    s.add_argument("--packaged-graph", action="store_true",
+                   help="embed with the packaged MiniLM graph instead of its fused copy (for before/after)")
+    s.add_argument("--threads", type=int, default=0, help="embedding threads (0: one per core)")
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("bench-ocr", help="OCR s/page and word recall on scans made from a text PDF's pages")

@@ -31,14 +31,21 @@ def _from_env(cls, env, **variables):
         raise SettingsError(f"{var}={env[var]!r}: {err['msg']}") from None
 
 
-def default_resources(env: dict | None = None) -> dict:
-    """Resources from the environment (every default works offline with no key)."""
+RUNS_AT_ONCE = 2  # dagster.yaml: the run queue's max_concurrent_runs
+
+
+def default_resources(env: dict | None = None, runs_at_once: int = RUNS_AT_ONCE) -> dict:
+    """Resources from the environment (every default works offline with no key). The cores are shared by the
+    runs that may run at once: two queued runs embed with one thread each on 2 cores (the CLI's in-process
+    ingestion, one run at a time, passes 1 and gets every core). ``RAG_ASSETS_EMBED_THREADS`` overrides."""
     env = os.environ if env is None else env
+    threads = str(max(1, (os.cpu_count() or 1) // max(1, runs_at_once)))
+    env = {"RAG_ASSETS_EMBED_THREADS": threads, **env}
     return {
         "store": _from_env(ReportStore, env, chunk_context="RAG_ASSETS_CHUNK_CONTEXT",
                            table_serialization="RAG_ASSETS_TABLE_SERIALIZATION"),
         "parser": _from_env(ParserResource, env, route="RAG_ASSETS_PARSER"),
-        "embedder": _from_env(EmbedderResource, env, provider="RAG_ASSETS_EMBEDDER"),
+        "embedder": _from_env(EmbedderResource, env, provider="RAG_ASSETS_EMBEDDER", threads="RAG_ASSETS_EMBED_THREADS"),
         "llm": _from_env(LLMResource, env, ingest_model="RAG_ASSETS_INGEST_MODEL"),
     }
 

@@ -1,7 +1,8 @@
 """Ingestion benchmark: per-stage throughput, total seconds and peak memory over a folder of PDFs.
 
 Runs the same stage functions as the Dagster assets, without Dagster, into a scratch data root, so the
-figures are the pipeline's own. Usage: ``rag-assets bench ../shared/erc/pdfs``.
+figures are the pipeline's own. Usage: ``rag-assets bench ../shared/erc/pdfs`` or, for one long report,
+``rag-assets samples /tmp/long --pages 1000 && rag-assets bench /tmp/long/long_report_1000_pages.pdf``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from rag_assets.index.embedding import embedding_text
+from rag_assets.index.embedding import MiniLMOnnxEmbedder
 from rag_assets.ingest.parsing import parse_pdf_weight_free
 from rag_assets.ingest.stages import IngestSettings, StageInputs, ingest_partition
-from rag_assets.storage.artifacts import read_chunks
+from rag_assets.storage.catalog import file_sha1
 from rag_assets.storage.paths import ReportPaths
 
-STAGES_TIMED = {"parsed_report": "parse", "report_pages": "clean", "report_chunks": "chunk", "bm25_index": "bm25"}
+STAGE_NAMES = {"parsed_report": "parse", "report_pages": "clean", "serialized_tables": "tables",
+               "report_chunks": "chunk", "chunk_contexts": "contexts", "faiss_index": "embed", "bm25_index": "bm25"}
 
 
 def _parse(pdf, name, progress, ocr_progress):
@@ -29,70 +31,58 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, embed_limit: int = 3000, out: Path | None = None):
-    pdfs = sorted(Path(pdf_dir).glob("*.pdf"))
-    if limit:
-        pdfs = pdfs[:limit]
+def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, packaged_graph: bool = False,
+                  out: Path | None = None, threads: int = 0) -> dict:
+    """Ingest every PDF of ``pdf_dir`` (or the one PDF it names) stage by stage, as the assets do, and print
+    per stage: seconds, pages/s (chunks/s for embedding) and the process's peak RSS when the stage ended."""
+    pdf_dir = Path(pdf_dir)
+    pdfs = [pdf_dir] if pdf_dir.is_file() else sorted(pdf_dir.glob("*.pdf"))[: limit or None]
     if not pdfs:
         raise SystemExit(f"no PDFs in {pdf_dir}")
     root = Path(out) if out else Path(tempfile.mkdtemp(prefix="rag_bench_"))
+    embedder = MiniLMOnnxEmbedder(fused=not packaged_graph, threads=threads or None) if embed else None
+    stages = [s for s in STAGE_NAMES if embed or s != "faiss_index"]
     secs: dict[str, float] = defaultdict(float)
+    peak: dict[str, float] = {}  # the process's peak RSS when the stage ended (the largest over reports)
+    rise: dict[str, float] = {}  # how far the stage raised that peak (the largest over reports)
     pages = chunks = 0
     failures = []
-    all_texts: list[str] = []
     t_all = time.perf_counter()
     for i, pdf in enumerate(pdfs, 1):
-        paths = ReportPaths(root, pdf.stem)
-        x = StageInputs(paths=paths, company=pdf.stem, pdf=pdf, settings=IngestSettings(), parse=_parse)
-        t0 = time.perf_counter()
-        times: dict[str, float] = {}
-        last = [t0]
+        x = StageInputs(paths=ReportPaths(root, file_sha1(pdf)), company=pdf.stem, pdf=pdf, settings=IngestSettings(),
+                        parse=_parse, embedder=lambda: embedder)
+        t0 = last = time.perf_counter()
+        before = peak_rss_mib()
 
         def timed(name, meta):
-            times[STAGES_TIMED[name]] = time.perf_counter() - last[0]
-            last[0] = time.perf_counter()
+            nonlocal last, before
+            secs[name] += time.perf_counter() - last
+            peak[name] = max(peak.get(name, 0.0), peak_rss_mib())
+            rise[name] = max(rise.get(name, 0.0), peak_rss_mib() - before)
+            last, before = time.perf_counter(), peak_rss_mib()
 
         try:
-            metas = ingest_partition(x, list(STAGES_TIMED), on_stage=timed)
+            metas = ingest_partition(x, stages, on_stage=timed)
         except Exception as exc:  # a benchmark reports every failure and goes on
             failures.append(f"{pdf.name}: {type(exc).__name__}: {exc}")
             continue
-        for stage, dt in times.items():
-            secs[stage] += dt
         n_pages, n_chunks = metas["parsed_report"]["pages"], metas["report_chunks"]["chunks"]
         pages += n_pages
         chunks += n_chunks
-        if embed:
-            all_texts.extend(embedding_text(t) for t in read_chunks(paths.chunks)["text"].tolist())
-        print(
-            f"[{i}/{len(pdfs)}] {pdf.name[:16]} {n_pages:4d} pages {n_chunks:5d} chunks "
-            f"{time.perf_counter() - t0:6.2f}s  peak {peak_rss_mib():.0f} MiB",
-            flush=True,
-        )
-    total_cpu_stages = sum(secs.values())
-    print("\nstage      seconds   throughput")
-    for stage in ["parse", "clean", "chunk", "bm25"]:
-        print(f"{stage:8} {secs[stage]:9.1f}   {pages / secs[stage]:8.1f} pages/s")
-    print(f"{'all four':8} {total_cpu_stages:9.1f}   {pages / total_cpu_stages:8.1f} pages/s  "
-          f"({len(pdfs) - len(failures)} reports, {pages} pages, {chunks} chunks)")
-    if embed and all_texts:
-        _bench_embedding(all_texts, embed_limit)
-    print(f"wall {time.perf_counter() - t_all:.1f}s; peak memory {peak_rss_mib():.0f} MiB; outputs in {root}")
+        print(f"[{i}/{len(pdfs)}] {pdf.name[:24]:24} {n_pages:5d} pages {n_chunks:6d} chunks "
+              f"{time.perf_counter() - t0:7.1f}s  peak {peak_rss_mib():.0f} MiB", flush=True)
+    print(f"\n{'stage':9} {'seconds':>9} {'throughput':>18} {'peak RSS':>10} {'raised by':>10}")
+    for name in stages:
+        rate, unit = (chunks, "chunks/s") if name == "faiss_index" else (pages, "pages/s")
+        print(f"{STAGE_NAMES[name]:9} {secs[name]:9.1f} {rate / max(secs[name], 1e-9):9.1f} {unit:8} "
+              f"{peak.get(name, 0):6.0f} MiB {rise.get(name, 0):6.0f} MiB")
+    wall = time.perf_counter() - t_all
+    print(f"{'all':9} {sum(secs.values()):9.1f} {pages / max(sum(secs.values()), 1e-9):9.1f} pages/s "
+          f"({len(pdfs) - len(failures)} reports, {pages} pages, {chunks} chunks); wall {wall:.1f}s; "
+          f"peak {peak_rss_mib():.0f} MiB; embedding graph: "
+          f"{'none' if not embed else 'packaged' if packaged_graph else 'fused'}; outputs in {root}")
     for f in failures:
         print("FAILED", f)
-    return {"pages": pages, "chunks": chunks, "seconds": dict(secs), "peak_mib": peak_rss_mib()}
-
-
-def _bench_embedding(all_texts: list[str], embed_limit: int) -> None:
-    """Embedding throughput over an even sample of the chunks (``embed_limit`` of them; 0: all)."""
-    from rag_assets.index.embedding import MiniLMOnnxEmbedder
-
-    emb = MiniLMOnnxEmbedder()
-    step = max(1, len(all_texts) // embed_limit) if embed_limit else 1
-    sample = all_texts[::step][: embed_limit or None]
-    t0 = time.perf_counter()
-    emb.embed(sample)
-    dt = time.perf_counter() - t0
-    print(f"{'embed':8} {dt:9.1f}   {len(sample) / dt:8.1f} chunks/s  ({len(sample)} of {len(all_texts)} chunks, "
-          f"{emb.model_name})")
-    print(f"estimated embedding time for all {len(all_texts)} chunks: {len(all_texts) / (len(sample) / dt):.0f}s")
+    return {"pages": pages, "chunks": chunks, "seconds": {STAGE_NAMES[k]: v for k, v in secs.items()},
+            "peak_mib": {STAGE_NAMES[k]: v for k, v in peak.items()},
+            "peak_rise_mib": {STAGE_NAMES[k]: v for k, v in rise.items()}, "wall": wall, "failures": failures}

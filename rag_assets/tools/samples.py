@@ -205,6 +205,61 @@ def write_report(r: SampleReport, target: Path) -> Path:
     return target
 
 
+SEGMENTS = ["Retail", "Wholesale", "Logistics", "Energy", "Services", "Property", "Digital", "Insurance"]
+LINE_ITEMS = ["Revenue", "Cost of sales", "Gross profit", "Administrative expenses", "Operating profit",
+              "Finance income", "Finance costs", "Profit before tax", "Income tax", "Profit for the year",
+              "Depreciation", "Amortisation", "Capital expenditure", "Trade receivables", "Inventories",
+              "Trade payables", "Borrowings", "Lease liabilities", "Provisions", "Deferred tax",
+              "Cash and cash equivalents", "Net assets", "Share capital", "Retained earnings"]
+
+
+def _long_table_page(c, r: SampleReport, k: int) -> None:
+    """A segment note: 24 line items by three columns, in thousands."""
+    seg = SEGMENTS[k % len(SEGMENTS)]
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(40, H - 80, f"Note {k}: {seg} segment information")
+    c.setFont("Helvetica-Oblique", 9)
+    c.drawString(40, H - 98, f"In thousands of {r.currency}")
+    c.setFont("Helvetica-Bold", 9)
+    for x, head in [(330, str(r.year)), (420, str(r.year - 1)), (520, "Change %")]:
+        c.drawRightString(x, H - 125, head)
+    c.setFont("Helvetica", 9)
+    y = H - 145
+    for i, item in enumerate(LINE_ITEMS):
+        a, b = 1000 + (k * 7919 + i * 104_729) % 900_000, 1000 + (k * 6007 + i * 99_991) % 900_000
+        c.drawString(40, y, item)
+        c.drawRightString(330, y, _fmt(a if i % 5 else -a))
+        c.drawRightString(420, y, _fmt(b))
+        c.drawRightString(520, y, f"{(a - b) / b * 100:.1f}")
+        y -= 15
+
+
+def _long_prose_page(c, r: SampleReport, k: int) -> None:
+    seg = SEGMENTS[k % len(SEGMENTS)]
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(40, H - 80, f"Section {k}: review of the {seg.lower()} business")
+    y = H - 110
+    for j in range(4):
+        text = (f"In {r.year} the {seg.lower()} business (section {k}, part {j + 1}) served {1000 + k * 13 + j} "
+                f"customers across {3 + (k + j) % 9} regions. " + LOREM)
+        y = _paragraph(c, text, 40, y, 95)
+
+
+def write_long_report(r: SampleReport, target: Path, pages: int = 1000) -> Path:
+    """A long report for memory and speed benchmarks: a cover, then prose pages, and a 24-row table on every
+    third page (the ``rag-assets bench`` 1,000-page case)."""
+    c = canvas.Canvas(str(target), pagesize=A4, invariant=1)
+    c.setTitle(f"{r.company} Annual Report {r.year}")
+    _cover(c, r)
+    c.showPage()
+    for k in range(1, pages):
+        _frame(c, r, k + 1)
+        (_long_table_page if k % 3 == 0 else _long_prose_page)(c, r, k)
+        c.showPage()
+    c.save()
+    return target
+
+
 # zero-based pages of write_report's layout
 CHAIRMAN_PAGE, TABLE_PAGE, NOTES_PAGE = 1, 3, 5
 ABSENT_COMPANY = "Contoso Shipping AG"  # named by one sample question; no report of it exists

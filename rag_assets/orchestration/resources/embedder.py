@@ -23,11 +23,15 @@ class EmbedderResource(dg.ConfigurableResource):
                             "API call (openai); 0: the embedder's own default (onnx 4, sentence-transformers 32, "
                             "openai 256)")
     base_url: str = Field(default="", description="openai provider: the endpoint (empty: api.openai.com)")
+    threads: int = Field(default=0, ge=0, description="onnx provider: inference threads (0: one per core). Two "
+                         "runs at once with one thread each beat one run with two on 2 cores (README, Benchmark)")
     _embedder: Embedder | None = PrivateAttr(default=None)
 
     def get(self) -> Embedder:
         if self._embedder is None:
             kwargs = {"batch_size": self.batch_size} if self.batch_size > 0 else {}
+            if self.provider == "onnx" and self.threads > 0:
+                kwargs["threads"] = self.threads
             if self.provider == "openai" and self.base_url:
                 kwargs["base_url"] = self.base_url
             self._embedder = make_embedder(self.provider, self.model or None, **kwargs)
