@@ -19,6 +19,8 @@ log = logging.getLogger("rag_assets")
 def cmd_samples(args) -> int:
     from rag_assets.tools.samples import SAMPLES, write_long_report, write_samples
 
+    if args.pages < 0:
+        raise SystemExit("error: --pages must be at least 1 (or 0 for the sample reports)")
     if args.pages:
         Path(args.folder).mkdir(parents=True, exist_ok=True)
         print(write_long_report(SAMPLES[0], Path(args.folder) / f"long_report_{args.pages}_pages.pdf", args.pages))
@@ -114,12 +116,18 @@ def cmd_bench(args) -> int:
 
 
 def cmd_bench_ocr(args) -> int:
+    from rag_assets.ingest.parsing import PdfParseError
     from rag_assets.tools.bench_ocr import run_ocr_bench
 
     pdf = Path(args.pdf)
     if not pdf.is_file():
-        raise SystemExit(f"no such PDF: {pdf}")
-    run_ocr_bench(pdf, count=args.pages, dpi=args.dpi, compare_defaults=not args.no_defaults)
+        raise SystemExit(f"error: no such PDF: {pdf}")
+    if args.pages < 1 or args.dpi < 1:
+        raise SystemExit("error: --pages and --dpi must be at least 1")
+    try:
+        run_ocr_bench(pdf, count=args.pages, dpi=args.dpi, compare_defaults=not args.no_defaults)
+    except PdfParseError as exc:
+        raise SystemExit(f"error: {exc}") from None
     return 0
 
 

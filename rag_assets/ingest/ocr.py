@@ -25,10 +25,10 @@ def ocr_available() -> bool:
     return True
 
 
-# Measured on 8 dense report pages scanned at 150 dpi, 2 cores (rag-assets bench-ocr): the defaults took
-# 4.7-5.1 s/page (word recall .991 against the text layer). Detection on at most 1,280 px per side instead
+# Measured on 8 dense report pages scanned at 150 dpi, 2 cores (rag-assets bench-ocr): RapidOCR's defaults
+# took 4.71 s/page (word recall .993 against the text layer). Detection on at most 1,280 px per side instead
 # of the full 2x render, no angle classifier (the page render is already upright) and ONNX Runtime's memory
-# arena: 3.2-3.4 s/page, recall .985. What is left is recognition, ~20-35 ms per text line (convolutions).
+# arena: 3.42 s/page, recall .996. What is left is recognition, ~20-35 ms per text line (convolutions).
 OCR_PARAMS = {
     "Global.use_cls": False,
     "Det.limit_type": "max",

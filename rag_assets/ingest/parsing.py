@@ -174,12 +174,11 @@ def pages_to_ocr(pdf, ocr: str) -> int:
     count = 0
     for i in range(len(pdf)):
         page = pdf[i]
+        textpage = page.get_textpage()
         try:
-            textpage = page.get_textpage()
-            if textpage.count_chars() == 0 and page_has_images(page):
-                count += 1
-            textpage.close()
+            count += textpage.count_chars() == 0 and page_has_images(page)
         finally:
+            textpage.close()
             page.close()
     return count
 
@@ -213,7 +212,7 @@ def parse_pdf_weight_free(
     try:
         n = len(pdf)
         stats.pages = n
-        expected = pages_to_ocr(pdf, ocr) if can_ocr and ocr_progress else 0
+        expected = None  # counted at the first OCR'd page: reports that need no OCR never pay the scan
         for i in range(n):
             page = pdf[i]
             try:
@@ -222,6 +221,7 @@ def parse_pdf_weight_free(
             finally:
                 page.close()
             if ocr_progress and len(stats.ocr_pages) > done:
+                expected = pages_to_ocr(pdf, ocr) if expected is None else expected
                 ocr_progress(len(stats.ocr_pages), max(expected, len(stats.ocr_pages)))
             stats.chars += layout.n_chars
             add_layout_to_document(doc, layout, stats)

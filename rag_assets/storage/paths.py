@@ -20,7 +20,6 @@ def data_root() -> Path:
     return Path.cwd() / "data"
 
 
-
 def models_dir() -> Path:
     """Where assembled models live: ``$RAG_ASSETS_MODELS`` or ~/.cache/rag_assets/models (shared by checkouts)."""
     env = os.environ.get("RAG_ASSETS_MODELS")

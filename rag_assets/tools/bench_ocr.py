@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
+from rag_assets.ingest.parsing import open_pdf
+
 WORD = re.compile(r"[a-z]+|\d[\d,.]*")
 
 
@@ -23,12 +25,13 @@ def word_recall(found: str, truth: str) -> float:
     return sum((got & want).values()) / max(1, sum(want.values()))
 
 
-def make_scan(src: Path, target: Path, pages: list[int], dpi: int = 150) -> list[str]:
-    """Write an image-only copy of ``pages`` of ``src``; returns their text layers."""
-    pdf = pdfium.PdfDocument(str(src))
+def make_scan(src: Path, target: Path, count: int, dpi: int = 150) -> list[str]:
+    """Write an image-only copy of ``count`` pages spread over ``src``; returns their text layers. An unreadable
+    ``src`` raises the parser's one-line ``PdfParseError``."""
+    pdf = open_pdf(src)
     images, truth = [], []
     try:
-        for i in pages:
+        for i in spread(len(pdf), count):
             page = pdf[i]
             images.append(page.render(scale=dpi / 72).to_pil().convert("L"))
             truth.append(page.get_textpage().get_text_range())
@@ -50,7 +53,6 @@ def run_ocr_bench(src: Path, count: int = 8, dpi: int = 150, compare_defaults: b
 
     from rag_assets.ingest.ocr import OCR_PARAMS, ocr_page, page_text, quiet_rapidocr
 
-    n_pages = len(pdfium.PdfDocument(str(src)))
     settings = {"project": RapidOCR(params=OCR_PARAMS)}
     if compare_defaults:
         settings["rapidocr defaults"] = RapidOCR()
@@ -58,7 +60,7 @@ def run_ocr_bench(src: Path, count: int = 8, dpi: int = 150, compare_defaults: b
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         scan = Path(tmp) / "scan.pdf"
-        truth = make_scan(Path(src), scan, spread(n_pages, count), dpi)
+        truth = make_scan(Path(src), scan, count, dpi)
         pdf = pdfium.PdfDocument(str(scan))
         try:
             for name, engine in settings.items():
