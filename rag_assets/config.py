@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 
 class SettingsError(ValueError):
@@ -27,6 +27,10 @@ class RunConfig(BaseModel):
     fusion: Literal["page", "chunk"] = "page"  # fuse the rankings by page, or by chunk (pages follow chunks)
     query_expansion: bool = True  # keyword query: drop template words, add synonyms (retrieval/lexicon.yaml)
     page_type_prior: bool = False  # metric questions also rank pages of the statement they want (lexicon.yaml)
+    # re-fuse the first N fused pages with their order by how much of the query their best window of
+    # proximity_chars holds (0: off; page fusion only)
+    proximity_pages: int = Field(0, ge=0)
+    proximity_chars: int = Field(400, ge=50)
     candidate_pages: int = 8  # parent pages kept after retrieval (reranked if a reranker is set)
     top_pages: int = 3  # pages sent to the answering LLM
     # reranking
@@ -72,6 +76,7 @@ PRESETS: dict[str, RunConfig] = {
         grounding="na_if_ungrounded",
         number_reader="candidates",
         context="passages",
+        proximity_pages=20,
     ),
     "local-fast": RunConfig(
         name="local-fast",
@@ -80,6 +85,7 @@ PRESETS: dict[str, RunConfig] = {
         grounding="na_if_ungrounded",
         number_reader="candidates",
         context="passages",
+        proximity_pages=20,
     ),
     "winner": RunConfig(
         name="winner",

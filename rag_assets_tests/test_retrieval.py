@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index, StaleIndexError
+from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index, StaleIndexError, tokenize
 from rag_assets.ingest.stages import StageInputs, bm25_stage, IngestSettings
 from rag_assets.ingest.verify import verify_report
 from rag_assets.retrieval.bench import bench, labels_from_gold, labels_from_submission
 from rag_assets.retrieval.page_types import page_types
-from rag_assets.retrieval.passages import best_passage
+from rag_assets.retrieval.passages import best_passage, best_window, query_weights, window_score
 from rag_assets.retrieval.query import Lexicon, default_lexicon, keyword_query
 from rag_assets.retrieval.rerank import CrossEncoderReranker, YesNoReranker
 from rag_assets.retrieval.search import RetrievedPage, Retriever
@@ -118,6 +118,74 @@ def test_best_passage_is_the_run_of_lines_with_the_question_words():
     kq = keyword_query("Did the company announce a share buyback?", default_lexicon())
     passage = best_passage(text, kq.own, kq.added, max_chars=200)
     assert "buy-back programme" in passage and len(passage) <= 200
+
+
+def _best_window_by_brute_force(lines, weight, max_chars, long_lines):
+    """The definition, run directly: every run of lines that fits, the first with the largest weight."""
+    best, best_score = (0, 0), -1.0
+    for start in range(len(lines)):
+        for end in range(start + 1, len(lines) + 1):
+            size = sum(len(ln) + 1 for ln in lines[start:end]) - 1
+            if size > max_chars and not (long_lines and end == start + 1):
+                break
+            words = set().union(*(set(tokenize(ln)) for ln in lines[start:end])) & weight.keys()
+            score = sum(weight[t] for t in words)
+            if score > best_score:
+                best, best_score = (start, end), score
+    return best[0], best[1], max(best_score, 0.0)
+
+
+def test_best_window_matches_its_definition_on_random_pages():
+    import random
+
+    rnd = random.Random(7)
+    vocab = ["net", "cash", "operating", "activities", "revenue", "staff", "filler", "the", "year", "growth"]
+    weight = query_weights(tuple(tokenize("net cash operating")), tuple(tokenize("activities revenue")))
+    for case in range(300):
+        lines = [" ".join(rnd.choice(vocab) for _ in range(rnd.randint(1, 12))) for _ in range(rnd.randint(1, 15))]
+        max_chars, long_lines = rnd.choice([15, 40, 90]), case % 2 == 0
+        got = best_window(lines, weight, max_chars, long_lines)
+        want = _best_window_by_brute_force(lines, weight, max_chars, long_lines)
+        # the same best score; the same run unless a shorter run reached the score first
+        assert got[2] == want[2], (lines, max_chars, long_lines, got, want)
+
+
+def test_window_score_rewards_the_question_words_side_by_side():
+    own = tuple(tokenize("net cash provided by operating activities"))
+    row = "| Net cash provided by operating activities | 96,300 | 88,000 |"
+    apart = "\n".join(["Net revenue grew in every region."] + ["Filler about stores."] * 12
+                      + ["Cash was managed carefully."] + ["Filler about people."] * 12
+                      + ["Operating activities were steady and provided growth."])
+    assert window_score(row, own) > window_score(apart, own) > 0
+    paragraph = "In 2023 " + "our business grew " * 40 + "and net cash provided by operating activities rose."
+    assert window_score(paragraph, own, max_chars=200) == window_score(row, own), "a long paragraph is one window"
+
+
+SCATTERED = "\n".join(
+    [f"Filler line {i} about the stores, the people and the regions we serve." for i in range(30)]
+    + ["Cash was managed with care, and cash balances stayed strong; cash matters."]
+    + [f"More filler {i} on strategy and the markets." for i in range(30)]
+    + ["Provided care was provided where it was provided."]
+    + [f"Further filler {i} on strategy and the markets." for i in range(30)]
+    + ["Our operating model and operating discipline held across operating units."]
+    + [f"Closing filler {i} on governance." for i in range(30)]
+    + ["Activities expanded, and activities in new regions began; activities grew."]
+    + [f"Last filler {i} on the outlook." for i in range(30)]
+    + ["Net promoter scores were high; net of costs and net of tax we did well, net."])
+COMPACT = "\n".join([f"Note {i}: accounting policies for leases and provisions." for i in range(40)]
+                    + ["| Net cash provided by operating activities | 96,300 | 88,000 |"]
+                    + [f"Note {i}: more accounting policies for provisions." for i in range(40, 80)])
+
+
+def test_proximity_moves_up_the_page_that_prints_the_words_together(tmp_path):
+    write_report(tmp_path, [SCATTERED, COMPACT, "Net cash improved.\n" + PAGES[1], PAGES[0]])
+    question = "What was the net cash provided by operating activities?"
+    off = Retriever(tmp_path, None, "bm25", lexicon=default_lexicon())
+    on = Retriever(tmp_path, None, "bm25", lexicon=default_lexicon(), proximity_pages=20)
+    assert [p.page_index for p in off.pages(SHA, question, 2)[0]] == [0, 1], "BM25 alone: the many mentions"
+    ranked, _ = on.pages(SHA, question, 4)
+    assert [p.page_index for p in ranked[:2]] == [1, 0]
+    assert all(a.score >= b.score for a, b in zip(ranked, ranked[1:]))
 
 
 class ScriptedJudge:

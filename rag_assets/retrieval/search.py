@@ -12,6 +12,7 @@ from rag_assets.index.embedding import Embedder
 from rag_assets.storage.paths import ReportPaths
 from rag_assets.storage.artifacts import read_chunks, read_pages
 from rag_assets.index.vectors import VectorIndex
+from rag_assets.retrieval.passages import window_score
 from rag_assets.retrieval.query import KeywordQuery, Lexicon, keyword_query
 
 
@@ -115,6 +116,8 @@ class Retriever:
         fusion: str = "page",
         lexicon: Lexicon | None = None,
         page_type_prior: bool = False,
+        proximity_pages: int = 0,
+        proximity_chars: int = 400,
     ):
         if mode not in ("vector", "bm25", "hybrid"):
             raise ValueError(f"unknown retrieval mode {mode!r}")
@@ -132,6 +135,8 @@ class Retriever:
         self.fusion = fusion
         self.lexicon = lexicon
         self.page_type_prior = page_type_prior and lexicon is not None
+        self.proximity_pages = proximity_pages if fusion == "page" else 0
+        self.proximity_chars = proximity_chars
         self._indexes: dict[str, ReportIndex] = {}
         self._lock = threading.Lock()
 
@@ -195,6 +200,18 @@ class Retriever:
             out["page_type"] = list(dict.fromkeys(p for p in order if p in wanted))
         return out
 
+    def with_proximity(self, ix: ReportIndex, kq: KeywordQuery, ranked: list[tuple[int, float]]
+                       ) -> list[tuple[int, float]]:
+        """``ranked`` fused again (RRF) with the order of its first ``proximity_pages`` pages by how much of the
+        query their best ``proximity_chars`` window holds: a page that prints the question's words side by side
+        (a table row, a sentence) moves up past pages that only mention them apart."""
+        head = [pid for pid, _ in ranked[: self.proximity_pages]]
+        score = {pid: window_score(ix.pages.get(pid, ""), kq.own, kq.added, self.proximity_chars) for pid in head}
+        by_window = sorted(head, key=lambda pid: -score[pid])  # stable: ties keep the fused order
+        fused = rrf({"fused": [str(pid) for pid, _ in ranked], "proximity": [str(pid) for pid in by_window]},
+                    self.rrf_k)
+        return [(int(pid), s) for pid, s, _ in fused]
+
     def pages(self, sha1: str, query: str, top_pages: int) -> tuple[list[RetrievedPage], list[ScoredChunk]]:
         """The best ``top_pages`` pages, each with its whole cleaned text and its retrieved chunks."""
         ix = self.index(sha1)
@@ -204,6 +221,8 @@ class Retriever:
         if self.fusion == "page":
             ranked = [(int(pid), score) for pid, score, _ in
                       rrf(self.page_rankings(sha1, kq, rankings), self.rrf_k)]
+            if self.proximity_pages:
+                ranked = self.with_proximity(ix, kq, ranked)
         else:
             first: dict[int, float] = {}
             for c in chunks:
