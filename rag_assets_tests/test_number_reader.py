@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rag_assets.answer.candidates import MetricQuery, find_candidates, page_candidates
-from rag_assets.answer.evidence_policy import event_problem, on_topic
+from rag_assets.answer.evidence_policy import event_problem, hedge_problem, on_topic
 from rag_assets.answer.number_reader import currency_problem, find_figure, read_number, shortlist
 from rag_assets.answer.scoring import evaluate
 from rag_assets.answer.units import declared_scale, report_dollar
@@ -160,6 +160,23 @@ def test_boolean_quote_policy():
     assert on_topic(quote, "mention any mergers or acquisitions", lex)  # stemmed, through the synonym group
     assert event_problem(ma, quote, lex) is None  # 'mention' asks for no event
     assert not on_topic("Revenue grew by 12% in the year", "mention any mergers or acquisitions", lex)
+
+
+def test_a_quote_about_a_possibility_proves_nothing():
+    lex = default_lexicon()
+    ma = "mention any mergers or acquisitions"
+    risk = ("Provisions in our certificate of incorporation and under Delaware law may discourage, delay, or prevent a "
+            "merger, acquisition or other changes in control that stockholders may consider favorable")
+    assert on_topic(risk, ma, lex) and "possibility" in hedge_problem(risk, ma, lex)
+    assert "possibility" in hedge_problem("We intend to evaluate potential acquisitions", ma, lex)
+    assert hedge_problem("The Group acquired the entire issued share capital of Best Response Media Limited", ma,
+                         lex) is None
+    both = "We may pursue acquisitions in the future. In March we completed the acquisition of Foo Ltd."
+    assert hedge_problem(both, ma, lex) is None, "one plain mention is enough; a hedge stops at the sentence end"
+    buyback = "announce a share buyback plan"
+    assert hedge_problem("The Board approved an on-market buy-back of up to 5% of shares, which may be executed "
+                         "within 12 months", buyback, lex) is None, "a hedge after the topic does not govern it"
+    assert hedge_problem("Acquisitions", ma, None) is None, "no lexicon: no hedge words"
 
 
 def test_evaluation_tables_split_confusion_and_misses():

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient, StructuredResult, structured_call
-from rag_assets.answer.evidence_policy import event_problem, on_topic
+from rag_assets.answer.evidence_policy import event_problem, hedge_problem, on_topic
 from rag_assets.answer.number_reader import read_number
 from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
 from rag_assets.answer.units import report_dollar
@@ -314,7 +314,9 @@ class Answerer:
         ok = quote_in_context(quote, texts) and on_topic(quote, query, lexicon)
         if ok and kind == "number" and isinstance(rec.value, float):
             ok = grounded(rec.value, [quote])
-        problem = event_problem(question, quote, lexicon) if ok and kind in ("boolean", "names") else None
+        problem = None
+        if ok and kind in ("boolean", "names"):
+            problem = event_problem(question, quote, lexicon) or hedge_problem(quote, query, lexicon)
         if problem:
             rec.notes.append(problem)
             ok = False

@@ -1,7 +1,10 @@
-"""What a quote must say to prove an answer: the question's topic (its words or their synonyms) and, when the
-question asks whether something happened or changed, that it did (the lexicon's ``events``)."""
+"""What a quote must say to prove an answer: the question's topic (its words or their synonyms), not only as a
+possibility ("may discourage a merger"), and, when the question asks whether something happened or changed, that
+it did (the lexicon's ``events``)."""
 
 from __future__ import annotations
+
+import re
 
 from rag_assets.answer.candidates import MetricQuery
 from rag_assets.index.bm25 import tokenize
@@ -29,3 +32,26 @@ def event_problem(question: str, quote: str, lexicon: Lexicon | None) -> str | N
     if not any(contains(tokens, t) for t in lexicon.events.get("stated_by", ())):
         return "the quote does not say that it happened or changed"
     return None
+
+
+SENTENCE_END_RE = re.compile(r"(?<=[.;!?])\s+")
+HEDGE_REACH = 6  # a hedge word governs the topic words up to this many (content) words after it
+
+
+def hedge_problem(quote: str, query: str, lexicon: Lexicon | None) -> str | None:
+    """Why ``quote`` speaks of the topic only as a possibility, or None: every topic word of ``query`` in the
+    quote has a hedge word (the lexicon's ``events.hedged_by``: may, could, potential...) at most
+    ``HEDGE_REACH`` words before it."""
+    hedges = lexicon.events.get("hedged_by", ()) if lexicon else ()
+    if not hedges:
+        return None
+    metric = MetricQuery.of(query, lexicon)
+    topic = set(metric.own) | {t for term in metric.terms for t in term}
+    mentions = hedged = 0
+    for sentence in SENTENCE_END_RE.split(quote):  # a hedge does not reach into the next sentence
+        tokens = tokenize(sentence)
+        hedge_at = [i for i in range(len(tokens)) if any(tuple(tokens[i : i + len(h)]) == h for h in hedges)]
+        for m in (i for i, t in enumerate(tokens) if t in topic):
+            mentions += 1
+            hedged += any(0 < m - h <= HEDGE_REACH for h in hedge_at)
+    return "the quote speaks of it only as a possibility" if mentions and hedged == mentions else None

@@ -28,7 +28,7 @@ class Lexicon:
     template_words: frozenset[str]
     groups: tuple[tuple[Term, ...], ...]
     page_types: tuple[PageType, ...] = ()
-    events: dict[str, tuple[Term, ...]] = field(default_factory=dict)  # asked_by, stated_by, negated_by
+    events: dict[str, tuple[Term, ...]] = field(default_factory=dict)  # asked/stated/negated/hedged_by
 
     @classmethod
     def from_dict(cls, data: dict) -> "Lexicon":
@@ -45,7 +45,7 @@ class Lexicon:
                                       tuple(term(t) for t in spec.get("wanted_for", [])))
                              for name, spec in (data.get("page_types") or {}).items()),
             events={k: tuple(term(t) for t in (data.get("events") or {}).get(k, []))
-                    for k in ("asked_by", "stated_by", "negated_by")},
+                    for k in ("asked_by", "stated_by", "negated_by", "hedged_by")},
         )
 
     @classmethod
