@@ -46,12 +46,16 @@ def hedge_problem(quote: str, query: str, lexicon: Lexicon | None) -> str | None
     if not hedges:
         return None
     metric = MetricQuery.of(query, lexicon)
-    topic = set(metric.own) | {t for term in metric.terms for t in term}
+    terms = [(t,) for t in metric.own] + list(metric.terms)  # a synonym term counts where all of it is printed
     mentions = hedged = 0
     for sentence in SENTENCE_END_RE.split(quote):  # a hedge does not reach into the next sentence
         tokens = tokenize(sentence)
-        hedge_at = [i for i in range(len(tokens)) if any(tuple(tokens[i : i + len(h)]) == h for h in hedges)]
-        for m in (i for i, t in enumerate(tokens) if t in topic):
+
+        def at(words):
+            return [i for i in range(len(tokens)) if any(tuple(tokens[i : i + len(w)]) == w for w in words)]
+
+        hedge_at = at(hedges)
+        for m in at(terms):
             mentions += 1
             hedged += any(0 < m - h <= HEDGE_REACH for h in hedge_at)
     return "the quote speaks of it only as a possibility" if mentions and hedged == mentions else None
