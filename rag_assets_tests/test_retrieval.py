@@ -13,9 +13,9 @@ import pytest
 from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index, StaleIndexError, tokenize
 from rag_assets.ingest.stages import StageInputs, bm25_stage, IngestSettings
 from rag_assets.ingest.verify import verify_report
-from rag_assets.retrieval.bench import bench, labels_from_gold, labels_from_submission
+from rag_assets.retrieval.bench import bench, labels_from_gold, labels_from_submission, misses, per_question
 from rag_assets.retrieval.page_types import page_types
-from rag_assets.retrieval.passages import best_passage, best_window, query_weights, window_score
+from rag_assets.retrieval.passages import best_passage, best_window, page_lines, query_weights, window_score
 from rag_assets.retrieval.query import Lexicon, default_lexicon, keyword_query
 from rag_assets.retrieval.rerank import CrossEncoderReranker, YesNoReranker
 from rag_assets.retrieval.search import RetrievedPage, Retriever
@@ -158,9 +158,10 @@ def test_window_score_rewards_the_question_words_side_by_side():
     apart = "\n".join(["Net revenue grew in every region."] + ["Filler about stores."] * 12
                       + ["Cash was managed carefully."] + ["Filler about people."] * 12
                       + ["Operating activities were steady and provided growth."])
-    assert window_score(row, own) > window_score(apart, own) > 0
+    assert window_score(page_lines(row), own) > window_score(page_lines(apart), own) > 0
     paragraph = "In 2023 " + "our business grew " * 40 + "and net cash provided by operating activities rose."
-    assert window_score(paragraph, own, max_chars=200) == window_score(row, own), "a long paragraph is one window"
+    assert window_score(page_lines(paragraph), own, max_chars=200) == window_score(page_lines(row), own), \
+        "a long paragraph is one window"
 
 
 SCATTERED = "\n".join(
@@ -369,3 +370,10 @@ def test_bench_figures_on_both_label_sets(tmp_path):
     g = res.row("gold")
     assert (g["questions"], g["hit@1"], g["hit@3"], g["mrr"]) == (2, 0.0, 0.5, 0.25)
     assert res.row("silver")["hit@1"] == 1.0 and res.failed == 1
+    assert per_question([res]) == [
+        {"config": "t", "labels": "gold", "question": "q1", "rank": 2},
+        {"config": "t", "labels": "gold", "question": "q3", "rank": None},
+        {"config": "t", "labels": "silver", "question": "q2", "rank": 1}]
+    listed = misses([res], 1).splitlines()[2:]
+    assert [line.split()[-2:] for line in listed] == [["2", "q1"], ["-", "q3"]]
+    assert misses([res], 2).splitlines()[2].split()[-2:] == ["-", "q3"]

@@ -292,7 +292,7 @@ def cmd_bench_retrieval(args) -> int:
     from rag_assets.config import get_config, with_overrides
     from rag_assets.index.embedding import make_embedder
     from rag_assets.orchestration.resources import ReportStore
-    from rag_assets.retrieval.bench import bench, labels_from_gold, labels_from_submission, table
+    from rag_assets.retrieval.bench import bench, labels_from_gold, labels_from_submission, misses, per_question, table
 
     questions = [q.text for q in _questions_or_exit(args.questions)]
     label_sets = {}
@@ -327,11 +327,14 @@ def cmd_bench_retrieval(args) -> int:
         _preload(answerer, reports)  # indexes and models are loaded outside the timing
         results.append(bench(spec, rank, questions, label_sets))
     print(table(results))
+    if args.misses:
+        print("\n" + misses(results, args.misses))
     if args.out:
         from rag_assets.storage.atomic import atomic_path
 
+        figures = [r.row(label) for r in results for label in r.labels]
         with atomic_path(Path(args.out)) as tmp:
-            Path(tmp).write_text(json.dumps([r.row(label) for r in results for label in r.labels], indent=1))
+            Path(tmp).write_text(json.dumps({"figures": figures, "ranks": per_question(results)}, indent=1))
     return 1 if any(r.failed for r in results) else 0
 
 
@@ -514,7 +517,9 @@ def _bench_verbs(sub) -> None:
     s.add_argument("--gold", help="gold answers: their page pools are the labels")
     s.add_argument("--silver", help="a reference submission: the pages it cites are a second label set")
     s.add_argument("--top-k", type=positive_int, default=10, help="pages ranked per question")
-    s.add_argument("--out", help="also write the figures as JSON")
+    s.add_argument("--misses", type=positive_int, metavar="K",
+                   help="also list the questions whose labelled page is not in the top K")
+    s.add_argument("--out", help="also write the figures and each question's rank as JSON")
     s.set_defaults(func=cmd_bench_retrieval)
 
     s = sub.add_parser("bench", help="per ingestion stage: seconds, pages/s or chunks/s, peak RSS (no Dagster)")

@@ -47,6 +47,7 @@ def first_hit(ranked: list[PageKey], labels: set[PageKey]) -> int | None:
 @dataclass
 class LabelFigures:
     ranks: list[int | None] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)  # the question of each rank
 
     @property
     def n(self) -> int:
@@ -99,7 +100,27 @@ def bench(name: str, rank: Callable[[str], list[PageKey]], questions: list[str],
         for label, labels in label_sets.items():
             if q in labels:
                 res.labels[label].ranks.append(first_hit(ranked, labels[q]))
+                res.labels[label].questions.append(q)
     return res
+
+
+def misses(results: list[BenchResult], k: int) -> str:
+    """One line per configuration, label set and question whose first labelled page is not in the top ``k``:
+    what to look at when a figure drops."""
+    lines = []
+    for r in results:
+        for label, f in r.labels.items():
+            for q, rank in zip(f.questions, f.ranks):
+                if rank is None or rank > k:
+                    lines.append(f"{r.config[:32]:32} {label:8} {'-' if rank is None else rank:>4}  {q[:100]}")
+    head = f"{'config':32} {'labels':8} {'rank':>4}  question (first labelled page below the top {k})"
+    return "\n".join([head, "-" * len(head), *lines]) if lines else f"every labelled page is in the top {k}"
+
+
+def per_question(results: list[BenchResult]) -> list[dict]:
+    """The rank of each question's first labelled page (None: not ranked), per configuration and label set."""
+    return [{"config": r.config, "labels": label, "question": q, "rank": rank}
+            for r in results for label, f in r.labels.items() for q, rank in zip(f.questions, f.ranks)]
 
 
 def table(results: list[BenchResult]) -> str:

@@ -15,12 +15,13 @@ def query_weights(own: tuple[str, ...], added: tuple[str, ...] = ()) -> dict[str
     return weight
 
 
-def best_window(lines: list[str], weight: dict[str, float], max_chars: int,
-                long_lines: bool = False) -> tuple[int, int, float]:
+def best_window(lines: list[str], weight: dict[str, float], max_chars: int, long_lines: bool = False,
+                line_tokens: list[frozenset[str]] | None = None) -> tuple[int, int, float]:
     """(start, end, score) of the run of consecutive ``lines`` (at most ``max_chars`` with newlines) whose
     distinct query words weigh most; ties go to the earlier run. A line longer than ``max_chars`` is a run of
-    its own if ``long_lines``, else no run starts there ((0, 0, 0.0) when none fits). Two pointers: linear."""
-    toks = [set(tokenize(ln)) & weight.keys() for ln in lines]
+    its own if ``long_lines``, else no run starts there ((0, 0, 0.0) when none fits). Two pointers: linear.
+    ``line_tokens``: each line's tokens, if already known."""
+    toks = [t & weight.keys() for t in (line_tokens or [frozenset(tokenize(ln)) for ln in lines])]
     have: Counter[str] = Counter()
     best, best_score = (0, 0), -1.0
     end = size = 0
@@ -59,8 +60,15 @@ def best_passage(text: str, own: tuple[str, ...], added: tuple[str, ...] = (), m
     return "\n".join(lines[start:end])
 
 
-def window_score(text: str, own: tuple[str, ...], added: tuple[str, ...] = (), max_chars: int = 400) -> float:
-    """How much of the query the page's best ``max_chars`` window holds (distinct words, own 2, synonyms 1; a
-    paragraph longer than the window counts as one window)."""
+def page_lines(text: str) -> tuple[list[str], list[frozenset[str]]]:
+    """A page's non-blank lines and each line's tokens: what ``window_score`` reads (worth keeping per page)."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    return best_window(lines, query_weights(own, added), max_chars, long_lines=True)[2]
+    return lines, [frozenset(tokenize(ln)) for ln in lines]
+
+
+def window_score(lines: tuple[list[str], list[frozenset[str]]], own: tuple[str, ...], added: tuple[str, ...] = (),
+                 max_chars: int = 400) -> float:
+    """How much of the query a page's best ``max_chars`` window holds (distinct words, own 2, synonyms 1; a
+    paragraph longer than the window counts as one window). ``lines``: the page's ``page_lines``."""
+    text_lines, tokens = lines
+    return best_window(text_lines, query_weights(own, added), max_chars, True, tokens)[2]

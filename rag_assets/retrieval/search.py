@@ -12,7 +12,7 @@ from rag_assets.index.embedding import Embedder
 from rag_assets.storage.paths import ReportPaths
 from rag_assets.storage.artifacts import read_chunks, read_pages
 from rag_assets.index.vectors import VectorIndex
-from rag_assets.retrieval.passages import window_score
+from rag_assets.retrieval.passages import page_lines, window_score
 from rag_assets.retrieval.query import KeywordQuery, Lexicon, keyword_query
 
 
@@ -64,6 +64,14 @@ class ReportIndex:
         self.faiss_dir = paths.faiss_dir_for(embedding_model) if embedding_model else paths.faiss_dir
         self._vector: VectorIndex | None = None
         self._typed: dict[str, list[int]] | None = None
+        self._lines: dict[int, tuple[list[str], list[frozenset[str]]]] = {}
+
+    def lines(self, page_index: int) -> tuple[list[str], list[frozenset[str]]]:
+        """A page's lines and their tokens, tokenized once per loaded report (the proximity ranking reads them
+        for every question)."""
+        if page_index not in self._lines:
+            self._lines[page_index] = page_lines(self.pages.get(page_index, ""))
+        return self._lines[page_index]
 
     def typed_pages(self, lexicon: Lexicon) -> dict[str, list[int]]:
         """Page type -> pages (typed once per loaded report)."""
@@ -206,7 +214,7 @@ class Retriever:
         query their best ``proximity_chars`` window holds: a page that prints the question's words side by side
         (a table row, a sentence) moves up past pages that only mention them apart."""
         head = [pid for pid, _ in ranked[: self.proximity_pages]]
-        score = {pid: window_score(ix.pages.get(pid, ""), kq.own, kq.added, self.proximity_chars) for pid in head}
+        score = {pid: window_score(ix.lines(pid), kq.own, kq.added, self.proximity_chars) for pid in head}
         by_window = sorted(head, key=lambda pid: -score[pid])  # stable: ties keep the fused order
         fused = rrf({"fused": [str(pid) for pid, _ in ranked], "proximity": [str(pid) for pid in by_window]},
                     self.rrf_k)
