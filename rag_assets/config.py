@@ -26,6 +26,7 @@ class RunConfig(BaseModel):
     page_bm25: bool = True  # also rank whole pages by BM25 (not in vector mode)
     fusion: Literal["page", "chunk"] = "page"  # fuse the rankings by page, or by chunk (pages follow chunks)
     query_expansion: bool = True  # keyword query: drop template words, add synonyms (retrieval/lexicon.yaml)
+    embed_without_template: bool = True  # embedding query: drop the lexicon's template phrases (with query_expansion)
     page_type_prior: bool = False  # metric questions also rank pages of the statement they want (lexicon.yaml)
     # re-fuse the first N fused pages with their order by how much of the query their best window of
     # proximity_chars holds (0: off; page fusion only)
@@ -94,6 +95,7 @@ PRESETS: dict[str, RunConfig] = {
         embedder="openai",
         embedding_model="text-embedding-3-large",
         retrieval="vector",
+        embed_without_template=False,  # the winner embedded the question as asked
         vector_k=60,
         candidate_pages=30,
         top_pages=10,

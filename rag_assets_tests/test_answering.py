@@ -52,6 +52,38 @@ def test_rrf_fuses_ranks():
     assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61) and fused[0][2] == {"a": 2, "b": 1}
 
 
+class RecordingEmbedder(MiniLMOnnxEmbedder):
+    """The real embedder, keeping the texts it was asked to embed."""
+
+    def __init__(self):
+        super().__init__()
+        self.texts: list[str] = []
+
+    def embed(self, texts):
+        self.texts.extend(texts)
+        return super().embed(texts)
+
+
+def test_the_vector_side_embeds_the_question_without_template_phrases(ingested):
+    from rag_assets.retrieval.query import default_lexicon, embedding_query
+
+    lex = default_lexicon()
+    asked = "For , what was the value of Total assets at the end of the period listed in annual report?"
+    assert embedding_query(asked, lex) == "what was the value of Total assets ?"
+    assert embedding_query("According to the annual report, what is the Revenue (within the last period or at "
+                           "the end of the last period)?", lex) == "what is the Revenue ?"
+    assert embedding_query(asked, None) == asked
+    assert embedding_query("in the annual report", lex) == "in the annual report", "nothing left: as asked"
+    root, sha = ingested
+    spy = RecordingEmbedder()
+    on = Retriever(root, spy, "hybrid", lexicon=lex)
+    pages, _ = on.pages(sha["Northwind Widgets plc"], asked, 3)
+    assert spy.texts == ["what was the value of Total assets ?"] and pages[0].page_index == 3
+    Retriever(root, spy, "hybrid", lexicon=lex, embed_without_template=False).pages(
+        sha["Northwind Widgets plc"], asked, 3)
+    assert spy.texts[-1] == asked
+
+
 @pytest.mark.parametrize("mode", ["vector", "bm25", "hybrid"])
 def test_retrievers_find_the_table_page(ingested, embedder, mode):
     root, sha = ingested

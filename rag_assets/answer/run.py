@@ -30,7 +30,7 @@ def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None
     retriever = Retriever(root, embedder, cfg.retrieval, cfg.vector_k, cfg.bm25_k, cfg.rrf_k, page_bm25=cfg.page_bm25,
                           fusion=cfg.fusion, lexicon=default_lexicon() if cfg.query_expansion else None,
                           page_type_prior=cfg.page_type_prior, proximity_pages=cfg.proximity_pages,
-                          proximity_chars=cfg.proximity_chars)
+                          proximity_chars=cfg.proximity_chars, embed_without_template=cfg.embed_without_template)
     llm = llm or build_llm(cfg)
     same_model = not cfg.rerank_model or cfg.rerank_model == cfg.answer_model
     if cfg.rerank == "llm":

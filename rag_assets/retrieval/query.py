@@ -3,6 +3,7 @@ of the reviewed lexicon (``lexicon.yaml``)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +30,7 @@ class Lexicon:
     groups: tuple[tuple[Term, ...], ...]
     page_types: tuple[PageType, ...] = ()
     events: dict[str, tuple[Term, ...]] = field(default_factory=dict)  # asked/stated/negated/hedged_by
+    template_phrases: tuple[str, ...] = ()  # dropped from the embedding query
 
     @classmethod
     def from_dict(cls, data: dict) -> "Lexicon":
@@ -46,6 +48,7 @@ class Lexicon:
                              for name, spec in (data.get("page_types") or {}).items()),
             events={k: tuple(term(t) for t in (data.get("events") or {}).get(k, []))
                     for k in ("asked_by", "stated_by", "negated_by", "hedged_by")},
+            template_phrases=tuple(str(t).strip() for t in data.get("template_phrases") or [] if str(t).strip()),
         )
 
     @classmethod
@@ -59,6 +62,27 @@ class Lexicon:
 @lru_cache(maxsize=4)
 def default_lexicon(path: str = str(LEXICON_PATH)) -> Lexicon:
     return Lexicon.load(Path(path))
+
+
+@lru_cache(maxsize=8)
+def _phrases_re(phrases: tuple[str, ...]) -> re.Pattern | None:
+    if not phrases:
+        return None
+    alternatives = [r"\s+".join(map(re.escape, p.split())) for p in sorted(phrases, key=len, reverse=True)]
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+DANGLING_RE = re.compile(r"\b(?:for|by|at|of|in)\s*(?=,)", re.IGNORECASE)  # "For , what was" once a name is gone
+
+
+def embedding_query(text: str, lexicon: Lexicon | None) -> str:
+    """``text`` without the lexicon's template phrases (and a preposition they or a removed name left before a
+    comma): what the vector side embeds. Without a lexicon, or if nothing would be left: ``text``."""
+    pattern = _phrases_re(lexicon.template_phrases) if lexicon else None
+    if pattern is None:
+        return text
+    out = DANGLING_RE.sub(" ", pattern.sub(" ", text))
+    return re.sub(r"\s+", " ", out).strip(" ,") or text
 
 
 def contains(tokens: list[str], term: Term) -> bool:

@@ -13,7 +13,7 @@ from rag_assets.storage.paths import ReportPaths
 from rag_assets.storage.artifacts import read_chunks, read_pages
 from rag_assets.index.vectors import VectorIndex
 from rag_assets.retrieval.passages import page_lines, window_score
-from rag_assets.retrieval.query import KeywordQuery, Lexicon, keyword_query
+from rag_assets.retrieval.query import KeywordQuery, Lexicon, embedding_query, keyword_query
 
 
 @dataclass
@@ -126,6 +126,7 @@ class Retriever:
         page_type_prior: bool = False,
         proximity_pages: int = 0,
         proximity_chars: int = 400,
+        embed_without_template: bool = True,
     ):
         if mode not in ("vector", "bm25", "hybrid"):
             raise ValueError(f"unknown retrieval mode {mode!r}")
@@ -145,6 +146,7 @@ class Retriever:
         self.page_type_prior = page_type_prior and lexicon is not None
         self.proximity_pages = proximity_pages if fusion == "page" else 0
         self.proximity_chars = proximity_chars
+        self.embed_without_template = embed_without_template  # the lexicon's template phrases
         self._indexes: dict[str, ReportIndex] = {}
         self._lock = threading.Lock()
 
@@ -170,7 +172,8 @@ class Retriever:
         ix = self.index(sha1)
         out = {}
         if self.mode in ("vector", "hybrid"):
-            q = self.embedder.embed([query])[0]
+            q = self.embedder.embed([embedding_query(query, self.lexicon) if self.embed_without_template
+                                     else query])[0]
             out["vector"] = ix.vector.search(q, self.vector_k, self.embedder.model_name)
         if self.mode in ("bm25", "hybrid"):
             out["bm25"] = ix.bm25.search(list(kq.tokens), self.bm25_k)
