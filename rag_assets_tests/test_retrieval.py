@@ -344,6 +344,19 @@ def test_cross_encoder_folder_errors_are_one_line(tmp_path):
             CrossEncoderReranker(str(tmp_path / "st"))
 
 
+def test_a_reranker_that_cannot_be_built_is_a_settings_error(tmp_path):
+    """Bad reranker settings stop the run with one line (the CLI's 'error:' and exit 2), not a traceback."""
+    from rag_assets.answer.run import NoLLM, build_answerer
+    from rag_assets.config import SettingsError, get_config
+
+    missing = get_config("local", retrieval="bm25", rerank="cross-encoder", cross_encoder_path=str(tmp_path / "no"))
+    with pytest.raises(SettingsError, match=r"^rerank=cross-encoder: cross_encoder_path .*: no such folder$"):
+        build_answerer(missing, tmp_path, {}, llm=NoLLM())
+    judge = get_config("local", retrieval="bm25", rerank="yes-no")
+    with pytest.raises(SettingsError, match=r"^rerank=yes-no: .*token probabilities"):
+        build_answerer(judge, tmp_path, {}, llm=NoLLM())
+
+
 def test_cross_encoder_without_a_path_is_a_clear_error():
     with pytest.raises(ValueError, match="cross_encoder_path"):
         CrossEncoderReranker("")

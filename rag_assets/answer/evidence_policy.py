@@ -8,7 +8,7 @@ import re
 
 from rag_assets.answer.candidates import MetricQuery
 from rag_assets.index.bm25 import tokenize
-from rag_assets.retrieval.query import Lexicon, contains
+from rag_assets.retrieval.query import Lexicon, contains, term_starts
 
 
 def on_topic(quote: str, query: str, lexicon: Lexicon | None) -> bool:
@@ -50,12 +50,8 @@ def hedge_problem(quote: str, query: str, lexicon: Lexicon | None) -> str | None
     mentions = hedged = 0
     for sentence in SENTENCE_END_RE.split(quote):  # a hedge does not reach into the next sentence
         tokens = tokenize(sentence)
-
-        def at(words):
-            return [i for i in range(len(tokens)) if any(tuple(tokens[i : i + len(w)]) == w for w in words)]
-
-        hedge_at = at(hedges)
-        for m in at(terms):
+        hedge_at = term_starts(tokens, hedges)
+        for m in term_starts(tokens, terms):
             mentions += 1
             hedged += any(0 < m - h <= HEDGE_REACH for h in hedge_at)
     return "the quote speaks of it only as a possibility" if mentions and hedged == mentions else None

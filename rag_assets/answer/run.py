@@ -12,11 +12,11 @@ from typing import Callable
 from rag_assets.answer.answerer import Answerer, AnswerRecord
 from rag_assets.answer.lineage import AnswerDB, AnswerLog, write_submission
 from rag_assets.storage.atomic import write_json
-from rag_assets.config import RunConfig
+from rag_assets.config import RunConfig, SettingsError
 from rag_assets.llm.factory import build_llm
 from rag_assets.index.embedding import make_embedder
 from rag_assets.answer.questions import Question
-from rag_assets.retrieval.rerank import CrossEncoderReranker, LLMReranker, NoReranker, YesNoReranker
+from rag_assets.retrieval.rerank import CrossEncoderReranker, LLMReranker, NoReranker, Reranker, YesNoReranker
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import Retriever
 
@@ -32,18 +32,26 @@ def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None
                           page_type_prior=cfg.page_type_prior, proximity_pages=cfg.proximity_pages,
                           proximity_chars=cfg.proximity_chars, embed_without_template=cfg.embed_without_template)
     llm = llm or build_llm(cfg)
-    same_model = not cfg.rerank_model or cfg.rerank_model == cfg.answer_model
-    if cfg.rerank == "llm":
-        reranker = LLMReranker(llm if same_model else build_llm(cfg, cfg.rerank_model), cfg.rerank_batch,
-                               cfg.rerank_llm_weight)
-    elif cfg.rerank == "yes-no":
-        reranker = YesNoReranker(llm if same_model else build_llm(cfg, cfg.rerank_model), retriever.keywords,
-                                 cfg.rerank_llm_weight, cfg.rerank_passage_chars)
-    elif cfg.rerank == "cross-encoder":
-        reranker = CrossEncoderReranker(cfg.cross_encoder_path, cfg.rerank_llm_weight)
-    else:
-        reranker = NoReranker()
+    reranker = build_reranker(cfg, llm, retriever)
     return Answerer(cfg, reports, retriever, llm, reranker)
+
+
+def build_reranker(cfg: RunConfig, llm, retriever: Retriever) -> Reranker:
+    """The configuration's page reranker. One that cannot be built here (no cross-encoder folder, a client
+    without token probabilities for yes-no) is a ``SettingsError``: one line, before any question is asked."""
+    same_model = not cfg.rerank_model or cfg.rerank_model == cfg.answer_model
+    try:
+        if cfg.rerank == "llm":
+            return LLMReranker(llm if same_model else build_llm(cfg, cfg.rerank_model), cfg.rerank_batch,
+                               cfg.rerank_llm_weight)
+        if cfg.rerank == "yes-no":
+            return YesNoReranker(llm if same_model else build_llm(cfg, cfg.rerank_model), retriever.keywords,
+                                 cfg.rerank_llm_weight, cfg.rerank_passage_chars)
+        if cfg.rerank == "cross-encoder":
+            return CrossEncoderReranker(cfg.cross_encoder_path, cfg.rerank_llm_weight)
+    except ValueError as exc:
+        raise SettingsError(f"rerank={cfg.rerank}: {exc}") from None
+    return NoReranker()
 
 
 def answer_all(

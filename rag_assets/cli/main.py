@@ -22,7 +22,6 @@ def cmd_samples(args) -> int:
     if args.pages < 0:
         raise SystemExit("error: --pages must be at least 1 (or 0 for the sample reports)")
     if args.pages:
-        Path(args.folder).mkdir(parents=True, exist_ok=True)
         print(write_long_report(SAMPLES[0], Path(args.folder) / f"long_report_{args.pages}_pages.pdf", args.pages))
         return 0
     paths = write_samples(Path(args.folder))
@@ -411,11 +410,18 @@ def cmd_models(args) -> int:
     return 0
 
 
-def positive_int(text: str) -> int:
+def whole_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not positive")
     return value
@@ -524,11 +530,11 @@ def _bench_verbs(sub) -> None:
 
     s = sub.add_parser("bench", help="per ingestion stage: seconds, pages/s or chunks/s, peak RSS (no Dagster)")
     s.add_argument("pdf_dir", help="a folder of PDFs, or one PDF")
-    s.add_argument("--limit", type=int, default=0, help="only the first N PDFs")
+    s.add_argument("--limit", type=whole_number, default=0, help="only the first N PDFs (0: all)")
     s.add_argument("--no-embed", action="store_true", help="skip the embedding stage")
     s.add_argument("--packaged-graph", action="store_true",
                    help="embed with the packaged MiniLM graph instead of its fused copy (for before/after)")
-    s.add_argument("--threads", type=int, default=0, help="embedding threads (0: one per core)")
+    s.add_argument("--threads", type=whole_number, default=0, help="embedding threads (0: one per core)")
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("bench-ocr", help="OCR s/page and word recall on scans made from a text PDF's pages")

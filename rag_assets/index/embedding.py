@@ -43,6 +43,23 @@ def normalize(x: np.ndarray) -> np.ndarray:
     return x / norms
 
 
+def padded(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of token ids padded with 0 to the longest (int64), and their attention mask."""
+    width = max(len(r) for r in rows)
+    ids = np.zeros((len(rows), width), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    for i, r in enumerate(rows):
+        ids[i, : len(r)] = r
+        mask[i, : len(r)] = 1
+    return ids, mask
+
+
+def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Token states (batch, seq, dim) averaged over the tokens the mask keeps."""
+    m = mask[..., None].astype(np.float32)
+    return (hidden * m).sum(axis=1) / m.sum(axis=1).clip(min=1e-9)
+
+
 class Embedder(ABC):
     model_name: str
     dim: int
@@ -107,18 +124,11 @@ class MiniLMOnnxEmbedder(Embedder):
         weights = np.array([len(w) - 2 for w in windows], dtype=np.float32).clip(min=1)
         for b in range(0, len(order), self.batch_size):
             idx = order[b : b + self.batch_size]
-            width = max(len(windows[k]) for k in idx)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            for r, k in enumerate(idx):
-                w = windows[k]
-                ids[r, : len(w)] = w
-                mask[r, : len(w)] = 1
+            ids, mask = padded([windows[k] for k in idx])
             (hidden,) = self.session.run(
                 None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
             )
-            m = mask[..., None].astype(np.float32)
-            vecs[idx] = (hidden * m).sum(axis=1) / m.sum(axis=1).clip(min=1e-9)
+            vecs[idx] = mean_pool(hidden, mask)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         np.add.at(out, owner, normalize(vecs) * weights[:, None])
         return normalize(out)

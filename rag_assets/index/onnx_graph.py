@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rag_assets.index.embedding import mean_pool, normalize, padded
 from rag_assets.storage.atomic import atomic_path
 from rag_assets.storage.paths import models_dir
 
@@ -166,19 +167,14 @@ def _prune(graph) -> None:
 def probe_batch(seed: int = 0, lengths=(256, 131, 40, 7)) -> dict[str, np.ndarray]:
     """Padded windows of word-piece ids ([CLS] ... [SEP]) of several lengths, as the embedder sends them."""
     rng = np.random.default_rng(seed)
-    ids = np.zeros((len(lengths), max(lengths)), dtype=np.int64)
-    mask = np.zeros_like(ids)
-    for r, n in enumerate(lengths):
-        ids[r, :n] = [101, *rng.integers(1000, 30000, n - 2), 102]
-        mask[r, :n] = 1
+    ids, mask = padded([[101, *rng.integers(1000, 30000, n - 2), 102] for n in lengths])
     return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
 
 
 def pooled(session, feeds: dict[str, np.ndarray]) -> np.ndarray:
+    """The unit mean-pooled vectors a session gives for ``feeds``, as the embedder computes them."""
     (hidden,) = session.run(None, feeds)
-    m = feeds["attention_mask"][..., None].astype(np.float32)
-    v = (hidden * m).sum(axis=1) / m.sum(axis=1)
-    return v / np.linalg.norm(v, axis=1, keepdims=True)
+    return normalize(mean_pool(hidden, feeds["attention_mask"]))
 
 
 def check_equal(reference: Path, candidate: Path, min_cosine: float = 0.99999) -> float:

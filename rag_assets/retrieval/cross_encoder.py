@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from rag_assets.index.embedding import padded
+
 ONNX_NAMES = ("model.onnx", "onnx/model.onnx")
 
 
@@ -45,13 +47,9 @@ class OnnxCrossEncoder:
         out = np.zeros(len(encs), dtype=np.float32)
         for start in range(0, len(encs), self.batch_size):
             batch = encs[start : start + self.batch_size]
-            width = max(len(e.ids) for e in batch)
-            feed = {name: np.zeros((len(batch), width), dtype=np.int64)
-                    for name in ("input_ids", "attention_mask", "token_type_ids")}
-            for r, e in enumerate(batch):
-                feed["input_ids"][r, : len(e.ids)] = e.ids
-                feed["attention_mask"][r, : len(e.ids)] = 1
-                feed["token_type_ids"][r, : len(e.ids)] = e.type_ids
+            ids, mask = padded([e.ids for e in batch])
+            types, _ = padded([e.type_ids for e in batch])
+            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
             (logits,) = self.session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[:1]
             logits = np.asarray(logits, dtype=np.float32).reshape(len(batch), -1)
             out[start : start + len(batch)] = logits[:, 1] - logits[:, 0] if logits.shape[1] == 2 else logits[:, 0]

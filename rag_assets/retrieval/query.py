@@ -91,6 +91,11 @@ def contains(tokens: list[str], term: Term) -> bool:
     return any(tuple(tokens[i : i + n]) == term for i in range(len(tokens) - n + 1))
 
 
+def term_starts(tokens: list[str], terms) -> list[int]:
+    """The positions in ``tokens`` where one of ``terms`` starts (all of its tokens, in order)."""
+    return [i for i in range(len(tokens)) if any(tuple(tokens[i : i + len(t)]) == t for t in terms)]
+
+
 @dataclass(frozen=True)
 class KeywordQuery:
     tokens: tuple[str, ...]  # what BM25 scores: the question's content words, then the synonyms added

@@ -247,16 +247,20 @@ def _long_prose_page(c, r: SampleReport, k: int) -> None:
 
 def write_long_report(r: SampleReport, target: Path, pages: int = 1000) -> Path:
     """A long report for memory and speed benchmarks: a cover, then prose pages, and a 24-row table on every
-    third page (the ``rag-assets bench`` 1,000-page case)."""
-    c = canvas.Canvas(str(target), pagesize=A4, invariant=1)
-    c.setTitle(f"{r.company} Annual Report {r.year}")
-    _cover(c, r)
-    c.showPage()
-    for k in range(1, pages):
-        _frame(c, r, k + 1)
-        (_long_table_page if k % 3 == 0 else _long_prose_page)(c, r, k)
+    third page (the ``rag-assets bench`` 1,000-page case). Written under a temporary name: a stopped run leaves
+    no half a PDF."""
+    from rag_assets.storage.atomic import atomic_path
+
+    with atomic_path(Path(target)) as tmp:
+        c = canvas.Canvas(str(tmp), pagesize=A4, invariant=1)
+        c.setTitle(f"{r.company} Annual Report {r.year}")
+        _cover(c, r)
         c.showPage()
-    c.save()
+        for k in range(1, pages):
+            _frame(c, r, k + 1)
+            (_long_table_page if k % 3 == 0 else _long_prose_page)(c, r, k)
+            c.showPage()
+        c.save()
     return target
 
 
