@@ -410,18 +410,22 @@ def cmd_models(args) -> int:
     return 0
 
 
-def whole_number(text: str) -> int:
+def _integer(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def whole_number(text: str) -> int:
+    value = _integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
     return value
 
 
 def positive_int(text: str) -> int:
-    value = whole_number(text)
+    value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not positive")
     return value
