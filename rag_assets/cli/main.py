@@ -124,7 +124,8 @@ def cmd_bench_ocr(args) -> int:
     if args.pages < 1 or args.dpi < 1:
         raise SystemExit("error: --pages and --dpi must be at least 1")
     try:
-        run_ocr_bench(pdf, count=args.pages, dpi=args.dpi, compare_defaults=not args.no_defaults)
+        run_ocr_bench(pdf, count=args.pages, dpi=args.dpi, compare_defaults=not args.no_defaults,
+                      threads=args.threads)
     except PdfParseError as exc:
         raise SystemExit(f"error: {exc}") from None
     return 0
@@ -546,6 +547,7 @@ def _bench_verbs(sub) -> None:
     s.add_argument("--pages", type=int, default=8, help="pages spread over the report (default 8)")
     s.add_argument("--dpi", type=int, default=150, help="scan resolution (default 150)")
     s.add_argument("--no-defaults", action="store_true", help="skip the RapidOCR-defaults comparison")
+    s.add_argument("--threads", type=whole_number, default=0, help="inference threads (0: one per core)")
     s.set_defaults(func=cmd_bench_ocr)
 
     s = sub.add_parser("bench-llm", help="embedded LLM backends side by side: prompt/generated tokens/s, s/answer")

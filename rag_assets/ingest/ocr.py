@@ -7,10 +7,12 @@ import logging
 import os
 import threading
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pypdfium2 as pdfium
 
+from rag_assets.config import SettingsError
 from rag_assets.ingest.pdf_layout import Line, PageLayout, Segment, _split_trailing_numbers, group_blocks
 
 log = logging.getLogger(__name__)
@@ -35,16 +37,75 @@ OCR_PARAMS = {
     "Det.limit_side_len": 1280,
     "EngineConfig.onnxruntime.enable_cpu_mem_arena": True,
 }
+# The same two packaged models run faster on OpenVINO where it is installed: on a CPU with AMX/AVX512-BF16
+# it infers in bf16 by default (detection ~4x, recognition ~2x faster than ONNX Runtime in fp32; same word
+# recall); elsewhere it infers in fp32, as fast as ONNX Runtime. ``auto`` takes OpenVINO when importable.
+OCR_RUNTIMES = ("auto", "openvino", "onnxruntime")
+PACKAGED_MODELS = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx"}
 
 
-@lru_cache(maxsize=1)
-def _engine():
+def resolve_runtime(runtime: str = "auto") -> str:
+    """The runtime ``runtime`` names: ``auto`` is OpenVINO when importable, else ONNX Runtime."""
+    if runtime not in OCR_RUNTIMES:
+        raise SettingsError(f"OCR runtime must be one of {', '.join(OCR_RUNTIMES)}, not {runtime!r}")
+    if runtime == "onnxruntime":
+        return runtime
+    try:
+        import openvino  # noqa: F401
+    except ImportError:
+        if runtime == "openvino":
+            raise SettingsError("OCR runtime openvino is not installed (pip install openvino)") from None
+        return "onnxruntime"
+    return "openvino"
+
+
+def engine_params(runtime: str = "auto", threads: int = 0) -> dict:
+    """RapidOCR parameters for ``runtime`` (resolved) with ``threads`` inference threads (0: every core)."""
+    import rapidocr
+    from rapidocr import EngineType
+
+    params = dict(OCR_PARAMS)
+    if resolve_runtime(runtime) == "onnxruntime":
+        if threads:
+            params["EngineConfig.onnxruntime.intra_op_num_threads"] = threads
+        return params
+    models = Path(rapidocr.__file__).parent / "models"
+    for stage, name in PACKAGED_MODELS.items():
+        if not (models / name).is_file():
+            raise SettingsError(f"rapidocr {rapidocr.__version__} does not ship {name}; use rapidocr>=3.10")
+        params[f"{stage}.engine_type"] = EngineType.OPENVINO
+        params[f"{stage}.model_path"] = str(models / name)
+    if threads:
+        params["EngineConfig.openvino.inference_num_threads"] = threads
+    return params
+
+
+def build_engine(runtime: str = "auto", threads: int = 0):
+    """A RapidOCR engine with the project's settings on ``runtime`` with ``threads`` (0: every core); on
+    OpenVINO its line recognizer is ``ocr_lines.LineRecognizer``."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from rapidocr import RapidOCR
 
-    engine = RapidOCR(params=OCR_PARAMS)
+    params = engine_params(runtime, threads)
+    engine = RapidOCR(params=params)
     quiet_rapidocr()
+    if resolve_runtime(runtime) == "openvino":
+        from rag_assets.ingest import ocr_lines
+
+        ocr_lines.install(engine, params["Rec.model_path"], threads)
     return engine
+
+
+@lru_cache(maxsize=2)
+def _engine(runtime: str = "auto", threads: int = 0):
+    return build_engine(runtime, threads)
+
+
+def release_engines() -> None:
+    """Drop the cached engines (1-2 GiB with their per-shape buffers): a report's OCR is done; the next report
+    that needs OCR builds them again in under a second."""
+    with _lock:
+        _engine.cache_clear()
 
 
 def quiet_rapidocr() -> None:
@@ -77,13 +138,14 @@ def boxes_to_lines(boxes: list[tuple[str, float, float, float, float]]) -> list[
     return out
 
 
-def ocr_page(page: pdfium.PdfPage, page_index: int, scale: float = 2.0, engine=None) -> tuple[PageLayout, int]:
-    """Lay out one page from OCR (with ``engine``, default the project's); returns the layout and the number
-    of recognized characters."""
+def ocr_page(page: pdfium.PdfPage, page_index: int, scale: float = 2.0, engine=None, runtime: str = "auto",
+             threads: int = 0) -> tuple[PageLayout, int]:
+    """Lay out one page from OCR (with ``engine``, default the project's on ``runtime`` with ``threads``);
+    returns the layout and the number of recognized characters."""
     width, height = page.get_size()
     image = np.array(page.render(scale=scale).to_pil().convert("RGB"))
     with _lock:  # one engine per process; onnxruntime sessions are not shared across threads here
-        result = (engine or _engine())(image)
+        result = (engine or _engine(runtime, threads))(image)
     boxes = []
     for quad, text, score in zip(result.boxes if result.boxes is not None else [], result.txts or [],
                                  result.scores or []):

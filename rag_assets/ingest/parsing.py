@@ -56,6 +56,7 @@ class ParseStats:
     route: str = ""
     ocr_pages: list[dict] = field(default_factory=list)  # {"page_index", "reason", "chars"}
     unreadable_pages: list[dict] = field(default_factory=list)  # flagged but not OCR'd (OCR off/unavailable)
+    ocr_runtime: str = ""  # the runtime OCR ran on (openvino, onnxruntime), when it ran
 
     def as_metadata(self) -> dict:
         return {
@@ -70,6 +71,7 @@ class ParseStats:
             "ocr_pages": len(self.ocr_pages),
             "ocr_detail": "; ".join(f"p{p['page_index']}: {p['reason']}" for p in self.ocr_pages[:40]),
             "unreadable_pages": len(self.unreadable_pages),
+            "ocr_runtime": self.ocr_runtime,
         }
 
 
@@ -142,20 +144,30 @@ def add_layout_to_document(doc: DoclingDocument, layout: PageLayout, stats: Pars
             stats.text_items += 1
 
 
-def _read_page(page, i: int, ocr: str, can_ocr: bool, stats: ParseStats) -> PageLayout:
+@dataclass(frozen=True)
+class OcrPolicy:
+    """When OCR re-reads a page (``mode``: auto, always, off) and what it runs on."""
+
+    mode: str = "auto"
+    runtime: str = "auto"  # auto, openvino, onnxruntime
+    threads: int = 0  # 0: every core
+
+
+def _read_page(page, i: int, policy: OcrPolicy, can_ocr: bool, stats: ParseStats) -> PageLayout:
     """One page's layout from its text layer, or from OCR where that layer is missing or unreadable."""
-    from rag_assets.ingest.ocr import ocr_page, page_has_images, page_text
+    from rag_assets.ingest.ocr import ocr_page, page_has_images, page_text, resolve_runtime
     from rag_assets.ingest.text_quality import page_quality
 
     layout = layout_page(page, i)
-    reason = "forced" if ocr == "always" else ""
+    reason = "forced" if policy.mode == "always" else ""
     if not reason:
         text = page_text(layout)
         quality = page_quality(text, has_images=not text.strip() and page_has_images(page))
         if not quality.ok and quality.reason != "empty page":
             reason = quality.reason
     if reason and can_ocr:
-        ocr_layout, n_ocr = ocr_page(page, i)
+        stats.ocr_runtime = stats.ocr_runtime or resolve_runtime(policy.runtime)
+        ocr_layout, n_ocr = ocr_page(page, i, runtime=policy.runtime, threads=policy.threads)
         if n_ocr or not layout.n_chars:
             layout = ocr_layout
         stats.ocr_pages.append({"page_index": i, "reason": reason, "chars": n_ocr})
@@ -189,18 +201,24 @@ def parse_pdf_weight_free(
     progress: Callable[[int, int], None] | None = None,
     ocr: str = "auto",
     ocr_progress: Callable[[int, int], None] | None = None,
+    ocr_runtime: str = "auto",
+    ocr_threads: int = 0,
 ) -> tuple[DoclingDocument, ParseStats]:
     """Parse a PDF with PDFium text and geometry only; tables are inferred from the layout.
 
     ``ocr``: ``auto`` re-reads with OCR only the pages whose text layer is missing or unreadable (no text
     but images, glyph garbage, letter-shifted text); ``always`` OCRs every page; ``off`` never does.
     ``progress`` hears (pages read, pages); ``ocr_progress`` (pages OCR'd, pages to OCR) after each OCR'd page.
+    ``ocr_runtime`` (auto, openvino, onnxruntime) and ``ocr_threads`` (0: every core) say what OCR runs on.
     """
-    from rag_assets.ingest.ocr import ocr_available
+    from rag_assets.ingest.ocr import ocr_available, release_engines, resolve_runtime
 
     if ocr not in ("auto", "always", "off"):
         raise ValueError(f"ocr must be auto, always or off, not {ocr!r}")
     can_ocr = ocr != "off" and ocr_available()
+    if can_ocr:
+        resolve_runtime(ocr_runtime)  # an unknown or missing runtime is said before any page is read
+    policy = OcrPolicy(ocr, ocr_runtime, ocr_threads)
     path = Path(path)
     t0 = time.perf_counter()
     pdf = open_pdf(path)
@@ -217,7 +235,7 @@ def parse_pdf_weight_free(
             page = pdf[i]
             try:
                 done = len(stats.ocr_pages)
-                layout = _read_page(page, i, ocr, can_ocr, stats)
+                layout = _read_page(page, i, policy, can_ocr, stats)
             finally:
                 page.close()
             if ocr_progress and len(stats.ocr_pages) > done:
@@ -229,6 +247,8 @@ def parse_pdf_weight_free(
                 progress(i + 1, n)
     finally:
         pdf.close()
+        if stats.ocr_pages:
+            release_engines()  # the embedder and the next reports do not carry OCR's buffers
     stats.seconds = time.perf_counter() - t0
     if stats.chars == 0:
         hint = (

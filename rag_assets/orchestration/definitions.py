@@ -2,7 +2,8 @@
 
 Ingestion settings come from the environment (so the UI, the daemon and `rag-assets ingest` agree on the code
 versions): RAG_ASSETS_PARSER, RAG_ASSETS_EMBEDDER, RAG_ASSETS_CHUNK_CONTEXT, RAG_ASSETS_TABLE_SERIALIZATION,
-RAG_ASSETS_INGEST_MODEL; the executor from RAG_ASSETS_EXECUTOR (jobs.py)."""
+RAG_ASSETS_INGEST_MODEL, RAG_ASSETS_OCR_RUNTIME, the threads RAG_ASSETS_EMBED_THREADS and
+RAG_ASSETS_PARSER_THREADS (OCR, Docling); the executor from RAG_ASSETS_EXECUTOR (jobs.py)."""
 
 from __future__ import annotations
 
@@ -37,14 +38,16 @@ RUNS_AT_ONCE = 2  # dagster.yaml: the run queue's max_concurrent_runs
 def default_resources(env: dict | None = None, runs_at_once: int = RUNS_AT_ONCE) -> dict:
     """Resources from the environment (every default works offline with no key). The cores are shared by the
     runs that may run at once: two queued runs embed with one thread each on 2 cores (the CLI's in-process
-    ingestion, one run at a time, passes 1 and gets every core). ``RAG_ASSETS_EMBED_THREADS`` overrides."""
+    ingestion, one run at a time, passes 1 and gets every core); OCR and Docling the same.
+    ``RAG_ASSETS_EMBED_THREADS`` and ``RAG_ASSETS_PARSER_THREADS`` override."""
     env = os.environ if env is None else env
     threads = str(max(1, (os.cpu_count() or 1) // max(1, runs_at_once)))
-    env = {"RAG_ASSETS_EMBED_THREADS": threads, **env}
+    env = {"RAG_ASSETS_EMBED_THREADS": threads, "RAG_ASSETS_PARSER_THREADS": threads, **env}
     return {
         "store": _from_env(ReportStore, env, chunk_context="RAG_ASSETS_CHUNK_CONTEXT",
                            table_serialization="RAG_ASSETS_TABLE_SERIALIZATION"),
-        "parser": _from_env(ParserResource, env, route="RAG_ASSETS_PARSER"),
+        "parser": _from_env(ParserResource, env, route="RAG_ASSETS_PARSER", ocr_runtime="RAG_ASSETS_OCR_RUNTIME",
+                            num_threads="RAG_ASSETS_PARSER_THREADS"),
         "embedder": _from_env(EmbedderResource, env, provider="RAG_ASSETS_EMBEDDER", threads="RAG_ASSETS_EMBED_THREADS"),
         "llm": _from_env(LLMResource, env, ingest_model="RAG_ASSETS_INGEST_MODEL"),
     }

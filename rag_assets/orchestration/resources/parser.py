@@ -32,7 +32,11 @@ class ParserResource(dg.ConfigurableResource):
     do_ocr: bool = Field(default=False, description="docling route: Docling's own OCR")
     ocr: Literal["auto", "always", "off"] = Field(default="auto", description="weight-free route: RapidOCR for "
                                                   "pages without readable text (auto), every page, or never")
-    num_threads: int = Field(default=2, description="docling route: threads")
+    ocr_runtime: Literal["auto", "openvino", "onnxruntime"] = Field(
+        default="auto", description="weight-free route: what OCR runs on (auto: OpenVINO where installed, "
+        "else ONNX Runtime); not in the fingerprint: both run the same models")
+    num_threads: int = Field(default=2, ge=0, description="threads for Docling's pipeline, or for OCR on the "
+                             "weight-free route (0: every core)")
 
     def resolved_route(self) -> str:
         if self.route == "auto":
@@ -54,4 +58,5 @@ class ParserResource(dg.ConfigurableResource):
                 do_ocr=self.do_ocr,
                 num_threads=self.num_threads,
             )
-        return parse_pdf_weight_free(path, name=name, progress=progress, ocr=self.ocr, ocr_progress=ocr_progress)
+        return parse_pdf_weight_free(path, name=name, progress=progress, ocr=self.ocr, ocr_progress=ocr_progress,
+                                     ocr_runtime=self.ocr_runtime, ocr_threads=self.num_threads)
