@@ -195,6 +195,27 @@ def pages_to_ocr(pdf, ocr: str) -> int:
     return count
 
 
+def _read_pages(pdf, doc, stats: ParseStats, policy: OcrPolicy, can_ocr: bool, progress, ocr_progress) -> None:
+    """Every page's layout into ``doc``, in order, with progress (and OCR progress) after each."""
+    n = len(pdf)
+    stats.pages = n
+    expected = None  # counted at the first OCR'd page: reports that need no OCR never pay the scan
+    for i in range(n):
+        page = pdf[i]
+        try:
+            done = len(stats.ocr_pages)
+            layout = _read_page(page, i, policy, can_ocr, stats)
+        finally:
+            page.close()
+        if ocr_progress and len(stats.ocr_pages) > done:
+            expected = pages_to_ocr(pdf, policy.mode) if expected is None else expected
+            ocr_progress(len(stats.ocr_pages), max(expected, len(stats.ocr_pages)))
+        stats.chars += layout.n_chars
+        add_layout_to_document(doc, layout, stats)
+        if progress:
+            progress(i + 1, n)
+
+
 def parse_pdf_weight_free(
     path: Path,
     name: str | None = None,
@@ -228,23 +249,7 @@ def parse_pdf_weight_free(
         mimetype="application/pdf", binary_hash=int(file_sha1(path)[:16], 16), filename=path.name
     )
     try:
-        n = len(pdf)
-        stats.pages = n
-        expected = None  # counted at the first OCR'd page: reports that need no OCR never pay the scan
-        for i in range(n):
-            page = pdf[i]
-            try:
-                done = len(stats.ocr_pages)
-                layout = _read_page(page, i, policy, can_ocr, stats)
-            finally:
-                page.close()
-            if ocr_progress and len(stats.ocr_pages) > done:
-                expected = pages_to_ocr(pdf, ocr) if expected is None else expected
-                ocr_progress(len(stats.ocr_pages), max(expected, len(stats.ocr_pages)))
-            stats.chars += layout.n_chars
-            add_layout_to_document(doc, layout, stats)
-            if progress:
-                progress(i + 1, n)
+        _read_pages(pdf, doc, stats, policy, can_ocr, progress, ocr_progress)
     finally:
         pdf.close()
         if stats.ocr_pages:
