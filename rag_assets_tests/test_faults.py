@@ -401,3 +401,32 @@ def test_outputs_follow_the_umask(tmp_path, umask, file_mode, dir_mode):
         os.umask(old)
     assert (tmp_path / "a.json").stat().st_mode & 0o777 == file_mode
     assert (tmp_path / "index").stat().st_mode & 0o777 == dir_mode  # the version folder, through the link
+
+
+def test_a_signal_dropped_in_a_gc_callback_still_stops_the_stage():
+    """Defect 7, the flaky half: a signal whose handler runs inside a garbage-collection callback has its
+    exception printed and dropped by Python (seen with SQLAlchemy's weakref finalizers: the run went on and
+    `ingest` exited 0). The stage's latch raises it again at its next progress step."""
+    import signal
+    import weakref
+
+    import dagster as dg
+
+    from rag_assets.orchestration.interrupts import latched_signals
+
+    class Thing:
+        pass
+
+    def finalizer(_ref):
+        signal.raise_signal(signal.SIGINT)
+        for _ in range(1000):  # the handler runs here, inside the callback: its KeyboardInterrupt is dropped
+            pass
+
+    with latched_signals() as latch:
+        thing = Thing()
+        ref = weakref.ref(thing, finalizer)
+        del thing
+        assert ref() is None and latch.signo == signal.SIGINT
+        with pytest.raises(dg.DagsterExecutionInterruptedError):
+            latch.check()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the handler in place is restored"

@@ -12,6 +12,7 @@ import dagster as dg
 
 from rag_assets.ingest.parsing import PdfParseError
 from rag_assets.ingest.stages import STAGES, IngestSettings, Stage, StageInputs, run_stage, stage_code_versions
+from rag_assets.orchestration.interrupts import SignalLatch, latched_signals
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets.storage import artifacts as art
 from rag_assets.storage.catalog import SourceChangedError
@@ -58,12 +59,14 @@ def ingest_settings(store: ReportStore, parser: ParserResource, embedder: Embedd
 PROGRESS_LOG = logging.getLogger("rag_assets.progress")  # every step, for a caller's live display (the CLI)
 
 
-def progress_logger(context, what: str, every: float = 10.0):
+def progress_logger(context, what: str, every: float = 10.0, latch: SignalLatch | None = None):
     """A callback (done, total) that logs to the run at most every ``every`` seconds, and at the end; every
-    step also goes to the ``rag_assets.progress`` Python logger at DEBUG."""
+    step also goes to the ``rag_assets.progress`` Python logger at DEBUG, and raises a signal ``latch`` holds."""
     last = [time.monotonic()]
 
     def progress(done: int, total: int) -> None:
+        if latch:
+            latch.check()
         PROGRESS_LOG.debug("%s %d/%d", what, done, total)
         if time.monotonic() - last[0] > every or done == total:
             last[0] = time.monotonic()
@@ -72,8 +75,9 @@ def progress_logger(context, what: str, every: float = 10.0):
     return progress
 
 
-def stage_inputs(context: dg.AssetExecutionContext, settings: IngestSettings) -> StageInputs:
-    """The inputs of a stage of this run's partition, from the run's resources."""
+def stage_inputs(context: dg.AssetExecutionContext, settings: IngestSettings,
+                 latch: SignalLatch | None = None) -> StageInputs:
+    """The inputs of a stage of this run's partition, from the run's resources (progress checks ``latch``)."""
     res = context.resources
     store: ReportStore = res.store
     src = store.source(context.partition_key)
@@ -89,7 +93,7 @@ def stage_inputs(context: dg.AssetExecutionContext, settings: IngestSettings) ->
         embedder=embedder.get if embedder else None,
         llm=llm.ingest_client if llm else None,
         llm_cache=store.llm_cache,
-        progress=lambda what: progress_logger(context, what),
+        progress=lambda what: progress_logger(context, what, latch=latch),
     )
 
 
@@ -135,9 +139,11 @@ SAMPLES = {"report_pages": _sample_page, "serialized_tables": _sample_tables, "c
 
 
 def _run_stage(stage: Stage, context: dg.AssetExecutionContext, settings: IngestSettings, code_version: str):
-    x = stage_inputs(context, settings)
     try:
-        meta = run_stage(stage, x)
+        with latched_signals() as latch:
+            x = stage_inputs(context, settings, latch)
+            meta = run_stage(stage, x)
+            latch.check()
     except (PdfParseError, SourceChangedError) as exc:
         raise dg.Failure(description=f"{x.company} ({x.pdf}): {exc}", allow_retries=False,
                          metadata={"pdf": dg.MetadataValue.path(str(x.pdf)), "error": type(exc).__name__}) from exc
