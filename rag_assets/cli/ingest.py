@@ -7,12 +7,12 @@ import logging
 import os
 import signal
 import socket
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 from rag_assets.orchestration.instance import ensure_dagster_home
+from rag_assets.orchestration.interrupts import signals_handled_by
 from rag_assets.storage.paths import data_root
 
 # CLI options that are ingestion settings: set in the environment, where the code location reads them, so the
@@ -179,22 +179,13 @@ def stop_on_signals():
     """SIGINT and SIGTERM raise KeyboardInterrupt (Dagster turns them into a failed run while one runs) and
     are remembered, so the loop stops instead of going on to the next report."""
     state = {"signal": None}
-    if threading.current_thread() is not threading.main_thread():
-        yield state
-        return
 
-    def handler(signo, frame):
+    def handler(signo, frame, previous):
         state["signal"] = signo
         raise KeyboardInterrupt
 
-    old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    for s in old:
-        signal.signal(s, handler)
-    try:
+    with signals_handled_by(handler):
         yield state
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
 
 
 def was_interrupted(result) -> bool:

@@ -1,10 +1,11 @@
 """Signals that must not get lost inside a run.
 
-Dagster's step handler raises ``DagsterExecutionInterruptedError`` from the signal handler. When the signal
-lands while Python runs a garbage-collection callback (SQLAlchemy's weakref finalizers do, during every
-event write), Python prints "Exception ignored in ..." and drops the exception: the run went on to its end
-and `rag-assets ingest` exited 0. A stage therefore latches each signal and raises it again at its next
-progress step and when it ends.
+Dagster's step handler raises ``DagsterExecutionInterruptedError`` from the signal handler, wherever Python
+happens to be. When that is a garbage-collection callback (SQLAlchemy's weakref finalizers run during every
+event write), Python prints "Exception ignored in ..." with a traceback and drops the exception: the run went
+on to its end and `rag-assets ingest` exited 0. Inside a stage, SIGINT and SIGTERM are therefore only latched,
+and the stage raises the interruption itself at its next progress step and when it ends; a second signal
+goes to the handler in place at once.
 """
 
 from __future__ import annotations
@@ -30,27 +31,35 @@ class SignalLatch:
 
 
 @contextmanager
-def latched_signals():
-    """A ``SignalLatch`` fed by SIGINT and SIGTERM while the block runs; each signal still goes on to the
-    handler in place (Dagster's, which raises at once where it can)."""
-    latch = SignalLatch()
+def signals_handled_by(handler):
+    """SIGINT and SIGTERM go to ``handler(signo, frame, previous)`` while the block runs (``previous``: the
+    handler that was in place); they are restored after. Off the main thread, nothing changes."""
     if threading.current_thread() is not threading.main_thread():
-        yield latch
+        yield
         return
     previous = {s: signal.getsignal(s) for s in SIGNALS}
+    for s in SIGNALS:
+        signal.signal(s, lambda signo, frame: handler(signo, frame, previous[signo]))
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
 
-    def handler(signo, frame):
-        latch.signo = signo
-        before = previous[signo]
-        if callable(before):
+
+@contextmanager
+def latched_signals():
+    """A ``SignalLatch`` fed by SIGINT and SIGTERM while the block runs; a second signal goes on to the
+    handler in place (Dagster's, which raises at once)."""
+    latch = SignalLatch()
+
+    def handler(signo, frame, before):
+        if latch.signo is None:
+            latch.signo = signo
+        elif callable(before):
             before(signo, frame)
         elif before != signal.SIG_IGN:
             raise KeyboardInterrupt
 
-    for s in SIGNALS:
-        signal.signal(s, handler)
-    try:
+    with signals_handled_by(handler):
         yield latch
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h)
