@@ -403,6 +403,7 @@ def test_outputs_follow_the_umask(tmp_path, umask, file_mode, dir_mode):
     assert (tmp_path / "index").stat().st_mode & 0o777 == dir_mode  # the version folder, through the link
 
 
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")  # nothing raised in the callback
 def test_a_signal_in_a_stage_is_latched_and_raised_at_the_next_check():
     """Defect 7, the flaky half: Dagster's handler raised from wherever Python was; inside a garbage-collection
     callback (SQLAlchemy's weakref finalizers) Python printed a traceback and dropped the exception, and the
