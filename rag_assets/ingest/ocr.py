@@ -86,10 +86,11 @@ def build_engine(runtime: str = "auto", threads: int = 0):
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from rapidocr import RapidOCR
 
+    runtime = resolve_runtime(runtime)
     params = engine_params(runtime, threads)
     engine = RapidOCR(params=params)
     quiet_rapidocr()
-    if resolve_runtime(runtime) == "openvino":
+    if runtime == "openvino":
         from rag_assets.ingest import ocr_lines
 
         ocr_lines.install(engine, params["Rec.model_path"], threads)

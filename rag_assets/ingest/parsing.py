@@ -149,13 +149,13 @@ class OcrPolicy:
     """When OCR re-reads a page (``mode``: auto, always, off) and what it runs on."""
 
     mode: str = "auto"
-    runtime: str = "auto"  # auto, openvino, onnxruntime
+    runtime: str = "auto"  # openvino or onnxruntime once resolved
     threads: int = 0  # 0: every core
 
 
 def _read_page(page, i: int, policy: OcrPolicy, can_ocr: bool, stats: ParseStats) -> PageLayout:
     """One page's layout from its text layer, or from OCR where that layer is missing or unreadable."""
-    from rag_assets.ingest.ocr import ocr_page, page_has_images, page_text, resolve_runtime
+    from rag_assets.ingest.ocr import ocr_page, page_has_images, page_text
     from rag_assets.ingest.text_quality import page_quality
 
     layout = layout_page(page, i)
@@ -166,7 +166,7 @@ def _read_page(page, i: int, policy: OcrPolicy, can_ocr: bool, stats: ParseStats
         if not quality.ok and quality.reason != "empty page":
             reason = quality.reason
     if reason and can_ocr:
-        stats.ocr_runtime = stats.ocr_runtime or resolve_runtime(policy.runtime)
+        stats.ocr_runtime = policy.runtime
         ocr_layout, n_ocr = ocr_page(page, i, runtime=policy.runtime, threads=policy.threads)
         if n_ocr or not layout.n_chars:
             layout = ocr_layout
@@ -237,9 +237,8 @@ def parse_pdf_weight_free(
     if ocr not in ("auto", "always", "off"):
         raise ValueError(f"ocr must be auto, always or off, not {ocr!r}")
     can_ocr = ocr != "off" and ocr_available()
-    if can_ocr:
-        resolve_runtime(ocr_runtime)  # an unknown or missing runtime is said before any page is read
-    policy = OcrPolicy(ocr, ocr_runtime, ocr_threads)
+    # resolved once: an unknown or missing runtime is said before any page is read
+    policy = OcrPolicy(ocr, resolve_runtime(ocr_runtime) if can_ocr else ocr_runtime, ocr_threads)
     path = Path(path)
     t0 = time.perf_counter()
     pdf = open_pdf(path)
