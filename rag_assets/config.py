@@ -4,69 +4,113 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rag_assets.settings import EmbedderKind, LLMBackend, SettingsError
 
-class SettingsError(ValueError):
-    """A setting read from the environment is not valid (said in one line: the variable, its value, why)."""
+__all__ = ["PRESETS", "RunConfig", "SettingsError", "get_config", "with_overrides"]
 
 
 class RunConfig(BaseModel):
-    """Everything that decides how a question set is answered."""
+    """Everything that decides how a question set is answered (each field's docstring is its documentation:
+    docs/configuration.md is generated from it)."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
 
     name: str
+    """The preset's name."""
     description: str = ""
+    """What the preset is for."""
     # retrieval
-    embedder: Literal["onnx", "sentence-transformers", "openai"] = "onnx"
+    embedder: EmbedderKind = "onnx"
+    """Embedder of the question (the same as the reports' FAISS index)."""
     embedding_model: str = ""
+    """Embedding model (openai embedder; empty: the embedder's default)."""
     retrieval: Literal["vector", "bm25", "hybrid"] = "hybrid"
+    """Rankings fused: FAISS, BM25, or both."""
     vector_k: int = 30
+    """Chunks taken from the FAISS ranking."""
     bm25_k: int = 30
+    """Chunks taken from the BM25 ranking."""
     rrf_k: int = 60
-    page_bm25: bool = True  # also rank whole pages by BM25 (not in vector mode)
-    fusion: Literal["page", "chunk"] = "page"  # fuse the rankings by page, or by chunk (pages follow chunks)
-    query_expansion: bool = True  # keyword query: drop template words, add synonyms (retrieval/lexicon.yaml)
-    embed_without_template: bool = True  # embedding query: drop the lexicon's template phrases (with query_expansion)
-    page_type_prior: bool = False  # metric questions also rank pages of the statement they want (lexicon.yaml)
-    # re-fuse the first N fused pages with their order by how much of the query their best window of
-    # proximity_chars holds (0: off; page fusion only)
+    """The k of reciprocal rank fusion."""
+    page_bm25: bool = True
+    """Also rank whole pages by BM25 (not in vector mode)."""
+    fusion: Literal["page", "chunk"] = "page"
+    """Fuse the rankings by page, or by chunk (pages follow chunks)."""
+    query_expansion: bool = True
+    """Keyword query: drop template words, add synonyms (retrieval/lexicon.yaml)."""
+    embed_without_template: bool = True
+    """Embedding query: drop the lexicon's template phrases (with query_expansion)."""
+    page_type_prior: bool = False
+    """Metric questions also rank pages of the statement they want (lexicon.yaml)."""
     proximity_pages: int = Field(0, ge=0)
+    """Re-fuse the first N fused pages with their order by how much of the query their best window holds (0: off;
+    page fusion only)."""
     proximity_chars: int = Field(400, ge=50)
-    candidate_pages: int = 8  # parent pages kept after retrieval (reranked if a reranker is set)
-    top_pages: int = 3  # pages sent to the answering LLM
+    """Size of that window, in characters."""
+    candidate_pages: int = 8
+    """Parent pages kept after retrieval (reranked if a reranker is set)."""
+    top_pages: int = 3
+    """Pages sent to the answering LLM."""
     # reranking
-    rerank: Literal["none", "llm", "yes-no", "cross-encoder"] = "none"  # yes-no: embedded LLM, P(yes) per page
-    rerank_model: str = ""  # LLM for reranking (openai route); default: the answer model
+    rerank: Literal["none", "llm", "yes-no", "cross-encoder"] = "none"
+    """Reranker of the candidate pages (yes-no: the embedded LLM's P(yes) per page)."""
+    rerank_model: str = ""
+    """LLM for reranking (openai route); default: the answer model."""
     rerank_batch: int = 3
+    """Pages per reranking call (llm reranker)."""
     rerank_llm_weight: float = 0.7
-    rerank_passage_chars: int = 900  # yes-no: characters of each page's best passage the model reads
+    """Weight of the reranker's score against the retrieval score."""
+    rerank_passage_chars: int = 900
+    """yes-no reranker: characters of each page's best passage the model reads."""
     cross_encoder_path: str = ""
+    """cross-encoder reranker: a local model folder (an ONNX export, or sentence-transformers with [torch])."""
     # answering
     llm: Literal["llama_cpp", "openai"] = "llama_cpp"
-    answer_model: str = "qwen2.5-coder-1.5b"  # llama_cpp: a model name from core.models or a .gguf path
-    llm_backend: Literal["auto", "ik", "llama-cpp-python"] = "auto"  # embedded route; auto: ik if installed
-    base_url: str = ""  # openai route: any OpenAI-compatible endpoint (empty: api.openai.com)
+    """Answering route: the embedded GGUF model, or an OpenAI-compatible endpoint."""
+    answer_model: str = "qwen2.5-coder-1.5b"
+    """llama_cpp: a model name of `rag-assets models` or a .gguf path; openai: the model name."""
+    llm_backend: LLMBackend = "auto"
+    """Embedded route's backend; auto: ik if installed."""
+    base_url: str = ""
+    """openai route: any OpenAI-compatible endpoint (empty: api.openai.com)."""
     n_ctx: int = 8192
-    # what the model reads for yes/no and name questions: 'pages' (top_pages whole pages) or 'passages' (the
-    # best passage of passage_chars characters of each of the passage_pages best pages)
+    """Context window of the embedded model, in tokens."""
     context: Literal["pages", "passages"] = "pages"
+    """What the model reads for yes/no and name questions: top_pages whole pages, or the best passage of
+    passage_chars characters of each of the passage_pages best pages."""
     passage_pages: int = 6
+    """passages context: pages whose best passage is read."""
     passage_chars: int = 700
-    max_context_tokens: int = 3000  # page text budget per answer, in model tokens (approx. 4 chars each)
+    """passages context: characters per passage."""
+    max_context_tokens: int = 3000
+    """Page text budget per answer, in model tokens (approx. 4 characters each)."""
     max_output_tokens: int = 700
-    # number questions: 'candidates' (Python lists the figures of number_pages pages that name the metric, the
-    # model picks one of max_candidates by its id, Python checks scale, period, kind and currency) or 'pages'
-    # (the model reads top_pages whole pages and writes the figure)
+    """Tokens the model may write per answer."""
     number_reader: Literal["candidates", "pages"] = "pages"
+    """Number questions: candidates (Python lists the figures of number_pages pages that name the metric, the
+    model picks one of max_candidates by its id, Python checks scale, period, kind and currency) or pages (the
+    model reads top_pages whole pages and writes the figure)."""
     number_pages: int = 8
+    """candidates reader: pages searched for figures."""
     max_candidates: int = 8
-    number_verify_min: float = 0.6  # a second look (embedded models): P(yes) that the chosen line states the metric
-    # cite_verified: cite only context pages that show the answer (the value, name(s) or evidence quote);
-    # na_if_ungrounded: also answer N/A (False) when no page shows it; off: keep the model's citations as given
+    """candidates reader: figures shown to the model."""
+    number_verify_min: float = 0.6
+    """A second look (embedded models): the P(yes) that the chosen line states the metric must reach this."""
     grounding: Literal["cite_verified", "na_if_ungrounded", "off"] = "cite_verified"
+    """cite_verified: cite only context pages that show the answer (the value, name(s) or evidence quote);
+    na_if_ungrounded: also answer N/A (False) when no page shows it; off: keep the model's citations as given."""
     parallel_requests: int = 1
-    llm_retries: int = 5  # openai route: retries of a failed call (connection, 429, 5xx), backing off 1, 2, 4 s...
+    """Questions answered at once (openai route)."""
+    llm_retries: int = 5
+    """openai route: retries of a failed call (connection, 429, 5xx), backing off 1, 2, 4 s..."""
     tokens_per_minute: int = 0
+    """openai route: a rate limit (0: none)."""
+    max_question_chars: int = Field(4000, ge=1)
+    """A longer question is refused (an error, not an answer); the rest of the run goes on."""
+    question_deadline_s: float = Field(600.0, gt=0)
+    """Seconds a question may take, retries included; a hung endpoint ends it as an error after that."""
 
 
 PRESETS: dict[str, RunConfig] = {

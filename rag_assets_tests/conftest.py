@@ -63,6 +63,29 @@ def embedded_llm(name: str, n_ctx: int = 4096):
     return make(embedded_model(name), n_ctx=n_ctx)
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def stop_process_group(proc, grace: float = 20) -> None:
+    """SIGTERM to a server started with ``start_new_session=True`` and its children; SIGKILL after ``grace``."""
+    import os
+    import signal
+    import subprocess
+
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 def _child(queue, fn, args) -> None:
     import traceback
 

@@ -182,11 +182,11 @@ def test_automation_rebuilds_on_code_change_only(registered):
 def test_nightly_schedule_requests_new_pdfs_once(inbox, instance):
     res = {"store": ReportStore()}
     with dg.build_schedule_context(instance=instance, resources=res) as ctx:
-        out = nightly_inbox_schedule(ctx)
+        out = nightly_inbox_schedule("0 3 * * *")(ctx)
     assert {r.partition_key for r in out} == {file_sha1(p) for p in inbox.glob("*.pdf")}
     assert all(r.tags["company"] for r in out)
     with dg.build_schedule_context(instance=instance, resources=res) as ctx:
-        assert isinstance(nightly_inbox_schedule(ctx), dg.SkipReason), "a registered (even failed) PDF is not retried"
+        assert isinstance(nightly_inbox_schedule("0 3 * * *")(ctx), dg.SkipReason), "a registered (even failed) PDF is not retried"
 
 
 def test_missing_catalog_entry_is_clear(data_home, instance):

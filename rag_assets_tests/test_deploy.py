@@ -78,9 +78,9 @@ def test_celery_executor_configuration_is_valid():
     """The documented cluster executor: its run config validates against the ingestion job."""
     pytest.importorskip("dagster_celery", reason="pip install -e '.[deploy]' for the cluster executor")
     from rag_assets.orchestration.definitions import build_definitions, default_resources
-    from rag_assets.orchestration.jobs import executor_from_env
+    from rag_assets.orchestration.jobs import executor_named
 
-    defs = build_definitions(default_resources({}), executor_from_env({"RAG_ASSETS_EXECUTOR": "celery"}))
+    defs = build_definitions(default_resources({}), executor_named("celery"))
     job = defs.resolve_job_def("ingest_reports")
     assert job.executor_def.name == "celery"
     run_config = yaml.safe_load((DEPLOY / "celery_run_config.yaml").read_text())

@@ -4,7 +4,12 @@ test names the defect it guards; the README's fault table points here."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import socket
+import subprocess
+import sys
+import time
 
 import dagster as dg
 import pytest
@@ -185,10 +190,6 @@ def test_bad_subset_csv_is_one_line_naming_file_and_line(two_pdfs, tmp_path, dat
 
 def _cli(args, env_extra=None, timeout=300):
     """``rag-assets ARGS`` in a child process (to be killed at a fault point); returns the CompletedProcess."""
-    import os
-    import subprocess
-    import sys
-
     env = {**os.environ, **(env_extra or {})}
     return subprocess.run([sys.executable, "-m", "rag_assets.cli.main", *args], env=env, capture_output=True,
                           text=True, timeout=timeout)
@@ -437,3 +438,97 @@ def test_a_signal_in_a_stage_is_latched_and_raised_at_the_next_check():
             for _ in range(1000):
                 pass
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the handler in place is restored"
+
+
+def test_a_huge_question_is_refused_alone_and_the_run_goes_on(ingested, tmp_path, capsys):
+    """Issue 24, item 5: a 10 MB question cost minutes and gigabytes; now it is an error of its own at once."""
+    huge = {"text": "What was the revenue of Northwind Widgets plc? " * 220_000, "kind": "number"}
+    q = _questions(tmp_path, huge, UNKNOWN_Q)
+    out = tmp_path / "answers.json"
+    t0 = time.monotonic()
+    assert main(["answer", q, "--out", str(out), "--config", "local-fast"]) == 1
+    assert time.monotonic() - t0 < 60
+    err = capsys.readouterr().err
+    assert "1 of 2 question(s) failed" in err and "the limit is 4,000 (max_question_chars)" in err
+    assert [a["question_text"] for a in json.loads(out.read_text())["answers"]] == [UNKNOWN_Q["text"]]
+    assert main(["ask", "x" * 5000, "--config", "local-fast"]) == 1
+    assert "the limit is 4,000" in capsys.readouterr().err
+
+
+def _tree(folder) -> dict:
+    return {str(p.relative_to(folder)): (p.is_symlink(), p.lstat().st_mtime_ns) for p in sorted(folder.rglob("*"))}
+
+
+def test_doctor_without_repair_only_reads(ingested, capsys):
+    """Issue 24, item 8: `doctor` restored a missing index link and removed leftovers by itself; now it says
+    what `--repair` would do and changes nothing."""
+    paths = _store_report(ingested, NORTHWIND.company)
+    dead = 2 ** 22 + 7  # above pid_max: a writer that is gone
+    (paths.dir / f".chunks.parquet.{dead}.abc.tmp").write_bytes(b"half")  # a killed writer's temp file
+    version = re.sub(r"\.v\d+-", f".v{dead}-", os.readlink(paths.bm25_dir))  # a killed writer's index version
+    os.rename(paths.dir / os.readlink(paths.bm25_dir), paths.dir / version)
+    paths.bm25_dir.unlink()  # its swap was cut between the two renames: the version is there, its link is not
+    before = _tree(ingested)
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "would remove leftover" in out and f"would restore {paths.bm25_dir} -> {version}" in out
+    assert _tree(ingested) == before, "doctor without --repair changed files"
+    assert main(["doctor", "--repair"]) == 0
+    assert os.readlink(paths.bm25_dir) == version and not list(paths.dir.glob(".chunks.parquet.*.tmp"))
+
+
+def test_two_answer_runs_on_one_data_root_both_complete(ingested, tmp_path):
+    """Issue 24, item 3: the lineage database was held for a whole run, so a second run died at start with
+    DuckDB's lock error. Two `answer` processes at once now take turns for each short write."""
+    q = _questions(tmp_path, BUYBACK_Q, UNKNOWN_Q, {"text": f"Who is the CEO of {NORTHWIND.company}?", "kind": "name"})
+    env = {"RAG_ASSETS_HOME": str(ingested), "DAGSTER_HOME": str(tmp_path / "dagster_home")}
+    procs = [subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "answer", q, "--out",
+                               str(tmp_path / f"answers{i}.json"), "--config", "local-fast"],
+                              env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for i in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err[-2000:]
+    import duckdb
+
+    con = duckdb.connect(str(ingested / "answers.duckdb"), read_only=True)
+    runs = con.execute("SELECT run_id, count(*) FROM answers GROUP BY run_id ORDER BY run_id").fetchall()
+    assert runs == [("local-fast:answers0.json", 3), ("local-fast:answers1.json", 3)]
+
+
+def test_a_report_whose_files_were_edited_is_not_answered_from(ingested, capsys):
+    """Issue 24, item 7: `doctor` called a hand-edited pages.parquet broken, but `ask` answered from it."""
+    import pyarrow.parquet as pq
+
+    paths = _store_report(ingested, NORTHWIND.company)
+    table = pq.read_table(paths.pages).to_pandas()
+    table.loc[0, "text"] = "Northwind Widgets plc bought back every share it had."
+    table.to_parquet(paths.pages, index=False)
+    assert main(["doctor"]) == 1
+    assert main(["ask", BUYBACK_Q["text"], "--config", "local-fast"]) == 1
+    captured = capsys.readouterr()
+    assert "answer:" not in captured.out
+    assert "the files of report_pages changed since they were written; run `rag-assets doctor --repair`" in captured.err
+    assert main(["doctor", "--repair"]) == 0
+    assert main(["ask", BUYBACK_Q["text"], "--config", "local-fast"]) == 0
+
+
+def test_odd_inbox_entries_are_named_and_listed(tmp_path, sample_pdfs, data_home, monkeypatch, capsys, caplog):
+    """Issue 24, item 8: a newline in a PDF's name broke the progress table, a link loop was skipped without a
+    word, and two reports under one company name were merged silently."""
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    northwind, bluebird = sample_pdfs
+    (inbox / "Odd\nName.pdf").write_bytes(northwind.read_bytes())
+    (inbox / "loop.pdf").symlink_to(inbox / "loop.pdf")
+    (inbox / "Acme.pdf").write_bytes(bluebird.read_bytes())
+    (inbox / "acme.PDF").write_bytes(bluebird.read_bytes() + b"\n% another year\n")
+    with caplog.at_level("WARNING"):
+        assert main(["ingest", str(inbox)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith(("Odd", "Acme", "acme"))]
+    assert len(rows) == 3 and any(r.startswith("Odd Name ") for r in rows), out
+    said = caplog.text
+    assert "skipped" in said and "loop.pdf" in said and "link loop" in said
+    assert "2 reports are named 'Acme'" in said and "a question naming it searches all of them" in said

@@ -5,18 +5,20 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "rag_assets"
 
-# domain -> the domains it may import (besides itself)
+# domain -> the domains it may import (besides itself); settings (the environment, read once) is the bottom
 ALLOWED = {
-    "config": set(),
-    "storage": set(),
-    "index": {"storage"},
-    "llm": {"storage", "config"},
-    "ingest": {"storage", "index", "llm", "config"},
-    "retrieval": {"storage", "index", "llm", "config"},
-    "answer": {"storage", "index", "llm", "config", "retrieval"},
-    "orchestration": {"storage", "index", "llm", "config", "ingest", "retrieval", "answer"},
-    "tools": {"storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration"},
-    "cli": {"storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration", "tools"},
+    "settings": set(),
+    "config": {"settings"},
+    "storage": {"settings"},
+    "index": {"settings", "storage"},
+    "llm": {"settings", "storage", "config"},
+    "ingest": {"settings", "storage", "index", "llm", "config"},
+    "retrieval": {"settings", "storage", "index", "llm", "config"},
+    "answer": {"settings", "storage", "index", "llm", "config", "retrieval"},
+    "orchestration": {"settings", "storage", "index", "llm", "config", "ingest", "retrieval", "answer"},
+    "tools": {"settings", "storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration"},
+    "cli": {"settings", "storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration",
+            "tools"},
 }
 
 

@@ -5,8 +5,6 @@ their pinned wheels. Structured output must validate whatever the (tiny) model t
 
 from __future__ import annotations
 
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -18,7 +16,7 @@ from rag_assets.llm.clients import OpenAICompatibleLLM, structured_call
 from rag_assets.llm.embedded import BackendMissing, embedded_llm, installed_backends
 from rag_assets.llm.prompts import build_messages
 from rag_assets.llm.schemas import BooleanAnswer, NumberAnswer
-from rag_assets_tests.conftest import embedded_model, run_in_fresh_process
+from rag_assets_tests.conftest import embedded_model, free_port, run_in_fresh_process, stop_process_group
 
 BACKENDS = [
     "ik",
@@ -32,19 +30,13 @@ CONTEXT = (
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def llama_server():
     """llama_cpp.server with SmolLM2-135M on 127.0.0.1, stopped by its PID afterwards."""
     if "llama-cpp-python" not in installed_backends():  # find_spec only: importing it here would load its library
         pytest.skip("llama-cpp-python[server] not installed (optional; README)")
     model = embedded_model("smollm2-135m")
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", model, "--host", "127.0.0.1", "--port", str(port),
          "--n_ctx", "2048"],
@@ -64,11 +56,7 @@ def llama_server():
             pytest.fail("llama_cpp.server did not listen within 120 s")
         yield f"http://127.0.0.1:{port}/v1"
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        stop_process_group(proc)
 
 
 def test_openai_client_against_local_llama_server(llama_server):
@@ -78,7 +66,7 @@ def test_openai_client_against_local_llama_server(llama_server):
     assert res.error is None and isinstance(res.value, NumberAnswer)
     assert res.calls[0].prompt_tokens > 100 and res.calls[0].completion_tokens > 0
     # the server answers HTTP 500 to json_schema; the client stepped down to json_object with the schema
-    assert llm.format_level >= 1 and res.calls[-1].mode == "json_object_schema"
+    assert llm.format_level(schema.model_json_schema()) >= 1 and res.calls[-1].mode == "json_object_schema"
     messages, schema = build_messages("boolean", context=CONTEXT, question="Did the company report total assets?")
     res = structured_call(llm, messages, schema, max_tokens=200)
     assert isinstance(res.value, BooleanAnswer) and isinstance(res.value.final_answer, bool)

@@ -7,7 +7,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.config import RunConfig
-from rag_assets.llm.clients import LLMClient, StructuredResult, structured_call
+from rag_assets.llm.clients import LLMClient, StructuredResult, deadline, structured_call
 from rag_assets.answer.evidence_policy import event_problem, hedge_problem, on_topic
 from rag_assets.answer.number_reader import read_number
 from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
@@ -92,6 +92,7 @@ class AnswerRecord:
     sub_answers: list[dict] = field(default_factory=list)
     candidates: list[dict] = field(default_factory=list)  # number questions: the figures the model chose from
     evidence_ok: bool | None = None  # the evidence quote is in the context and on the question's topic
+    fingerprint: str = ""  # what produced it (answer.fingerprint.answer_key): reused only while it matches
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -103,6 +104,11 @@ class AnswerRecord:
             "value": self.value,
             "references": [{"pdf_sha1": r["pdf_sha1"], "page_index": r["page_index"]} for r in self.references],
         }
+
+
+def too_long(cfg: RunConfig, question: str) -> bool:
+    """A question over ``max_question_chars`` is refused before any work (routing, embedding) is spent on it."""
+    return len(question) > cfg.max_question_chars
 
 
 def retrieval_query(question: str, company: str | None = None) -> str:
@@ -192,6 +198,17 @@ class Answerer:
     def answer(self, question: str, kind: str) -> AnswerRecord:
         t0 = time.perf_counter()
         rec = AnswerRecord(question_text=question, kind=kind, config=self.cfg.name)
+        if too_long(self.cfg, question):
+            rec.error = (f"the question has {len(question):,} characters; the limit is {self.cfg.max_question_chars:,} "
+                         "(max_question_chars)")
+            rec.value = None
+            return rec
+        with deadline(self.cfg.question_deadline_s):
+            self._answer(question, kind, rec)
+        rec.seconds = round(time.perf_counter() - t0, 3)
+        return rec
+
+    def _answer(self, question: str, kind: str, rec: AnswerRecord) -> None:
         routes = self.router.route(question)
         rec.companies = [r.company for r in routes]
         rec.routed = [s for r in routes for s in r.sha1s]
@@ -205,10 +222,8 @@ class Answerer:
                 self._single(question, kind, routes[0], rec)
         except Exception as exc:  # one question's failure is recorded (an error, never an answer), not fatal
             rec.error = f"{type(exc).__name__}: {exc}"
-        if rec.error:
-            rec.value, rec.references = self._na_value(kind), []
-        rec.seconds = round(time.perf_counter() - t0, 3)
-        return rec
+        if rec.error:  # an error is never an answer: no value, no pages
+            rec.value, rec.references = None, []
 
     def rank_pages(self, question: str, route: Route, query: str | None = None
                    ) -> tuple[list[RetrievedPage], list[ScoredChunk], dict]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from rag_assets.answer.answerer import AnswerRecord
@@ -42,6 +44,10 @@ class AnswerLog:
             os.fsync(fh.fileno())
 
 
+class LineageBusy(RuntimeError):
+    """Another process held the lineage database longer than the wait allowed (one line)."""
+
+
 class AnswerDB:
     """Lineage in DuckDB: one row per answer, one per (answer, chunk) it retrieved, one per page it was sent."""
 
@@ -56,28 +62,54 @@ class AnswerDB:
             page_index INTEGER, score DOUBLE, rank INTEGER, sent_to_llm BOOLEAN)""",
     ]
 
-    def __init__(self, path: Path):
-        import duckdb
-
+    def __init__(self, path: Path, lock_wait_s: float = 60.0):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.con = duckdb.connect(str(self.path))
-        for stmt in self.SCHEMA:
-            self.con.execute(stmt)
+        self.lock_wait_s = lock_wait_s
         self.lock = threading.Lock()
+        with self.lock, self._transaction() as con:
+            for stmt in self.SCHEMA:
+                con.execute(stmt)
+
+    @contextmanager
+    def _transaction(self):
+        """One short transaction on a connection of its own: DuckDB lets one process at a time open the file,
+        so every write opens, commits and closes, and another process's run (CLI or Dagster) waits its turn
+        for up to ``lock_wait_s`` seconds before ``LineageBusy``."""
+        import duckdb
+
+        give_up, wait = time.monotonic() + self.lock_wait_s, 0.05
+        while True:
+            try:
+                con = duckdb.connect(str(self.path))
+                break
+            except duckdb.IOException as exc:
+                if "lock" not in str(exc).lower():
+                    raise
+                if time.monotonic() > give_up:
+                    raise LineageBusy(f"{self.path} has been held by another process for {self.lock_wait_s:.0f} s; "
+                                      "run again when it is done (the answers are kept)") from None
+                time.sleep(wait)
+                wait = min(wait * 2, 1.0)
+        try:
+            con.execute("BEGIN TRANSACTION")
+            yield con
+            con.execute("COMMIT")
+        finally:
+            con.close()
 
     def insert(self, run_id: str, rec: AnswerRecord) -> None:
         d = rec.to_dict()
         j = lambda v: json.dumps(v, default=str, ensure_ascii=False)  # noqa: E731
         sent = {(p["pdf_sha1"], p["page_index"]) for p in rec.pages_sent}
-        with self.lock:
-            self.con.execute(
+        with self.lock, self._transaction() as con:
+            con.execute(
                 "DELETE FROM answers WHERE run_id = ? AND question_text = ?", [run_id, rec.question_text]
             )
-            self.con.execute(
+            con.execute(
                 "DELETE FROM answer_chunks WHERE run_id = ? AND question_text = ?", [run_id, rec.question_text]
             )
-            self.con.execute(
+            con.execute(
                 'INSERT INTO answers (run_id, config, question_text, kind, value, "references", companies, routed, '
                 "pages_sent, raw_output, parsed, grounded, error, notes, prompt_tokens, completion_tokens, "
                 "llm_calls, seconds, index_versions, sub_answers) VALUES "
@@ -93,10 +125,10 @@ class AnswerDB:
                 for i, c in enumerate(rec.retrieved_chunks)
             ]
             if rows:
-                self.con.executemany("INSERT INTO answer_chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                con.executemany("INSERT INTO answer_chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def close(self) -> None:
-        self.con.close()
+        """Nothing is held between writes."""
 
 
 def write_submission(records: list[dict], target: Path, config: str) -> None:

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable
 
-from rag_assets.answer.answerer import Answerer, AnswerRecord
+from rag_assets.answer.answerer import Answerer, AnswerRecord, too_long
+from rag_assets.answer.fingerprint import answer_key, run_label, settings_fingerprint
 from rag_assets.answer.lineage import AnswerDB, AnswerLog, write_submission
 from rag_assets.storage.atomic import write_json
 from rag_assets.config import RunConfig, SettingsError
@@ -54,6 +55,27 @@ def build_reranker(cfg: RunConfig, llm, retriever: Retriever) -> Reranker:
     return NoReranker()
 
 
+def question_key(answerer: Answerer, question: str, settings_fp: str) -> str:
+    """The fingerprint an answer to ``question`` gets now (settings, routed reports and their index versions);
+    '' when a routed report cannot be read (the question is answered again and fails clearly then)."""
+    if too_long(answerer.cfg, question):
+        return ""
+    try:
+        routed = [s for route in answerer.router.route(question) for s in route.sha1s]
+        return answer_key(settings_fp, {s: answerer.retriever.index(s).versions() for s in routed})
+    except Exception:  # noqa: BLE001 - a report that cannot be loaded is the answer's error, not the key's
+        return ""
+
+
+def reusable_answers(answerer: Answerer, questions: list[Question], answer_log: AnswerLog,
+                     settings_fp: str) -> tuple[dict[str, dict], dict[str, str]]:
+    """The logged answers that the same settings, model, prompts and indexes produced (by question), and the
+    key of every question."""
+    keys = {q.text: question_key(answerer, q.text, settings_fp) for q in questions}
+    logged = answer_log.load()
+    return {t: r for t, r in logged.items() if keys.get(t) and r.get("fingerprint") == keys[t]}, keys
+
+
 def answer_all(
     answerer: Answerer,
     questions: list[Question],
@@ -63,14 +85,16 @@ def answer_all(
     parallel: int = 1,
     progress: Callable[[AnswerRecord, int, int], None] | None = None,
 ) -> list[dict]:
-    """Answer every question not already in ``answer_log``; returns all records in question order."""
-    done = answer_log.load()
+    """Answer every question whose answer in ``answer_log`` is missing, failed or was produced otherwise (see
+    ``reusable_answers``); returns all records in question order."""
+    done, keys = reusable_answers(answerer, questions, answer_log, settings_fingerprint(answerer.cfg))
     todo = [q for q in questions if q.text not in done]
     total = len(questions)
     count = [len(questions) - len(todo)]
 
     def one(q: Question) -> AnswerRecord:
         rec = answerer.answer(q.text, q.kind)
+        rec.fingerprint = keys[q.text]
         answer_log.append(rec)
         if db is not None:
             db.insert(run_id or answerer.cfg.name, rec)
@@ -131,7 +155,7 @@ def answer_questions(answerer: Answerer, questions: list[Question], log_path: Pa
                              parallel=cfg.parallel_requests, progress=progress)
     finally:
         db.close()
-    write_submission(records, submission_path, cfg.name)
+    write_submission(records, submission_path, run_label(cfg))
     return records
 
 

@@ -34,6 +34,8 @@ def _is_na(v) -> bool:
 
 
 def _one(kind: str, pred, gold) -> float:
+    if pred is None:  # a failed question: no answer at all
+        return 0.0
     if _is_na(gold) or _is_na(pred):
         return 1.0 if (_is_na(gold) and _is_na(pred)) else 0.0
     if kind == "number":

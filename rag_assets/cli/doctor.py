@@ -20,8 +20,9 @@ class Finding:
     status: str = "ok"
 
 
-def examine(src: ReportSource, paths) -> Finding:
-    """One report: leftovers cleared, then its PDF, its files and their agreement checked."""
+def examine(src: ReportSource, paths, apply: bool = False) -> Finding:
+    """One report: leftovers cleared (``apply``; else only listed), then its PDF, its files and their
+    agreement checked."""
     found = Finding(src.sha1, src.company_name)
     if src.superseded_by:
         found.status = f"superseded by {src.superseded_by[:12]} (not routed to)"
@@ -29,7 +30,7 @@ def examine(src: ReportSource, paths) -> Finding:
     if not paths.dir.exists():
         found.status = "not ingested"
         return found
-    found.repaired, problems = check_partition_files(paths)
+    found.repaired, problems = check_partition_files(paths, apply=apply)
     pdf = Path(src.path)
     if not pdf.exists():
         found.problems.append(f"its PDF {pdf} is gone")
@@ -50,12 +51,12 @@ def doctor(repair: bool = False) -> int:
     from rag_assets.cli.ingest import mark_orphaned_runs
 
     ensure_dagster_home()
-    for line in mark_orphaned_runs(dg.DagsterInstance.get()):
+    for line in mark_orphaned_runs(dg.DagsterInstance.get(), apply=repair):
         print(line)
     resources = default_resources()
     store = resources["store"]
     catalog = store.catalog()
-    findings = [examine(src, store.paths(sha)) for sha, src in sorted(catalog.reports.items())]
+    findings = [examine(src, store.paths(sha), apply=repair) for sha, src in sorted(catalog.reports.items())]
     _print(findings, store.root)
     broken = [f for f in findings if f.status == "broken"]
     if broken and repair:
@@ -63,7 +64,7 @@ def doctor(repair: bool = False) -> int:
 
         sources = [catalog.reports[f.sha1] for f in broken if Path(catalog.reports[f.sha1].path).exists()]
         materialize_reports(sources, resources, store, quiet=True)
-        findings = [examine(src, store.paths(sha)) for sha, src in sorted(catalog.reports.items())]
+        findings = [examine(src, store.paths(sha), apply=True) for sha, src in sorted(catalog.reports.items())]
         print("\nafter repair:")
         _print(findings, store.root)
         broken = [f for f in findings if f.status == "broken"]
@@ -78,7 +79,7 @@ def _print(findings: list[Finding], root: Path) -> None:
     for f in findings:
         print(f"{f.company[:30]:30} {f.sha1[:12]}  {f.status}")
         for line in f.repaired:
-            print(f"    repaired: {line}")
+            print(f"    leftover: {line}")
         for line in f.problems:
             print(f"    problem:  {line}")
     for name in orphans:

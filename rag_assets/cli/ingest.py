@@ -13,12 +13,12 @@ from pathlib import Path
 
 from rag_assets.orchestration.instance import ensure_dagster_home
 from rag_assets.orchestration.interrupts import signals_handled_by
+from rag_assets.settings import ENV_OF
+from rag_assets.storage.catalog import printable
 from rag_assets.storage.paths import data_root
 
 # CLI options that are ingestion settings: set in the environment, where the code location reads them, so the
 # CLI, the UI and the daemon compute the same code versions.
-SETTING_ENV = {"table_serialization": "RAG_ASSETS_TABLE_SERIALIZATION", "chunk_context": "RAG_ASSETS_CHUNK_CONTEXT",
-               "ingest_model": "RAG_ASSETS_INGEST_MODEL"}
 
 
 def _step_failures(result) -> list:
@@ -48,9 +48,9 @@ def apply_settings(table_serialization: bool | None, chunk_context: str | None, 
     """Put the settings given on the command line into the environment (None: keep what it says)."""
     values = {"table_serialization": None if table_serialization is None else ("1" if table_serialization else ""),
               "chunk_context": chunk_context, "ingest_model": ingest_model}
-    for key, env in SETTING_ENV.items():
-        if values[key] is not None:
-            os.environ[env] = values[key]
+    for key, value in values.items():
+        if value is not None:
+            os.environ[ENV_OF[key]] = value
 
 
 def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, quiet: bool = False,
@@ -194,8 +194,9 @@ def was_interrupted(result) -> bool:
                for failure in _step_failures(result) for err in _causes(failure.error))
 
 
-def mark_orphaned_runs(instance) -> list[str]:
-    """Runs this machine's CLI left in STARTED when it was killed (its process is gone): marked failed."""
+def mark_orphaned_runs(instance, apply: bool = True) -> list[str]:
+    """Runs this machine's CLI left in STARTED when it was killed (its process is gone): marked failed
+    (``apply=False``: only said)."""
     import dagster as dg
 
     from rag_assets.storage.atomic import pid_alive
@@ -206,9 +207,10 @@ def mark_orphaned_runs(instance) -> list[str]:
     for run in running:
         pid = int(run.tags.get(PID_TAG) or 0)
         if pid and run.tags.get(HOST_TAG) == socket.gethostname() and not pid_alive(pid):
-            instance.report_run_failed(run, message=f"its process (pid {pid}) is gone: killed while it ran")
+            if apply:
+                instance.report_run_failed(run, message=f"its process (pid {pid}) is gone: killed while it ran")
             out.append(f"run {run.run_id[:8]} ({run.tags.get('company', '?')}) was left running by a killed "
-                       f"process (pid {pid}): marked failed")
+                       f"process (pid {pid}): {'marked failed' if apply else 'doctor --repair marks it failed'}")
     return out
 
 
@@ -227,7 +229,7 @@ def print_summary(rows: list[dict]) -> None:
     print()
     print(f"{'report':44} {'pages':>6} {'chunks':>7} {'sec':>7}  status")
     for r in rows:
-        name = f"{r['company'][:30]} {r['sha1'][:8]}"
+        name = f"{printable(r['company'])[:30]} {r['sha1'][:8]}"
         print(f"{name:44} {r.get('pages', ''):>6} {r.get('chunks', ''):>7} {r['seconds']:>7}  {r['status']}")
     failed = sum(1 for r in rows if r["status"].startswith("FAILED"))
     print(f"\n{len(rows)} report(s), {failed} failed. Data: {data_root() / 'reports'}")

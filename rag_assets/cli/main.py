@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from pathlib import Path
 
 from rag_assets.answer.scoring import load_gold
 from rag_assets.cli.ingest import Interrupted, ingest
+from rag_assets.cli.ui import add_ui_verb
 from rag_assets.storage.textfiles import InputFileError
+from rag_assets.orchestration.instance import dagster_home
 from rag_assets.storage.paths import data_root
 
 log = logging.getLogger("rag_assets")
@@ -64,7 +65,7 @@ def cmd_quickstart(args) -> int:
         qpath, gpath = write_sample_questions(store_root)
         print(f"sample questions -> {qpath}\ngold answers     -> {gpath}")
     code = _quickstart_answers(args.config, args.model)
-    home = os.environ["DAGSTER_HOME"]
+    home = dagster_home()
     print(
         f"""
 Results
@@ -76,7 +77,7 @@ Results
 Ask your own question:
   rag-assets ask "Who was the chief executive officer of Northwind Widgets plc?"
 Open the Dagster UI (jobs ingest_reports and evaluate_config):
-  DAGSTER_HOME={home} dagster dev      # then browse http://127.0.0.1:3000
+  rag-assets ui                        # then browse http://127.0.0.1:3000
 """
     )
     return code
@@ -95,8 +96,8 @@ def _quickstart_answers(config: str, model: str | None = None) -> int:
 
     def show(rec, done, total):
         pages = ", ".join(f"{reports.get(r['pdf_sha1'], '?')} p.{r['page_index']}" for r in rec.references) or "-"
-        print(f"[{done}/{total}] {rec.question_text}\n      -> {rec.value}   pages: {pages}   ({rec.seconds:.0f}s)"
-              + (f"   ERROR: {rec.error}" if rec.error else ""), flush=True)
+        shown = f"error: {rec.error}" if rec.error else f"{rec.value}   pages: {pages}"
+        print(f"[{done}/{total}] {rec.question_text}\n      -> {shown}   ({rec.seconds:.0f}s)", flush=True)
 
     gold = load_gold(store.gold_path) if store.gold_path else {}
     records, summary, _, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
@@ -191,17 +192,18 @@ def _questions_or_exit(path):
 
 def _progress_printer(quiet: bool = False):
     def progress(rec, done, total):
-        if not quiet:
-            err = f"  [{rec.error[:60]}]" if rec.error else ""
-            print(f"[{done}/{total}] {str(rec.value)[:40]!s:42} {rec.seconds:6.1f}s  {rec.question_text[:70]}{err}",
-                  flush=True)
+        if quiet:
+            return
+        shown = f"error: {rec.error[:80]}" if rec.error else str(rec.value)[:40]
+        print(f"[{done}/{total}] {shown!s:42} {rec.seconds:6.1f}s  {rec.question_text[:70]!r}", flush=True)
 
     return progress
 
 
 def cmd_answer(args) -> int:
+    from rag_assets.answer.fingerprint import run_label, settings_fingerprint
     from rag_assets.answer.lineage import AnswerLog
-    from rag_assets.answer.run import answer_questions
+    from rag_assets.answer.run import answer_questions, reusable_answers
 
     questions = _questions_or_exit(args.questions)
     cfg, store, reports, make = _answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
@@ -209,11 +211,15 @@ def cmd_answer(args) -> int:
     answer_log = AnswerLog(out.with_name(out.name + ".progress.jsonl"))
     if args.restart and answer_log.path.exists():
         answer_log.path.unlink()
-    already = len(answer_log.load())
-    if already:
-        print(f"resuming: {already} answer(s) already in {answer_log.path}")
-    records = answer_questions(make(), questions, answer_log.path, out, store.answers_db,
-                               run_id=f"{cfg.name}:{out.name}", progress=_progress_printer())
+    answerer = make()
+    logged = answer_log.load()
+    if logged:
+        reused, _ = reusable_answers(answerer, questions, answer_log, settings_fingerprint(cfg))
+        print(f"resuming: {len(reused)} answer(s) reused from {answer_log.path}"
+              + (f"; {len(logged) - len(reused)} made with other settings, model or indexes are answered again"
+                 if len(logged) > len(reused) else ""))
+    records = answer_questions(answerer, questions, answer_log.path, out, store.answers_db,
+                               run_id=f"{run_label(cfg)}:{out.name}", progress=_progress_printer())
     failed = _failed(records)
     print(f"{len(records) - failed} answers -> {out}  (lineage: {store.answers_db})")
     return 1 if failed else 0
@@ -444,6 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = p.add_subparsers(dest="cmd", required=True)
     _ingest_verbs(sub)
+    add_ui_verb(sub)
     _answer_verbs(sub)
     _bench_verbs(sub)
     return p
@@ -580,12 +587,20 @@ def main(argv: list[str] | None = None) -> int:
     from rag_assets.llm.embedded import BackendMissing
     from rag_assets.config import SettingsError
     from rag_assets.llm.models import ModelFetchError
+    from rag_assets.answer.lineage import LineageBusy
 
+    if args.cmd.startswith("bench") or args.cmd == "evaluate":  # figures are only comparable on one CPU kind
+        from rag_assets.tools.machine import machine_line
+
+        print(machine_line(), flush=True)
     try:
         return int(args.func(args) or 0)
     except (BackendMissing, ModelFetchError, SettingsError, InputFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except LineageBusy as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except Interrupted as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 128 + exc.signo

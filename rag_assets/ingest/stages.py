@@ -254,19 +254,19 @@ def _llm_settings(enabled: bool, s: IngestSettings, prompt: str):
 
 
 STAGES: dict[str, Stage] = {s.name: s for s in [
-    Stage("parsed_report", parse_stage, (), "1", lambda s: s.parser, lambda p: [p.parsed]),
-    Stage("report_pages", clean_stage, ("parsed_report",), CLEANER_VERSION, lambda s: None, lambda p: [p.pages]),
+    Stage("parsed_report", parse_stage, (), "1", lambda s: s.parser, lambda p: p.stage_outputs("parsed_report")),
+    Stage("report_pages", clean_stage, ("parsed_report",), CLEANER_VERSION, lambda s: None, lambda p: p.stage_outputs("report_pages")),
     Stage("serialized_tables", table_stage, ("parsed_report",), "tables-1",
-          lambda s: _llm_settings(s.table_serialization, s, "table_serialization"), lambda p: [p.tables]),
+          lambda s: _llm_settings(s.table_serialization, s, "table_serialization"), lambda p: p.stage_outputs("serialized_tables")),
     Stage("report_chunks", chunk_stage, ("report_pages", "serialized_tables"), CHUNKER_VERSION,
-          lambda s: s.chunking, lambda p: [p.chunks]),
+          lambda s: s.chunking, lambda p: p.stage_outputs("report_chunks")),
     Stage("chunk_contexts", context_stage, ("report_chunks",), "ctx-1",
-          lambda s: _llm_settings(s.llm_context, s, "chunk_context"), lambda p: [p.chunk_contexts]),
+          lambda s: _llm_settings(s.llm_context, s, "chunk_context"), lambda p: p.stage_outputs("chunk_contexts")),
     Stage("faiss_index", faiss_stage, ("report_chunks", "chunk_contexts"), "faiss-flatip-2",
-          lambda s: s.embedder, lambda p: [p.faiss_dir]),
+          lambda s: s.embedder, lambda p: p.stage_outputs("faiss_index")),
     Stage("bm25_index", bm25_stage, ("report_pages", "report_chunks", "chunk_contexts"), TOKENIZER_VERSION,
           lambda s: None,
-          lambda p: [p.bm25_dir]),
+          lambda p: p.stage_outputs("bm25_index")),
 ]}
 
 

@@ -83,11 +83,12 @@ def _faiss_problem(paths: ReportPaths, ids: list[str]) -> str | None:
     return None
 
 
-def check_partition_files(paths: ReportPaths) -> tuple[list[str], dict[str, str]]:
+def check_partition_files(paths: ReportPaths, apply: bool = True) -> tuple[list[str], dict[str, str]]:
     """Everything the disk can say about a partition, for `ingest` and `doctor` alike: first what killed
-    writers left is cleared (returned as lines), then the problems by stage: outputs that disagree
-    (``verify_report``) and files missing or changed since their materialization recorded them."""
-    cleared = recover_leftovers(paths.dir)
+    writers left is cleared (returned as lines; ``apply=False`` only says what would be), then the problems
+    by stage: outputs that disagree (``verify_report``) and files missing or changed since their
+    materialization recorded them."""
+    cleared = recover_leftovers(paths.dir, apply=apply)
     problems = verify_report(paths)
     for stage in damaged_outputs(paths, {n: st.outputs(paths) for n, st in STAGES.items()}):
         problems.setdefault(stage, "files changed or missing since they were written")

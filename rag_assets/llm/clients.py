@@ -14,11 +14,44 @@ import re
 import threading
 import time
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ValidationError
+from rag_assets.settings import read_settings
 
 log = logging.getLogger(__name__)
+
+# The deadline of the question being answered (set by ``deadline``, per thread of a parallel run): every call
+# checks it before it starts, and the OpenAI route also bounds each request and each retry by it.
+_DEADLINE: ContextVar[float | None] = ContextVar("llm_deadline", default=None)
+
+
+class DeadlineExceeded(TimeoutError):
+    """The question's time is up: it ends as an error."""
+
+
+@contextmanager
+def deadline(seconds: float | None):
+    """Calls made inside must finish within ``seconds`` of now (None: no deadline)."""
+    token = _DEADLINE.set(None if seconds is None else time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def time_left() -> float | None:
+    """Seconds left before the deadline (None: no deadline); raises ``DeadlineExceeded`` when none are."""
+    end = _DEADLINE.get()
+    if end is None:
+        return None
+    left = end - time.monotonic()
+    if left <= 0:
+        raise DeadlineExceeded("the question's deadline passed (question_deadline_s)")
+    return left
+
 
 FENCE_RE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
@@ -95,7 +128,7 @@ def grammar_schema(schema: dict, max_items: int = 10) -> dict:
 
 def default_threads() -> int:
     """Threads of an embedded model: ``$RAG_ASSETS_LLM_THREADS``, else every core."""
-    return int(os.environ.get("RAG_ASSETS_LLM_THREADS") or 0) or os.cpu_count() or 1
+    return read_settings().llm_threads or os.cpu_count() or 1
 
 
 class LLMClient(ABC):
@@ -138,11 +171,13 @@ FORMAT_LADDER = ("json_schema", "json_object_schema", "json_object", "text")
 class OpenAICompatibleLLM(LLMClient):
     """The official ``openai`` client against any compatible endpoint.
 
-    Structured output steps down a ladder when the server rejects a format: ``json_schema`` (OpenAI's strict
-    schema mode), ``json_object`` with the schema attached (llama.cpp's server; it answers HTTP 500 to
-    ``json_schema``), plain ``json_object``, then free text; the schema is always in the prompt too.
-    Retries with exponential backoff on 429/5xx and connection errors; a semaphore bounds concurrent
-    requests and an optional token budget bounds tokens per minute.
+    Structured output steps down a ladder when the server says it does not support a format (an HTTP error
+    whose message names the format: ``response_format``, ``json_schema``...): ``json_schema`` (OpenAI's strict
+    schema mode), ``json_object`` with the schema attached (llama.cpp's server), plain ``json_object``, then
+    free text; the schema is always in the prompt too. The step is kept per request kind (per schema), so one
+    kind's rejection does not change another's. Any other error is retried with exponential backoff on
+    429/5xx and connection errors, within the question's deadline (``deadline``); a semaphore bounds
+    concurrent requests and an optional token budget bounds tokens per minute.
     """
 
     def __init__(
@@ -160,7 +195,7 @@ class OpenAICompatibleLLM(LLMClient):
         if client is None:
             from openai import OpenAI
 
-            key = api_key or os.environ.get("OPENAI_API_KEY") or ("local" if base_url else None)
+            key = api_key or read_settings().openai_api_key or ("local" if base_url else None)
             if not key:
                 raise RuntimeError("the OpenAI route needs OPENAI_API_KEY (or a base_url of a local server)")
             client = OpenAI(api_key=key, base_url=base_url or None, timeout=timeout, max_retries=0)
@@ -169,13 +204,22 @@ class OpenAICompatibleLLM(LLMClient):
         self.max_retries = max_retries
         self.semaphore = threading.Semaphore(max(1, concurrency))
         self.budget = TokenBudget(tokens_per_minute) if tokens_per_minute else None
-        self.format_level = FORMAT_LADDER.index(start_format)
+        self.start_level = FORMAT_LADDER.index(start_format)
+        self.format_levels: dict[str, int] = {}  # request kind (schema title) -> its step on the ladder
+        self.timeout = timeout
         self._lock = threading.Lock()
+
+    @staticmethod
+    def _kind(schema: dict | None) -> str:
+        return str((schema or {}).get("title") or json.dumps(schema, sort_keys=True)[:200])
+
+    def format_level(self, schema: dict | None) -> int:
+        return self.format_levels.get(self._kind(schema), self.start_level)
 
     def _response_format(self, schema: dict | None) -> dict | None:
         if schema is None:
             return None
-        fmt = FORMAT_LADDER[self.format_level]
+        fmt = FORMAT_LADDER[self.format_level(schema)]
         if fmt == "json_schema":
             return {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
         if fmt == "json_object_schema":
@@ -184,13 +228,15 @@ class OpenAICompatibleLLM(LLMClient):
             return {"type": "json_object"}
         return None
 
-    def _step_down(self, exc: Exception, level: int) -> bool:
+    def _step_down(self, schema: dict, exc: Exception, level: int) -> bool:
+        """One step down the ladder for this request kind (once, however many calls saw the rejection)."""
+        kind = self._kind(schema)
         with self._lock:
-            if self.format_level == level and level < len(FORMAT_LADDER) - 1:
-                self.format_level += 1
-                log.warning("%s rejected %s output (%s); using %s", self.model, FORMAT_LADDER[level], exc,
-                            FORMAT_LADDER[self.format_level])
-            return self.format_level > level
+            if self.format_level(schema) == level and level < len(FORMAT_LADDER) - 1:
+                self.format_levels[kind] = level + 1
+                log.warning("%s rejected %s output for %s (%s); using %s", self.model, FORMAT_LADDER[level], kind,
+                            exc, FORMAT_LADDER[level + 1])
+            return self.format_level(schema) > level
 
     def chat(self, messages: list[dict], schema: dict | None = None, max_tokens: int = 800) -> LLMResponse:
         reasoning_model = bool(re.match(r"^(o\d|gpt-5)", self.model))
@@ -201,8 +247,10 @@ class OpenAICompatibleLLM(LLMClient):
             if self.budget:
                 self.budget.acquire(est)
             while True:
-                level = self.format_level
-                kwargs = {"model": self.model, "messages": messages}
+                level = self.format_level(schema)
+                left = time_left()
+                kwargs = {"model": self.model, "messages": messages,
+                          "timeout": self.timeout if left is None else min(self.timeout, left)}
                 if reasoning_model:
                     kwargs["max_completion_tokens"] = max_tokens * 4
                 else:
@@ -216,13 +264,16 @@ class OpenAICompatibleLLM(LLMClient):
                     resp = self.client.chat.completions.create(**kwargs)
                 except Exception as exc:
                     status = getattr(exc, "status_code", None)
-                    if schema is not None and status in (400, 404, 415, 422, 500, 501) and self._step_down(exc, level):
+                    if schema is not None and rejects_format(exc, rf) and self._step_down(schema, exc, level):
                         continue
                     retryable = status is None or status == 429 or status >= 500
                     if not retryable or attempt >= self.max_retries:
                         raise
                     attempt += 1
                     wait = delay * (1 + random.random() * 0.25)
+                    left = time_left()
+                    if left is not None and left <= wait:
+                        raise DeadlineExceeded(f"the question's deadline passed after {exc}") from exc
                     log.warning("LLM call failed (%s); retry %d in %.1fs", exc, attempt, wait)
                     time.sleep(wait)
                     delay = min(delay * 2, 60)
@@ -236,6 +287,19 @@ class OpenAICompatibleLLM(LLMClient):
                     seconds=time.perf_counter() - t0,
                     mode=FORMAT_LADDER[level],
                 )
+
+
+FORMAT_WORDS = re.compile(r"response_format|json_schema|json_object|grammar|structured output", re.I)
+
+
+def rejects_format(exc: Exception, response_format: dict | None) -> bool:
+    """The server refused the output format it was asked for: an HTTP error (4xx, or a 5xx from servers such as
+    llama.cpp's that answer 500 to an unsupported format) whose message names the format. Anything else is
+    an error to retry or to report, never a reason to drop JSON mode."""
+    status = getattr(exc, "status_code", None)
+    if response_format is None or status is None or not (400 <= status < 600) or status == 429:
+        return False
+    return bool(FORMAT_WORDS.search(str(exc)))
 
 
 class LlamaCppLLM(LLMClient):

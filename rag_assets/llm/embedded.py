@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from rag_assets.llm.clients import LLMClient, LLMResponse, default_threads
+from rag_assets.settings import read_settings
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ def installed_backends() -> list[str]:
 
 def resolve_backend(name: str = "auto") -> str:
     """The backend to use: ``name``, or ``$RAG_ASSETS_LLM_BACKEND``, or the first installed one."""
-    name = name if name != "auto" else os.environ.get("RAG_ASSETS_LLM_BACKEND", "auto")
+    name = name if name != "auto" else read_settings().llm_backend
     found = installed_backends()
     if name == "auto":
         if not found:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
 
 from rag_assets.config import RunConfig
+from rag_assets.settings import read_settings
 
 
 def build_llm(cfg: RunConfig, model: str | None = None):
@@ -16,7 +16,7 @@ def build_llm(cfg: RunConfig, model: str | None = None):
     if cfg.llm == "openai":
         return OpenAICompatibleLLM(
             model=model,
-            base_url=cfg.base_url or os.environ.get("OPENAI_BASE_URL") or None,
+            base_url=cfg.base_url or read_settings().openai_base_url,
             concurrency=max(1, cfg.parallel_requests),
             max_retries=max(0, cfg.llm_retries),
             tokens_per_minute=cfg.tokens_per_minute,

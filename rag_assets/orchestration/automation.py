@@ -1,9 +1,6 @@
 """What starts runs by itself: a sensor and a nightly schedule for new PDFs in the inbox. Rebuilding stale
 partitions is left to the ingestion assets' automation condition (see ``ingest_assets.REBUILD``)."""
 
-
-import os
-
 import dagster as dg
 
 from rag_assets.orchestration.ingest_assets import reports_partitions
@@ -37,13 +34,20 @@ def inbox_sensor(context: dg.SensorEvaluationContext, store: ReportStore) -> dg.
     )
 
 
-@dg.schedule(job_name="ingest_reports", cron_schedule=os.environ.get("RAG_ASSETS_INBOX_CRON", "0 3 * * *"),
-             default_status=dg.DefaultScheduleStatus.STOPPED,
-             description="Nightly (RAG_ASSETS_INBOX_CRON): the sensor's inbox sweep, for deployments that keep the "
-             "sensor off. Each new PDF is ingested once; a partition whose run failed is not retried.")
-def nightly_inbox_schedule(context: dg.ScheduleEvaluationContext, store: ReportStore):
-    new, total = new_reports(context.instance, store)
-    if not new:
-        return dg.SkipReason(f"no new PDFs in {store.inbox_dir} ({total} known)")
-    context.instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in new])
-    return ingest_requests(new)
+def nightly_inbox_schedule(cron: str) -> dg.ScheduleDefinition:
+    """The sensor's inbox sweep on a cron (``RAG_ASSETS_INBOX_CRON``), off by default, for deployments that keep
+    the sensor off."""
+
+    @dg.schedule(name="nightly_inbox_schedule", job_name="ingest_reports", cron_schedule=cron,
+                 default_status=dg.DefaultScheduleStatus.STOPPED,
+                 description=f"Nightly ({cron}, RAG_ASSETS_INBOX_CRON): the sensor's inbox sweep, for deployments "
+                 "that keep the sensor off. Each new PDF is ingested once; a partition whose run failed is not "
+                 "retried.")
+    def sweep(context: dg.ScheduleEvaluationContext, store: ReportStore):
+        new, total = new_reports(context.instance, store)
+        if not new:
+            return dg.SkipReason(f"no new PDFs in {store.inbox_dir} ({total} known)")
+        context.instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in new])
+        return ingest_requests(new)
+
+    return sweep

@@ -5,16 +5,26 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rag_assets.storage.paths import PROJECT_ROOT, data_root
+from rag_assets.settings import read_settings
+from rag_assets.storage.atomic import write_text
+from rag_assets.storage.paths import data_root, package_file
+
+INSTANCE_TEMPLATE = ("orchestration", "dagster.yaml")
+
+
+def dagster_home() -> Path:
+    """``$DAGSTER_HOME``, else ``<data root>/dagster``."""
+    return (read_settings().dagster_home or data_root() / "dagster").expanduser().resolve()
 
 
 def ensure_dagster_home() -> Path:
-    """``$DAGSTER_HOME`` (default ``<data root>/dagster``); the repository's ``dagster.yaml`` is put there when
-    the folder has none (an instance's own ``dagster.yaml``, e.g. the Postgres one, is never replaced)."""
-    home = Path(os.environ.get("DAGSTER_HOME") or data_root() / "dagster").expanduser().resolve()
+    """Create the instance folder (``dagster_home()``) and point ``$DAGSTER_HOME`` at it for this process and
+    the processes it starts; the packaged ``dagster.yaml`` is put there when the folder has none (an
+    instance's own ``dagster.yaml``, e.g. the Postgres one, is never replaced)."""
+    home = dagster_home()
     os.environ["DAGSTER_HOME"] = str(home)
     home.mkdir(parents=True, exist_ok=True)
-    template, target = PROJECT_ROOT / "dagster.yaml", home / "dagster.yaml"
-    if template.exists() and not target.exists():
-        target.write_text(template.read_text())
+    target = home / "dagster.yaml"
+    if not target.exists():
+        write_text(target, package_file(*INSTANCE_TEMPLATE).read_text())
     return home

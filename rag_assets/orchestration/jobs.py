@@ -6,16 +6,11 @@ of different partitions go in parallel through the instance's run queue. On a cl
 
 import dagster as dg
 
-from rag_assets.config import SettingsError
-
-EXECUTORS = ("in_process", "multiprocess", "celery")
+from rag_assets.settings import ExecutorName
 
 
-def executor_from_env(env) -> dg.ExecutorDefinition:
-    """The executor ``RAG_ASSETS_EXECUTOR`` names (default ``in_process``)."""
-    name = env.get("RAG_ASSETS_EXECUTOR") or "in_process"
-    if name not in EXECUTORS:
-        raise SettingsError(f"RAG_ASSETS_EXECUTOR={name!r}: choose one of {', '.join(EXECUTORS)}")
+def executor_named(name: ExecutorName) -> dg.ExecutorDefinition:
+    """The executor of a name (``Settings.executor``, from ``RAG_ASSETS_EXECUTOR``)."""
     if name == "celery":
         from dagster_celery import celery_executor
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import yaml
 
 from rag_assets.index.bm25 import tokenize
+from rag_assets.storage.paths import package_file
 
-LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
+LEXICON_PATH = package_file("retrieval", "lexicon.yaml")
 
 Term = tuple[str, ...]
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index
 from rag_assets.index.embedding import Embedder
+from rag_assets.storage.manifest import changed_outputs
 from rag_assets.storage.paths import ReportPaths
 from rag_assets.storage.artifacts import read_chunks, read_pages
 from rag_assets.index.vectors import VectorIndex
@@ -53,9 +54,15 @@ def rrf(rankings: dict[str, list[str]], k: int = 60) -> list[tuple[str, float, d
 class ReportIndex:
     """The loaded chunks, pages, FAISS and BM25 indexes of one report partition."""
 
+    READ = ("report_pages", "report_chunks", "faiss_index", "bm25_index")  # the stages whose files it reads
+
     def __init__(self, paths: ReportPaths, embedding_model: str | None = None):
         self.paths = paths
         self.sha1 = paths.sha1
+        changed = changed_outputs(paths, {stage: paths.stage_outputs(stage) for stage in self.READ})
+        if changed:
+            raise ReportFilesChanged(f"report {paths.sha1[:12]}: the files of {', '.join(changed)} changed since they "
+                                     "were written; run `rag-assets doctor --repair`")
         chunks = read_chunks(paths.chunks)
         self.chunk_page = dict(zip(chunks["chunk_id"], chunks["page_index"].astype(int)))
         self.pages = {p.page_index: p.text for p in read_pages(paths.pages)}
@@ -104,6 +111,10 @@ class ReportIndex:
 
 class ReportIndexError(RuntimeError):
     """A report's chunks or indexes cannot be loaded: its questions fail, the others go on."""
+
+
+class ReportFilesChanged(ReportIndexError):
+    """A report's files differ from what ingestion wrote (edited by hand, damaged): it is not answered from."""
 
 
 class Retriever:
@@ -157,6 +168,8 @@ class Retriever:
                 model = self.embedder.model_name if self.embedder is not None else None
                 try:
                     self._indexes[sha1] = ReportIndex(ReportPaths(self.root, sha1), model)
+                except ReportFilesChanged:
+                    raise
                 except (OSError, ValueError, KeyError) as exc:
                     raise ReportIndexError(
                         f"report {sha1[:12]}: its indexes cannot be read ({type(exc).__name__}: {exc}); run "

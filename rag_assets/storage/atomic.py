@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from rag_assets.settings import read_settings
+
 
 def current_umask() -> int:
     """The process's umask, read without changing it (Linux: /proc/self/status; elsewhere set and reset)."""
@@ -112,45 +114,48 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def recover_leftovers(folder: Path, depth: int = 2) -> list[str]:
+def recover_leftovers(folder: Path, depth: int = 2, apply: bool = True) -> list[str]:
     """Finish or undo what killed writers left in ``folder`` (and its subfolders, to ``depth``): temp files
     and folders are removed, a folder moved aside by an interrupted swap is put back if nothing replaced it,
     and version folders no symlink points to are removed. Leftovers of a live writer are not touched.
-    Returns what was done, one line each."""
+    Returns what was done, one line each; with ``apply=False`` nothing is changed and the lines say what
+    would be done."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
     done = []
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
-            done += _recover_one(entry)
+            done += _recover_one(entry, apply)
         elif depth > 1 and entry.is_dir() and not entry.is_symlink():
-            done += recover_leftovers(entry, depth - 1)
+            done += recover_leftovers(entry, depth - 1, apply)
     return done
 
 
-def _recover_one(entry: Path) -> list[str]:
+def _recover_one(entry: Path, apply: bool = True) -> list[str]:
+    def act(action, done: str, would: str) -> list[str]:
+        if apply:
+            action()
+        return [done if apply else would]
+
     m = LEFTOVER_RE.match(entry.name)
     if m is None:
-        legacy = LEGACY_TMP_RE.match(entry.name)
-        if legacy is None:
+        if LEGACY_TMP_RE.match(entry.name) is None:
             return []
-        _remove(entry)
-        return [f"removed temp {entry}"]
+        return act(lambda: _remove(entry), f"removed temp {entry}", f"would remove temp {entry}")
     pid = int(m["pid"] or m["old_pid"] or m["v_pid"])
     if pid_alive(pid):
         return []
     target = entry.parent / m["name"]
     if m["old_pid"] and not os.path.lexists(target):
-        os.replace(entry, target)
-        return [f"restored {target} from {entry.name} (a swap was interrupted)"]
+        return act(lambda: os.replace(entry, target), f"restored {target} from {entry.name} (a swap was interrupted)",
+                   f"would restore {target} from {entry.name} (a swap was interrupted)")
     if m["v_pid"] and target.is_symlink() and os.readlink(target) == entry.name:
         return []
     if m["v_pid"] and not os.path.lexists(target):
-        os.symlink(entry.name, target)
-        return [f"restored {target} -> {entry.name} (a swap was interrupted)"]
-    _remove(entry)
-    return [f"removed leftover {entry}"]
+        return act(lambda: os.symlink(entry.name, target), f"restored {target} -> {entry.name} (a swap was "
+                   "interrupted)", f"would restore {target} -> {entry.name} (a swap was interrupted)")
+    return act(lambda: _remove(entry), f"removed leftover {entry}", f"would remove leftover {entry}")
 
 
 def _remove(entry: Path) -> None:
@@ -162,13 +167,10 @@ def _remove(entry: Path) -> None:
 
 # -- fault injection (tests and the soak script) ---------------------------------------------------------
 
-FAULT_ENV = "RAG_ASSETS_FAULT"
-
-
 def _fault(point: str, target: Path) -> None:
     """Kill this process at ``point`` when ``$RAG_ASSETS_FAULT`` is ``<point>:<target name>`` (the soak
     script and the fault tests use it to stop a writer between two renames); otherwise nothing."""
-    want = os.environ.get(FAULT_ENV)
+    want = read_settings().fault
     if want and want == f"{point}:{target.name}":
         os.kill(os.getpid(), signal.SIGKILL)
 

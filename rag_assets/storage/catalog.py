@@ -93,8 +93,30 @@ def _subset_rows(csv_path: Path, reader: csv.DictReader) -> dict[str, dict[str, 
 
 
 def name_from_filename(path: Path) -> str:
-    """A readable report name from its file name (used when subset.csv has no row)."""
-    return Path(path).stem.replace("_", " ").replace("-", " ").strip() or Path(path).name
+    """A readable report name from its file name (used when subset.csv has no row); control characters (a
+    newline in a file name) become spaces."""
+    name = re.sub(r"[\s_\-\x00-\x1f\x7f]+", " ", Path(path).stem).strip()
+    return name or printable(Path(path).name)
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\n``), for one-line output."""
+    return re.sub(r"[\x00-\x1f\x7f]", lambda m: repr(m.group())[1:-1], text)
+
+
+def _warn_shared_names(reports: dict[str, "ReportSource"], new: set[str]) -> None:
+    """Several current reports under one company name are all searched by a question that names the company
+    (routing takes every report of the company): said when a new report joins such a group, so that a mistaken
+    name is noticed (and not again at every scan)."""
+    by_name: dict[str, list] = {}
+    for src in reports.values():
+        by_name.setdefault(src.company_name.casefold(), []).append(src)
+    for group in by_name.values():
+        if len(group) > 1 and any(s.sha1 in new for s in group):
+            group = sorted(group, key=lambda s: s.path)
+            files = ", ".join(printable(Path(s.path).name) for s in group)
+            log.warning("%d reports are named %r (%s): a question naming it searches all of them",
+                        len(group), group[0].company_name, files)
 
 
 class Catalog:
@@ -161,7 +183,12 @@ class Catalog:
             default = pdf_dir / SUBSET_FILE
             subset = read_subset(default if default.exists() else pdf_dir.parent / SUBSET_FILE)
         found: dict[str, ReportSource] = {}
-        for pdf in sorted(p for p in pdf_dir.iterdir() if p.suffix.lower() == ".pdf" and p.is_file()):
+        entries = sorted(p for p in pdf_dir.iterdir() if p.suffix.lower() == ".pdf")
+        for pdf in entries:
+            if not pdf.is_file():
+                log.warning("skipped %s: not a readable file (a folder, a broken link or a link loop)",
+                            printable(str(pdf)))
+        for pdf in (p for p in entries if p.is_file()):
             sha, size, mtime = self._sha1_cached(pdf)
             if sha in found:
                 log.warning("%s has the same content as %s; keeping the first", pdf, found[sha].path)
@@ -175,8 +202,10 @@ class Catalog:
                 mtime_ns=mtime,
                 currency=(row.get("cur") or row.get("currency") or None),
             )
+        new = set(found) - set(self.reports)
         self.reports.update(found)
         self._scanned |= set(found)
+        _warn_shared_names(self.current(), new)
         return [found[k] for k in sorted(found)]
 
     def _row_of_path(self, path: str) -> dict:

@@ -46,6 +46,15 @@ def record_output(paths: ReportPaths, stage: str, code_version: str, data_versio
     write_json(paths.manifest, manifest)
 
 
+def changed_outputs(paths: ReportPaths, outputs: dict[str, list[Path]]) -> list[str]:
+    """Stages whose files are there but differ from what their recorded materialization wrote (a stage with no
+    record, as a benchmark's files, cannot be checked; missing files are the reader's error to report)."""
+    manifest = read_json(paths.manifest, default={}) or {}
+    recorded = {stage: (manifest.get(stage) or {}).get("data_version") for stage in outputs}
+    return [stage for stage, files in outputs.items()
+            if recorded[stage] and all(Path(f).exists() for f in files) and files_hash(files) != recorded[stage]]
+
+
 def damaged_outputs(paths: ReportPaths, outputs: dict[str, list[Path]]) -> list[str]:
     """Stages whose files are missing or differ from what their last materialization recorded."""
     manifest = read_json(paths.manifest, default={}) or {}

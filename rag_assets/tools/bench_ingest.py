@@ -80,7 +80,7 @@ def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, packaged_gr
     print(f"{'all':9} {sum(secs.values()):9.1f} {pages / max(sum(secs.values()), 1e-9):9.1f} pages/s "
           f"({len(pdfs) - len(failures)} reports, {pages} pages, {chunks} chunks); wall {wall:.1f}s; "
           f"peak {peak_rss_mib():.0f} MiB; embedding graph: "
-          f"{'none' if not embed else 'packaged' if packaged_graph else 'fused'}; outputs in {root}")
+          f"{embedder.graph if embedder else 'none'}; outputs in {root}")
     for f in failures:
         print("FAILED", f)
     return {"pages": pages, "chunks": chunks, "seconds": {STAGE_NAMES[k]: v for k, v in secs.items()},

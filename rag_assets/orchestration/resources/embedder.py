@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Literal
 
 import dagster as dg
 from pydantic import Field, PrivateAttr
 
 from rag_assets.index.embedding import Embedder, make_embedder
+from rag_assets.settings import EmbedderKind
 
 
 class EmbedderResource(dg.ConfigurableResource):
     """Embeds chunk texts for the FAISS index. The model loads once per run (the ingestion job runs in process,
     so every step of a run shares it)."""
 
-    provider: Literal["onnx", "sentence-transformers", "openai"] = Field(
+    provider: EmbedderKind = Field(
         default="onnx", description="onnx: int8 all-MiniLM-L6-v2 from a package (offline, default); "
         "sentence-transformers: a local model folder; openai: an OpenAI-compatible embeddings endpoint")
     model: str = Field(default="", description="onnx/sentence-transformers: a local model path; openai: the model "

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from typing import Literal
 
 import dagster as dg
 from pydantic import Field, PrivateAttr
 
 from rag_assets.config import RunConfig
+from rag_assets.settings import read_settings
 
 
 class LLMResource(dg.ConfigurableResource):
@@ -41,7 +41,7 @@ class LLMResource(dg.ConfigurableResource):
             update["llm"] = self.route
         if self.model:
             update["answer_model"] = self.model
-        base_url = self.base_url or os.environ.get("OPENAI_BASE_URL", "")
+        base_url = self.base_url or read_settings().openai_base_url or ""
         if base_url:
             update["base_url"] = base_url
         if self.concurrency:
@@ -58,7 +58,7 @@ class LLMResource(dg.ConfigurableResource):
 
         if self._ingest_client is None:
             cfg = RunConfig(name="ingest", llm=self._ingest_route, answer_model=self.ingest_model,
-                            base_url=self.base_url or os.environ.get("OPENAI_BASE_URL", ""), n_ctx=8192,
+                            base_url=self.base_url or read_settings().openai_base_url or "", n_ctx=8192,
                             parallel_requests=max(1, self.concurrency))
             self._ingest_client = build_llm(cfg)
         return self._ingest_client

@@ -8,6 +8,7 @@ from typing import Literal
 import dagster as dg
 from pydantic import Field
 
+from rag_assets.settings import OcrRuntime, ParserRoute
 from rag_assets.ingest.parsing import (
     PARSER_VERSION,
     docling_artifacts_available,
@@ -24,7 +25,7 @@ class ParserResource(dg.ConfigurableResource):
     (standard pipeline; fails clearly if Docling or its weights are missing).
     """
 
-    route: Literal["auto", "weight_free", "docling"] = Field(
+    route: ParserRoute = Field(
         default="auto", description="auto: Docling's standard pipeline where its weights are installed, else "
         "weight_free (PDFium text and geometry, runs anywhere); docling: the standard pipeline or a clear failure")
     artifacts_path: str = Field(default="", description="Docling model folder (docling-tools models download -o DIR)")
@@ -32,7 +33,7 @@ class ParserResource(dg.ConfigurableResource):
     do_ocr: bool = Field(default=False, description="docling route: Docling's own OCR")
     ocr: Literal["auto", "always", "off"] = Field(default="auto", description="weight-free route: RapidOCR for "
                                                   "pages without readable text (auto), every page, or never")
-    ocr_runtime: Literal["auto", "openvino", "onnxruntime"] = Field(
+    ocr_runtime: OcrRuntime = Field(
         default="auto", description="weight-free route: what OCR runs on (auto: OpenVINO where installed, "
         "else ONNX Runtime); not in the fingerprint: both run the same models")
     num_threads: int = Field(default=2, ge=0, description="threads for Docling's pipeline, or for OCR on the "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
 
 import dagster as dg
 from pydantic import Field
@@ -11,6 +10,7 @@ from pydantic import Field
 from rag_assets.storage.catalog import Catalog, ReportSource
 from rag_assets.ingest.chunking import ChunkingConfig
 from rag_assets.llm.cache import LLMCache
+from rag_assets.settings import ChunkContext
 from rag_assets.storage.paths import ReportPaths, data_root
 
 
@@ -23,7 +23,7 @@ class ReportStore(dg.ConfigurableResource):
     subset_csv: str = Field(default="", description="CSV with sha1,company_name (default subset.csv beside the PDFs)")
     chunk_tokens: int = Field(default=300, description="chunk size in MiniLM tokens")
     chunk_overlap: int = Field(default=50, description="tokens shared by consecutive chunks of a page")
-    chunk_context: Literal["none", "deterministic", "llm"] = Field(
+    chunk_context: ChunkContext = Field(
         default="none", description="context indexed with each chunk: deterministic (company, year, page, heading) "
         "or llm (that plus a line by the ingestion LLM)")
     table_serialization: bool = Field(default=False, description="LLM statements per table, indexed beneath it")

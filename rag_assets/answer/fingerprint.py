@@ -1,0 +1,54 @@
+"""What produced an answer, as a fingerprint: an answer is reused (a resumed run, ``evaluate`` again) only when
+the same settings, model, prompts and report indexes would produce it now.
+
+- ``settings_fingerprint``: the resolved configuration (preset and every override), the model's identity and
+  the version of every prompt; computed once per run.
+- ``answer_key``: that, plus the reports the question is routed to and the data versions of their indexes, so
+  that a re-ingested or replaced report makes its questions be answered again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from rag_assets.config import PRESETS, RunConfig
+from rag_assets.llm.prompts import load_prompt, prompts_dir
+from rag_assets.settings import read_settings
+
+
+def _digest(obj) -> str:
+    return hashlib.sha1(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def model_identity(cfg: RunConfig) -> dict:
+    """The answering model as it will be loaded: its route, name or path, and a GGUF file that replaces it."""
+    gguf = read_settings().gguf if cfg.llm == "llama_cpp" else None
+    return {"llm": cfg.llm, "model": cfg.answer_model, "gguf": str(gguf or ""), "base_url": cfg.base_url}
+
+
+def prompt_versions() -> dict[str, str]:
+    """The version (content hash) of every prompt the answering may use."""
+    return {p.stem: load_prompt(p.stem).version for p in sorted(prompts_dir().glob("*.yaml"))
+            if not p.stem.startswith("_")}
+
+
+def settings_fingerprint(cfg: RunConfig) -> str:
+    """What decides an answer besides the reports: every configuration field but its description, the model
+    and the prompts."""
+    fields = cfg.model_dump(exclude={"description"})
+    return _digest({"config": fields, "model": model_identity(cfg), "prompts": prompt_versions()})
+
+
+def answer_key(settings_fp: str, index_versions: dict[str, dict]) -> str:
+    """The fingerprint of one answer: the run's settings and each routed report's index versions."""
+    return _digest({"settings": settings_fp, "indexes": index_versions})
+
+
+def run_label(cfg: RunConfig) -> str:
+    """The configuration's name as it really ran: the preset, then every field that differs from it
+    (``local+answer_model=qwen2.5-coder-0.5b,top_pages=5``)."""
+    preset = PRESETS.get(cfg.name)
+    if preset is None:
+        return cfg.name
+    changed = {k: v for k, v in cfg.model_dump().items() if getattr(preset, k) != v and k != "description"}
+    return cfg.name + ("+" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) if changed else "")
