@@ -17,6 +17,8 @@ from rag_assets.settings import ENV_OF
 from rag_assets.storage.catalog import printable
 from rag_assets.storage.paths import data_root
 
+log = logging.getLogger(__name__)
+
 # CLI options that are ingestion settings: set in the environment, where the code location reads them, so the
 # CLI, the UI and the daemon compute the same code versions.
 
@@ -73,6 +75,41 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
     return materialize_reports(found, resources, store, force=force, quiet=quiet, verbose=verbose)
 
 
+class _StderrToLog:
+    """sys.stderr, except Dagster's own failure dumps (an event it could not store, with the SQL and its
+    parameters): those go to this module's log at debug level; the run's event log keeps what it can."""
+
+    DAGSTER_DUMPS = ("Exception while writing logger call to event log",)
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if text.startswith(self.DAGSTER_DUMPS):
+            log.debug("%s", text.rstrip())
+            return len(text)
+        return self.stream.write(text)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def dagster_stderr_to_log(active: bool = True):
+    """Route Dagster's direct writes of failure dumps to stderr into the log while a job runs (``active``)."""
+    if not active:
+        yield
+        return
+    import sys
+
+    saved = sys.stderr
+    sys.stderr = _StderrToLog(saved)
+    try:
+        yield
+    finally:
+        sys.stderr = saved
+
+
 def materialize_reports(found: list, resources: dict, store, force: bool = False, quiet: bool = False,
                         verbose: bool = False) -> list[dict]:
     """Run the ``ingest_reports`` job for each report of ``found`` with stale, missing, damaged or
@@ -98,7 +135,7 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     tags = {SOURCE_TAG: "cli", PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname()}
     log_level = "INFO" if verbose else "CRITICAL"  # the run's own event log keeps every trace
     bar = tqdm(found, desc="reports", unit="report", disable=quiet)
-    with stop_on_signals() as stop, live_progress(bar):
+    with stop_on_signals() as stop, live_progress(bar), dagster_stderr_to_log(not verbose):
         try:
             for src in bar:
                 paths = store.paths(src.sha1)
@@ -209,8 +246,9 @@ def mark_orphaned_runs(instance, apply: bool = True) -> list[str]:
         if pid and run.tags.get(HOST_TAG) == socket.gethostname() and not pid_alive(pid):
             if apply:
                 instance.report_run_failed(run, message=f"its process (pid {pid}) is gone: killed while it ran")
-            out.append(f"run {run.run_id[:8]} ({run.tags.get('company', '?')}) was left running by a killed "
-                       f"process (pid {pid}): {'marked failed' if apply else 'doctor --repair marks it failed'}")
+            out.append(f"run {run.run_id[:8]} ({run.tags.get('company', '?')}) was left running by a process that "
+                       f"is gone (pid {pid}: killed, or stopped by an error it could not record, such as a full "
+                       f"disk): {'marked failed' if apply else 'doctor --repair marks it failed'}")
     return out
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rag_assets.answer.scoring import load_gold
 from rag_assets.cli.ingest import Interrupted, ingest
+from rag_assets.cli.storage_faults import storage_fault
 from rag_assets.cli.ui import add_ui_verb
 from rag_assets.storage.textfiles import InputFileError
 from rag_assets.orchestration.instance import dagster_home
@@ -612,6 +613,20 @@ def main(argv: list[str] | None = None) -> int:
             print(exc.code, file=sys.stderr)
             return 2
         return int(exc.code or 0)
+    except Exception as exc:  # a full or read-only disk is one line; anything else is a bug worth its traceback
+        said = storage_fault(exc, _written_folders(args))
+        if said is None:
+            raise
+        print(f"error: {said}", file=sys.stderr)
+        return 1
+
+
+def _written_folders(args) -> list[Path]:
+    """The folders a command writes: its output file's, the data root and the Dagster instance."""
+    from rag_assets.orchestration.instance import dagster_home
+
+    out = [Path(args.out).resolve().parent] if getattr(args, "out", None) else []
+    return [*out, data_root(), dagster_home()]
 
 
 if __name__ == "__main__":

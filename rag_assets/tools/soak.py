@@ -1,6 +1,7 @@
-"""Soak test: kill a real `rag-assets ingest --force` at random moments, re-run it, and check after every
-re-run that nothing was lost: every report's chunk, FAISS and BM25 ids agree, no temp file is left, and no
-Dagster run is left STARTED.
+"""Soak test: kill a real `rag-assets ingest` at random moments, re-run it, and check after every re-run that
+nothing was lost: every report's chunk, FAISS and BM25 ids agree, no temp file is left, and no Dagster run is
+left STARTED. Odd rounds kill a `--force` rebuild of ingested reports; even rounds kill a first build (the data
+root and the Dagster instance wiped before it).
 
     python -m rag_assets.tools.soak --reports 3 --kills 20 [--pdf-dir ../shared/erc/pdfs] [--out DIR]
 
@@ -69,7 +70,11 @@ def soak(pdfs: list[Path], kills: int, out: Path, seed: int = 0) -> int:
     print(f"first ingest of {len(pdfs)} report(s): {full:.1f}s (exit {first.returncode})", flush=True)
     failures, reruns, mid = 0, [], 0
     for i in range(1, kills + 1):
-        proc = _cli(["ingest", str(inbox), "--force"], env)
+        first_build = i % 2 == 0
+        if first_build:
+            for folder in (out / "data", out / "dagster"):
+                shutil.rmtree(folder, ignore_errors=True)
+        proc = _cli(["ingest", str(inbox)] if first_build else ["ingest", str(inbox), "--force"], env)
         at = rng.uniform(1.0, full)
         try:
             proc.wait(timeout=at)
@@ -85,7 +90,8 @@ def soak(pdfs: list[Path], kills: int, out: Path, seed: int = 0) -> int:
         problems = check(out / "data", out / "dagster") + ([f"re-run exit {rerun.returncode}: {err[-300:]}"]
                                                            if rerun.returncode else [])
         failures += bool(problems)
-        print(f"round {i:2}: kill at {at:5.1f}s {'(run had ended)' if ended else '          '} re-run "
+        print(f"round {i:2}: {'first build' if first_build else 'rebuild    '} killed at {at:5.1f}s "
+              f"{'(run had ended)' if ended else '          '} re-run "
               f"{reruns[-1]:5.1f}s  {'OK' if not problems else 'PROBLEMS: ' + '; '.join(problems[:5])}", flush=True)
     print(f"\n{kills} kill(s), {mid} mid-run; re-runs {min(reruns):.1f}-{max(reruns):.1f}s "
           f"(mean {sum(reruns) / len(reruns):.1f}s); rounds with problems: {failures}")

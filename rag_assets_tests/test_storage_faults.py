@@ -1,0 +1,77 @@
+"""A full or read-only disk is one `error:` line naming the folder and what to do, never a traceback
+(issue 24, item 4). Real processes on a real small tmpfs; skipped where mounting one is not allowed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rag_assets_tests.test_faults import UNKNOWN_Q
+
+
+def _mount(target: Path, size: str, *options: str) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    opts = ",".join([f"size={size}", *options])
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(target)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()[:120]}): needs root")
+
+
+@pytest.fixture()
+def small_disk(tmp_path):
+    mounted = []
+
+    def make(name: str, size: str = "600k", *options: str) -> Path:
+        target = tmp_path / name
+        _mount(target, size, *options)
+        mounted.append(target)
+        return target
+
+    yield make
+    for target in reversed(mounted):
+        subprocess.run(["umount", "-l", str(target)], capture_output=True)
+
+
+def _cli(*args: str, home: Path, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "RAG_ASSETS_HOME": str(home), "DAGSTER_HOME": str(home / "dagster")}
+    return subprocess.run([sys.executable, "-m", "rag_assets.cli.main", *args], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _one_error(done: subprocess.CompletedProcess) -> str:
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode == 1 and len(errors) == 1, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr and "Exception while writing" not in done.stderr, done.stderr[-3000:]
+    assert "[SQL:" not in done.stderr
+    return errors[0]
+
+
+def test_ingest_and_doctor_on_a_full_disk_say_one_line(small_disk, sample_pdfs, tmp_path):
+    home = small_disk("full")
+    said = _one_error(_cli("ingest", str(sample_pdfs[0].parent), home=home, cwd=tmp_path))
+    assert f"no space left on the disk: {home}" in said and "free some space and run again" in said
+    said = _one_error(_cli("doctor", home=home, cwd=tmp_path))
+    assert "no space left on the disk" in said
+
+
+def test_answer_to_a_full_disk_says_one_line_and_leaves_nothing_half_written(small_disk, sample_pdfs, tmp_path):
+    home = tmp_path / "data"
+    assert _cli("ingest", str(sample_pdfs[0].parent), home=home, cwd=tmp_path).returncode == 0
+    out_dir = small_disk("out", "64k")
+    (out_dir / "filler").write_bytes(b"x" * (60 << 10))
+    questions = tmp_path / "q.json"
+    questions.write_text(json.dumps([UNKNOWN_Q]))
+    said = _one_error(_cli("answer", str(questions), "--out", str(out_dir / "answers.json"), home=home, cwd=tmp_path))
+    assert "no space left on the disk" in said and str(out_dir) in said
+    assert not (out_dir / "answers.json").exists() and not list(out_dir.glob(".*tmp")), "nothing half-written"
+
+
+def test_a_read_only_data_root_says_one_line(small_disk, sample_pdfs, tmp_path):
+    home = small_disk("readonly", "4m", "ro")
+    said = _one_error(_cli("ingest", str(sample_pdfs[0].parent), home=home, cwd=tmp_path))
+    assert "read-only" in said and str(home) in said
