@@ -153,6 +153,8 @@ def _add_call(rec: AnswerRecord, res: StructuredResult) -> None:
     rec.llm_calls += len(res.calls)
     if res.repaired:
         rec.notes.append("output repaired by the schema-repair prompt")
+    if res.cut:
+        rec.notes.append("output cut at the token limit: only its complete items were kept")
 
 
 def _refs(pages: list[RetrievedPage]) -> list[dict]:

@@ -66,6 +66,7 @@ class LLMResponse:
     mode: str = ""
     prompt_seconds: float = 0.0  # of ``seconds``, the time spent reading the prompt (embedded backends)
     cached_tokens: int = 0  # prompt tokens reused from the previous call's KV cache (embedded backends)
+    truncated: bool = False  # generation stopped at max_tokens: the text is cut, never to be parsed as whole
 
 
 @dataclass
@@ -75,6 +76,7 @@ class StructuredResult:
     calls: list[LLMResponse] = field(default_factory=list)
     error: str | None = None
     repaired: bool = False
+    cut: bool = False  # the output was cut at the token limit; only its complete items were kept
 
     @property
     def prompt_tokens(self) -> int:
@@ -286,7 +288,63 @@ class OpenAICompatibleLLM(LLMClient):
                     completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
                     seconds=time.perf_counter() - t0,
                     mode=FORMAT_LADDER[level],
+                    truncated=getattr(resp.choices[0], "finish_reason", None) == "length",
                 )
+
+
+def _keep_complete(resp: LLMResponse, schema: type[BaseModel], result: StructuredResult) -> bool:
+    """Keep the complete part of a cut output in ``result`` if it holds a valid ``final_answer`` (free-text
+    fields the cut left out are empty); say whether it was kept."""
+    from rag_assets.llm.salvage import salvage
+
+    def accept(obj: dict):
+        if "final_answer" not in obj:
+            raise ValueError("no answer before the cut")
+        blanks = {name: [] if "list" in str(field.annotation) else ""
+                  for name, field in schema.model_fields.items() if field.is_required() and name != "final_answer"}
+        return schema.model_validate({**blanks, **obj})
+
+    kept = salvage(resp.text, accept)
+    if kept is None:
+        return False
+    result.value, result.raw, result.cut = kept[0], kept[1], True
+    return True
+
+
+def answer_first(json_schema: dict | None) -> dict | None:
+    """``json_schema`` with ``final_answer`` as its first property: a grammar writes properties in order, so the
+    answer is written before any free text that could use up the room."""
+    if not json_schema or "final_answer" not in json_schema.get("properties", {}):
+        return json_schema
+    props = json_schema["properties"]
+    return {**json_schema, "properties": {"final_answer": props["final_answer"],
+                                          **{k: v for k, v in props.items() if k != "final_answer"}}}
+
+
+def _from_cut_output(llm: LLMClient, messages: list[dict], schema: type[BaseModel], json_schema: dict | None,
+                     max_tokens: int, result: StructuredResult) -> StructuredResult:
+    """An output cut at the token limit: its complete items if they make an answer; else one more call with
+    twice the room, asking for brief free text and (where a grammar holds the output) writing ``final_answer``
+    first, whose complete items are kept the same way; else an error."""
+    from rag_assets.llm.prompts import load_shared
+
+    if _keep_complete(result.calls[-1], schema, result):
+        return result
+    brief = [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + "\n\n"
+                              + load_shared()["brief_rule"].strip()}]
+    again = llm.chat(brief, schema=answer_first(json_schema), max_tokens=2 * max_tokens)
+    result.calls.append(again)
+    result.raw = again.text
+    if again.truncated:
+        if not _keep_complete(again, schema, result):
+            result.error = (f"the answer was cut at the token limit twice ({max_tokens}, then {2 * max_tokens} "
+                            "tokens) before any complete answer")
+        return result
+    try:
+        result.value = schema.model_validate(parse_json_loose(again.text))
+    except (ValueError, TypeError, ValidationError) as exc:
+        result.error = f"unparseable after a cut: {type(exc).__name__}: {str(exc)[:300]}"
+    return result
 
 
 FORMAT_WORDS = re.compile(r"response_format|json_schema|json_object|grammar|structured output", re.I)
@@ -347,6 +405,7 @@ class LlamaCppLLM(LLMClient):
             mode="grammar" if rf else "text",
             prompt_seconds=prompt_ms / 1000,
             cached_tokens=max(0, prompt_tokens - evaluated) if evaluated else 0,
+            truncated=out["choices"][0].get("finish_reason") == "length",
         )
 
     def _perf(self, reset: bool = False) -> tuple[float, int]:
@@ -379,6 +438,8 @@ def structured_call(
     json_schema = schema.model_json_schema()
     resp = llm.chat(messages, schema=json_schema if constrained else None, max_tokens=max_tokens)
     result = StructuredResult(value=None, raw=resp.text, calls=[resp])
+    if resp.truncated:
+        return _from_cut_output(llm, messages, schema, json_schema if constrained else None, max_tokens, result)
     try:
         result.value = schema.model_validate(parse_json_loose(resp.text))
         return result
@@ -392,6 +453,9 @@ def structured_call(
     )
     fix = llm.chat(repair_messages, schema=json_schema, max_tokens=max_tokens)
     result.calls.append(fix)
+    if fix.truncated and _keep_complete(fix, schema, result):
+        result.repaired = True
+        return result
     try:
         result.value = schema.model_validate(parse_json_loose(fix.text))
         result.repaired = True

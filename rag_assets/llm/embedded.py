@@ -254,10 +254,12 @@ class IkLlamaLLM(LLMClient):
             t1 = time.perf_counter()
             grammar = self._grammar(schema)
             out: list[int] = []
+            ended = False
             try:
                 for _ in range(max_tokens):
                     token = self._pick(grammar)
                     if self.C.llama_token_is_eog(self._model.model, token):
+                        ended = True
                         break
                     if grammar:
                         self.lib.llama_grammar_accept_token(grammar, self._ctx.ctx, token)
@@ -269,7 +271,7 @@ class IkLlamaLLM(LLMClient):
             t2 = time.perf_counter()
         return LLMResponse(text=self._model.detokenize(out).strip(), model=self.model, prompt_tokens=len(tokens),
                            completion_tokens=len(out), seconds=t2 - t0, mode="grammar" if grammar else "text",
-                           prompt_seconds=t1 - t0, cached_tokens=reused)
+                           prompt_seconds=t1 - t0, cached_tokens=reused, truncated=not ended)
 
     def choice_logprobs(self, messages: list[dict], choices: list[str]) -> dict[str, float]:
         """Log-probability of each choice's first token as the answer's first token (one forward pass over the

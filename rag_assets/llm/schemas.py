@@ -15,6 +15,7 @@ ANALYSIS_MAX = 1200
 SUMMARY_MAX = 300
 PAGES_MAX = 8
 QUOTE_MAX = 400
+NAMES_MAX = 100
 ENTITY_MAX = 200  # table statements: subject_core_entity
 BLOCK_MAX = 1200  # table statements: information_block
 
@@ -152,14 +153,14 @@ class NameAnswer(AnswerBase):
 
 class NamesAnswer(AnswerBase):
     final_answer: Union[list[str], Literal["N/A"]] = Field(
-        description="The names exactly as written in the report, or 'N/A'.", max_length=25
+        description="The names exactly as written in the report, or 'N/A'.", max_length=NAMES_MAX
     )
 
     @field_validator("final_answer", mode="before")
     @classmethod
     def _cut_final(cls, v):
-        if isinstance(v, list):
-            return [str(x)[:200] for x in v][:25]
+        if isinstance(v, list):  # every name is kept: a list longer than NAMES_MAX is refused, never trimmed
+            return [str(x)[:200] for x in v]
         if isinstance(v, str) and v.strip().upper() not in ("N/A", "NA"):
             return [v[:200]]
         return "N/A" if not isinstance(v, list) else v
