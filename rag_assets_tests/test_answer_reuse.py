@@ -41,6 +41,10 @@ def test_the_fingerprint_follows_every_setting_the_model_and_the_prompts(monkeyp
     assert settings_fingerprint(local) == before
     monkeypatch.setenv("RAG_ASSETS_PROMPTS", str(tmp_path / "edited"))
     assert settings_fingerprint(local) != before
+    monkeypatch.setenv("RAG_ASSETS_PROMPTS", str(tmp_path / "same"))
+    assert settings_fingerprint(local) == before
+    monkeypatch.setattr("rag_assets.answer.fingerprint.code_version", lambda: "another version of the code")
+    assert settings_fingerprint(local) != before
     assert run_label(local) == "local"
     assert run_label(with_overrides(local, {"top_pages": "5"})) == "local+top_pages=5"
 

@@ -1,8 +1,8 @@
 """What produced an answer, as a fingerprint: an answer is reused (a resumed run, ``evaluate`` again) only when
 the same settings, model, prompts and report indexes would produce it now.
 
-- ``settings_fingerprint``: the resolved configuration (preset and every override), the model's identity and
-  the version of every prompt; computed once per run.
+- ``settings_fingerprint``: the resolved configuration (preset and every override), the model's identity, the
+  version of every prompt and of the code that answers; computed once per run.
 - ``answer_key``: that, plus the reports the question is routed to and the data versions of their indexes, so
   that a re-ingested or replaced report makes its questions be answered again."""
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 from rag_assets.config import PRESETS, RunConfig
 from rag_assets.llm.prompts import load_prompt, prompts_dir
@@ -32,11 +33,27 @@ def prompt_versions() -> dict[str, str]:
             if not p.stem.startswith("_")}
 
 
+ANSWERING_CODE = ("answer", "retrieval", "llm", "index", "config.py")  # what turns indexes into an answer
+
+
+def code_version() -> str:
+    """A hash of the answering code's source files (an upgrade or an edit answers again)."""
+    root = Path(__file__).resolve().parents[1]
+    files = sorted(f for part in ANSWERING_CODE for f in ((root / part).rglob("*.py") if (root / part).is_dir()
+                                                          else [root / part]))
+    h = hashlib.sha1()
+    for f in files:
+        h.update(str(f.relative_to(root)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def settings_fingerprint(cfg: RunConfig) -> str:
-    """What decides an answer besides the reports: every configuration field but its description, the model
-    and the prompts."""
+    """What decides an answer besides the reports: every configuration field but its description, the model,
+    the prompts and the answering code."""
     fields = cfg.model_dump(exclude={"description"})
-    return _digest({"config": fields, "model": model_identity(cfg), "prompts": prompt_versions()})
+    return _digest({"config": fields, "model": model_identity(cfg), "prompts": prompt_versions(),
+                    "code": code_version()})
 
 
 def answer_key(settings_fp: str, index_versions: dict[str, dict]) -> str:
