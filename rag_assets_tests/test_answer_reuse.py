@@ -66,6 +66,14 @@ def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, 
     assert "resuming: 0 answer(s) reused" in said and "2 made with other settings" in said
     assert len(_log_lines(out)) == 4
     assert json.loads(out.read_text())["submission_name"] == "rag_assets-local-fast+top_pages=2"
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps({UNKNOWN_Q["text"]: {"kind": "number", "answers": ["N/A"], "reference_pools": []}}))
+    only_unknown = tmp_path / "unknown.json"
+    only_unknown.write_text(json.dumps([UNKNOWN_Q]))
+    assert main(["evaluate", "--config", "local-fast", "--set", "top_pages=2", "--questions", str(only_unknown),
+                 "--gold", str(gold)]) == 0
+    evaluation = json.loads((ingested / "answers" / "local-fast" / "evaluation.json").read_text())
+    assert evaluation["summary"]["configuration"] == "local-fast+top_pages=2"
 
     assert main(["answer", q, "--out", str(out), "--config", "local", "--model", "qwen2.5-coder-0.5b",
                  "--set", "top_pages=2"]) == 0  # another preset with the same model: other settings still

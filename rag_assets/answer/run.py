@@ -159,7 +159,7 @@ def answer_questions(answerer: Answerer, questions: list[Question], log_path: Pa
     return records
 
 
-def score_answers(records: list[dict], gold: dict, out_dir: Path) -> tuple[dict, list[dict], str]:
+def score_answers(records: list[dict], gold: dict, out_dir: Path, label: str = "") -> tuple[dict, list[dict], str]:
     """Score ``records`` against ``gold`` and write ``out_dir/evaluation.json``: (summary, scored rows, tables:
     accuracy per kind, the none/value confusion table, retrieval vs reading misses, in markdown)."""
     from rag_assets.answer.scoring import evaluate
@@ -167,6 +167,8 @@ def score_answers(records: list[dict], gold: dict, out_dir: Path) -> tuple[dict,
     ev = evaluate(records, gold)
     summary = ev.summary()
     summary["seconds_per_question"] = round(sum(r["seconds"] for r in records) / max(1, len(records)), 1)
+    if label:
+        summary["configuration"] = label  # as it ran: the preset and every override (run_label)
     tables = ev.tables()
     write_json(out_dir / "evaluation.json", {"summary": summary, "tables": tables, "rows": ev.rows})
     return summary, ev.rows, tables
@@ -179,5 +181,5 @@ def answer_and_score(answerer: Answerer, questions: list[Question], gold: dict, 
     tables)."""
     records = answer_questions(answerer, questions, out_dir / "answers.jsonl", out_dir / "submission.json", db_path,
                                progress=progress)
-    summary, rows, tables = score_answers(records, gold, out_dir)
+    summary, rows, tables = score_answers(records, gold, out_dir, run_label(answerer.cfg))
     return records, summary, rows, tables

@@ -11,6 +11,7 @@ from rag_assets.answer.questions import QuestionsFileError, load_questions
 from rag_assets.answer.lineage import AnswerLog
 from rag_assets.answer.run import answer_questions, build_answerer, score_answers
 from rag_assets.answer.scoring import load_gold
+from rag_assets.storage.atomic import read_json
 from rag_assets.storage.textfiles import InputFileError
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ReportStore
 
@@ -149,7 +150,9 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore) -> dg.Mate
         raise dg.Failure(description=str(exc)) from None
     out_dir = store.answers_dir(context.partition_key)
     records = list(AnswerLog(out_dir / "answers.jsonl").load(include_errors=True).values())
-    summary, rows, tables = score_answers(records, gold, out_dir)
+    submitted = read_json(out_dir / "submission.json", default={}) or {}
+    label = str(submitted.get("submission_name", "")).removeprefix("rag_assets-")
+    summary, rows, tables = score_answers(records, gold, out_dir, label)
     return dg.MaterializeResult(
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},
