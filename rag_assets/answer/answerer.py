@@ -8,10 +8,15 @@ from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient, StructuredResult, deadline, structured_call
+from rag_assets.answer.computed import compute
+from rag_assets.answer.filings import Filing, asked_period, detect, select
+from rag_assets.answer.formulas import Item
+from rag_assets.answer.metric_library import default_library
+from rag_assets.answer.metric_question import plan as metric_plan
 from rag_assets.answer.evidence_policy import event_problem, hedge_problem, on_topic
 from rag_assets.answer.number_reader import read_number
 from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
-from rag_assets.answer.units import report_dollar
+from rag_assets.answer.units import asked_unit, report_dollar
 from rag_assets.llm.prompts import build_messages, fill, load_prompt
 from rag_assets.retrieval.rerank import NoReranker, Reranker, page_block
 from rag_assets.retrieval.search import RetrievedPage, Retriever, ScoredChunk, merge_pages
@@ -92,6 +97,7 @@ class AnswerRecord:
     sub_answers: list[dict] = field(default_factory=list)
     candidates: list[dict] = field(default_factory=list)  # number questions: the figures the model chose from
     evidence_ok: bool | None = None  # the evidence quote is in the context and on the question's topic
+    computation: dict | None = None  # a computed metric: formula, operands (value, period, page), missing ones
     fingerprint: str = ""  # what produced it (answer.fingerprint.answer_key): reused only while it matches
 
     def to_dict(self) -> dict:
@@ -187,9 +193,14 @@ class Answerer:
         retriever: Retriever,
         llm: LLMClient,
         reranker: Reranker | None = None,
+        filings: dict[str, Filing] | None = None,
     ):
         self.cfg = cfg
-        self.router = Router(reports)
+        self.filings = {s: (filings or {}).get(s) or Filing(s, name) for s, name in reports.items()}
+        aliases: dict[str, tuple[str, ...]] = {}
+        for f in self.filings.values():
+            aliases[f.company] = tuple(dict.fromkeys(aliases.get(f.company, ()) + f.aliases))
+        self.router = Router(reports, aliases)
         self.retriever = retriever
         self.llm = llm
         self.reranker = reranker or NoReranker()
@@ -210,8 +221,28 @@ class Answerer:
         rec.seconds = round(time.perf_counter() - t0, 3)
         return rec
 
+    def routes(self, question: str, notes: list[str] | None = None) -> list[Route]:
+        """The companies a question names, each with the filing(s) that answer it (``answer.filings.select``:
+        by the period asked, else the latest annual report)."""
+        asked = asked_period(question)
+        out = []
+        for route in self.router.route(question):
+            chosen, why = select([self._filing(s) for s in route.sha1s], asked)
+            if len(route.sha1s) > 1 and notes is not None:
+                notes.append(f"{route.company}: {why} ({', '.join(f.label for f in chosen)})")
+            out.append(replace(route, sha1s=tuple(f.sha1 for f in chosen)))
+        return out
+
+    def _filing(self, sha1: str) -> Filing:
+        """The filing's type and period: subset.csv's, completed once from the report's first pages."""
+        f = self.filings[sha1]
+        if not f.doc_type or f.year is None:
+            pages = self.retriever.index(sha1).pages
+            f = self.filings[sha1] = detect(f, [pages[i] for i in sorted(pages)[:3]])
+        return f
+
     def _answer(self, question: str, kind: str, rec: AnswerRecord) -> None:
-        routes = self.router.route(question)
+        routes = self.routes(question, rec.notes)
         rec.companies = [r.company for r in routes]
         rec.routed = [s for r in routes for s in r.sha1s]
         try:
@@ -262,6 +293,8 @@ class Answerer:
         rec.prompt_tokens += usage.get("prompt_tokens", 0)
         rec.completion_tokens += usage.get("completion_tokens", 0)
         rec.llm_calls += usage.get("calls", 0)
+        if kind == "number" and self._computed(question, route, rec):
+            return
         if kind == "number" and self.cfg.number_reader == "candidates":
             self._read_number(question, query, route, ranked, rec)
             return
@@ -283,6 +316,25 @@ class Answerer:
         self._check_evidence(question, query, kind, res.value, sent, rec)
         rec.references = self._references(kind, rec.value, res.value, sent, rec)
 
+    def _computed(self, question: str, route: Route, rec: AnswerRecord) -> bool:
+        """A question naming a fiscal year and a metric Python can compute (its own definition, a standard form
+        or metric, a line item): computed from cited statement rows (``answer.computed``). True when that is
+        the answer (a value, or N/A for a formula with an operand missing); a single line item not found is
+        left to the number reader."""
+        plan = metric_plan(question, default_library())
+        if plan is None:
+            return False
+        comp = compute(plan, asked_unit(question), self.retriever, route.sha1s, default_library(), default_lexicon())
+        rec.computation = comp.to_dict()
+        rec.notes += comp.notes
+        if comp.value == NA and isinstance(plan.node, Item):
+            rec.notes.append("the line item is read by the number reader instead")
+            return False
+        rec.value, rec.references = comp.value, comp.references if comp.value != NA else []
+        rec.pages_sent = []
+        rec.grounded = rec.evidence_ok = comp.value != NA
+        return True
+
     def _context_pages(self, query: str, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
         """What the model reads: the top_pages whole pages, or (context='passages') the best passage of each of
         the passage_pages best pages; checks and citations then hold to what was read."""
@@ -301,7 +353,7 @@ class Answerer:
                 self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
         reading = read_number(self.llm, question, query, pages,
                               default_lexicon(), self._dollars, self.cfg.max_candidates,
-                              verify_min=self.cfg.number_verify_min)
+                              verify_min=self.cfg.number_verify_min, year=asked_period(question).target)
         rec.candidates = [c.to_dict() for c in reading.candidates]
         shown = {(c.sha1, c.page_index) for c in reading.candidates}
         rec.pages_sent = [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in pages
@@ -313,6 +365,11 @@ class Answerer:
             rec.parsed = value.model_dump() if value is not None else None
         rec.error = reading.error
         rec.value = reading.value
+        unit = asked_unit(question)
+        if isinstance(rec.value, float) and unit.words != "full units":  # the scale and rounding asked
+            before = rec.value
+            rec.value = unit.rounded(rec.value) if reading.percent else unit.amount(rec.value)
+            rec.notes.append(f"{before:g} written as asked ({unit.words}): {rec.value:g}")
         if reading.p_yes is not None:
             rec.notes.append(f"check p(yes)={reading.p_yes}")
         if reading.candidate is not None:

@@ -121,11 +121,12 @@ def _dated(figs: list[Figure], years: list[str]) -> list[Figure]:
 
 
 def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
-               page_scale: tuple[float, str] | None = None) -> list[Candidate]:
+               page_scale: tuple[float, str] | None = None, page_years: list[str] | None = None) -> list[Candidate]:
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
     text with the years, scale); ``page_scale`` the scale last declared by the page's text above, used when
-    the table declares none."""
-    years = list(dict.fromkeys(YEAR_RE.findall(_last_year_line(before))))
+    the table declares none; ``page_years`` the year columns of the page's previous table, used when this one
+    (a statement continued below a heading) names none."""
+    years = list(dict.fromkeys(YEAR_RE.findall(_last_year_line(before)))) or list(page_years or [])
     scale = declared_scale(before[-600:]) or page_scale
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
@@ -150,9 +151,27 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     return out
 
 
+def _columns(rows: list[Candidate]) -> list[str]:
+    """The year columns of a table, from its first row dated in two columns or more."""
+    for row in rows:
+        periods = [f.period for f in row.figures]
+        if len(periods) >= 2 and all(periods):
+            return periods
+    return []
+
+
+DATE_LINE_RE = re.compile(r"^\s*(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?((?:19[89]|20[0-4])\d)\b")
+
+
 def _last_year_line(text: str) -> str:
-    lines = [ln for ln in text.splitlines()[-8:] if len(set(YEAR_RE.findall(ln))) >= 2]
-    return lines[-1] if lines else ""
+    """The header line above a table that names its years ('2018 2017 2016'); or, when the header prints one
+    date a line ('December 26, 2015' / 'December 27, 2014'), those years joined."""
+    tail = text.splitlines()[-8:]
+    lines = [ln for ln in tail if len(set(YEAR_RE.findall(ln))) >= 2]
+    if lines:
+        return lines[-1]
+    dated = [m.group(1) for m in map(DATE_LINE_RE.match, text.splitlines()[-12:]) if m]
+    return " ".join(dated) if len(set(dated)) >= 2 else ""
 
 
 def _not_a_figure(written: str, before: str, after: str) -> bool:
@@ -199,7 +218,7 @@ def page_candidates(text: str, sha1: str, page_index: int) -> list[Candidate]:
     """Every table row and sentence of a page's markdown that prints a figure."""
     out: list[Candidate] = []
     lines = text.splitlines()
-    i, para, page_scale = 0, [], None
+    i, para, page_scale, page_years = 0, [], None, []
     while i <= len(lines):
         line = lines[i] if i < len(lines) else ""
         if line.lstrip().startswith("|"):
@@ -208,7 +227,12 @@ def page_candidates(text: str, sha1: str, page_index: int) -> list[Candidate]:
                 j += 1
             out += _text_candidates(" ".join(para), sha1, page_index)
             para = []
-            out += table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]), page_scale)
+            rows = table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]), page_scale,
+                              page_years)
+            page_years = _columns(rows) or page_years
+            scaled = next((r for r in rows if r.scale != 1.0), None)
+            page_scale = (scaled.scale, scaled.scale_words) if scaled else page_scale
+            out += rows
             i = j
             continue
         if len(line) < 200:  # a caption or heading line may declare the scale of the tables below it

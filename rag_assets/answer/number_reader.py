@@ -25,6 +25,7 @@ class NumberReading:
     result: StructuredResult | None = None
     error: str | None = None
     p_yes: float | None = None  # the model's probability that the chosen line states the metric (verify)
+    percent: bool = False  # the figure read is a percentage (no scale to write it in)
 
 
 def metric_text(query: str) -> str:
@@ -53,11 +54,11 @@ def _digits(text: str) -> str:
 
 
 def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
-                notes: list[str]) -> tuple[Candidate, Figure] | None:
+                notes: list[str], year: int | None = None) -> tuple[Candidate, Figure] | None:
     """The figure the model copied: in its chosen candidate, else in the one other candidate that prints it
     (the model misread the number in brackets; the best-ranked
-    one if several print it); the latest period's figure of that row when the copy is an
-    older column. None when no candidate prints it (the model wrote something else, e.g. 'N/A')."""
+    one if several print it); the asked ``year``'s figure of that row (default: the latest period's) when the
+    copy is another column. None when no candidate prints it (the model wrote something else, e.g. 'N/A')."""
     digits = _digits(written)
     if not digits:
         return None
@@ -73,6 +74,14 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
         notes.append(f"copied figure {written!r} is printed in candidate [{owner.id}], not [{chosen.id}]: "
                      f"[{owner.id}] is used")
     fig, latest = holds(owner)[0], owner.latest
+    asked = next((f for f in owner.figures if year and f.period == str(year)), None)
+    if asked is not None or (year and fig.period and fig.period != str(year)):
+        if asked is None:
+            notes.append(f"the row has no figure for {year}: N/A")
+            return None
+        if asked is not fig:
+            notes.append(f"figure {fig.written!r} is for {fig.period}; the asked year's ({asked.written!r}) is used")
+        return owner, asked
     if fig.period and latest.period and fig.period != latest.period:
         notes.append(f"figure {fig.written!r} is for {fig.period}; the latest period {latest.period} "
                      f"({latest.written!r}) is used")
@@ -103,11 +112,11 @@ def p_states(llm, question: str, cand: Candidate) -> float:
 
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
-                verify_min: float = 0.0) -> NumberReading:
+                verify_min: float = 0.0, year: int | None = None) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
-    yes/no check at that probability."""
+    yes/no check at that probability. ``year``: the fiscal year asked (default: the latest period printed)."""
     reading = NumberReading(candidates=shortlist(pages, query, lexicon, limit))
     if not reading.candidates:
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric: N/A")
@@ -122,7 +131,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     if chosen is None:
         reading.notes.append("the model chose no candidate: N/A")
         return reading
-    found = find_figure(reading.candidates, chosen, res.value.value_as_written, reading.notes)
+    found = find_figure(reading.candidates, chosen, res.value.value_as_written, reading.notes, year)
     if found is None:
         reading.notes.append("no figure chosen: N/A")
         return reading
@@ -138,7 +147,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
             reading.notes.append(f"check: candidate [{chosen.id}] states the metric with p={reading.p_yes} "
                                  f"< {verify_min}: N/A")
             return reading
-    reading.candidate = chosen
+    reading.candidate, reading.percent = chosen, fig.percent
     reading.value = float(f"{chosen.value_of(fig):.12g}")
     if chosen.scale != 1.0 and not (fig.own_scale or fig.percent):
         reading.notes.append(f"{fig.written} x {chosen.scale:g} ({chosen.scale_words})")

@@ -40,17 +40,19 @@ class Route:
 class Router:
     """Finds the known companies named in a question: exact name first, then the normalized name."""
 
-    def __init__(self, reports: dict[str, str]):
-        """``reports``: sha1 -> company name."""
+    def __init__(self, reports: dict[str, str], aliases: dict[str, tuple[str, ...]] | None = None):
+        """``reports``: sha1 -> company name; ``aliases``: company name -> other names it goes by (subset.csv's
+        ``aliases`` column)."""
         by_name: dict[str, list[str]] = {}
         for sha1, name in reports.items():
             by_name.setdefault(name, []).append(sha1)
         self.by_name = {k: tuple(sorted(v)) for k, v in by_name.items()}
         self.normalized: dict[str, list[str]] = {}
         for name in self.by_name:
-            key = normalize_name(name)
-            if key:
-                self.normalized.setdefault(key, []).append(name)
+            for written in (name, *(aliases or {}).get(name, ())):
+                key = normalize_name(written)
+                if key and name not in self.normalized.get(key, []):
+                    self.normalized.setdefault(key, []).append(name)
 
     def route(self, question: str) -> list[Route]:
         found: dict[str, int] = {}
@@ -73,4 +75,36 @@ class Router:
         names = sorted(found, key=lambda n: found[n])
         keep = [n for n in names if not any(n != o and normalize_name(n) in normalize_name(o) and
                                              len(normalize_name(o)) > len(normalize_name(n)) for o in names)]
+        if not keep:
+            keep = self._abbreviated(question, found)
         return [Route(n, self.by_name[n], found[n]) for n in keep]
+
+    def _abbreviated(self, question: str, found: dict[str, int]) -> list[str]:
+        """Names an analyst abbreviates, tried only when no name is written out: a short capitalised word that
+        has two capitals or more and is the initials of a name of several words ('J&J', 'JnJ' for 'Johnson & Johnson') or the start of a
+        one-word name ('JPM' for 'JPMorgan'), when exactly one company fits."""
+        for m in ABBREVIATION_RE.finditer(question):
+            if sum(c.isupper() for c in m.group(0)) < 2:
+                continue  # 'Is', 'What': words, not abbreviations
+            word = m.group(0).lower().replace("&", "n")
+            fits = [n for n in self.by_name if word in _abbreviations(n)]
+            if len(fits) == 1:
+                found[fits[0]] = m.start()
+                return fits
+        return []
+
+
+ABBREVIATION_RE = re.compile(r"(?<![\w&])[A-Z][A-Za-z&]{1,4}(?![\w&])")
+
+
+def _abbreviations(name: str) -> set[str]:
+    """Initials of a name of two or more words ('&' and 'and' as 'n'), and (3 letters or more) the starts of a
+    one-word name."""
+    words = re.sub(r"[^\w\s&]", " ", normalize_name(name)).replace("&", " & ").split()
+    out = set()
+    if len(words) >= 2:
+        initials = "".join("n" if w in ("&", "and") else w[0] for w in words)
+        out |= {initials, initials.replace("n", "") if "&" in words or "and" in words else initials}
+    elif words and len(words[0]) > 3:
+        out |= {words[0][:k] for k in range(3, min(5, len(words[0])))}
+    return out

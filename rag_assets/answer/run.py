@@ -24,8 +24,10 @@ from rag_assets.retrieval.search import Retriever
 log = logging.getLogger(__name__)
 
 
-def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None, embedder=None) -> Answerer:
-    """The pipeline of ``cfg`` over the reports under ``root`` (sha1 -> company name)."""
+def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None, embedder=None,
+                   filings: dict | None = None) -> Answerer:
+    """The pipeline of ``cfg`` over the reports under ``root`` (sha1 -> company name; ``filings``: sha1 ->
+    ``answer.filings.Filing`` as subset.csv describes them)."""
     if embedder is None and cfg.retrieval != "bm25":
         embedder = make_embedder(cfg.embedder, cfg.embedding_model or None)
     retriever = Retriever(root, embedder, cfg.retrieval, cfg.vector_k, cfg.bm25_k, cfg.rrf_k, page_bm25=cfg.page_bm25,
@@ -34,7 +36,7 @@ def build_answerer(cfg: RunConfig, root: Path, reports: dict[str, str], llm=None
                           proximity_chars=cfg.proximity_chars, embed_without_template=cfg.embed_without_template)
     llm = llm or build_llm(cfg)
     reranker = build_reranker(cfg, llm, retriever)
-    return Answerer(cfg, reports, retriever, llm, reranker)
+    return Answerer(cfg, reports, retriever, llm, reranker, filings)
 
 
 def build_reranker(cfg: RunConfig, llm, retriever: Retriever) -> Reranker:
@@ -61,7 +63,7 @@ def question_key(answerer: Answerer, question: str, settings_fp: str) -> str:
     if too_long(answerer.cfg, question):
         return ""
     try:
-        routed = [s for route in answerer.router.route(question) for s in route.sha1s]
+        routed = [s for route in answerer.routes(question) for s in route.sha1s]
         return answer_key(settings_fp, {s: answerer.retriever.index(s).versions() for s in routed})
     except Exception:  # noqa: BLE001 - a report that cannot be loaded is the answer's error, not the key's
         return ""
@@ -123,7 +125,7 @@ def answer_all(
 
 def ranked_pages(answerer: Answerer, question: str, top_k: int = 10) -> list:
     """The pages retrieval ranks for a question (every routed report's first ``top_k``), best first."""
-    routes = answerer.router.route(question)
+    routes = answerer.routes(question)
     pages = []
     for route in routes:
         ranked, _, _ = answerer.rank_pages(question, route)

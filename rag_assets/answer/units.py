@@ -4,6 +4,7 @@ page prints, and what a question asks for (a currency, a percentage, a count).""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 CURRENCY_CODES = "usd|eur|gbp|aud|cad|chf|nok|sek|dkk|jpy|cny|rmb|hkd|sgd|inr|zar|nzd|brl|krw"
 _CUR = rf"(?:us\$|a\$|c\$|hk\$|s\$|[$€£¥]|\b(?:{CURRENCY_CODES}))"
@@ -12,6 +13,7 @@ SCALE_DECLARATIONS = [
     (re.compile(r"\bin\s+(?:[a-z$€£.]+\s+){0,2}?(thousands|millions|billions)\b", re.I), None),
     (re.compile(r"\b(thousands|millions|billions)\s+of\s+(?:[a-z.]+\s+)?"
                 r"(?:dollars|euros|pounds|yen|francs|kroner|kronor|rand|yuan|renminbi)\b", re.I), None),
+    (re.compile(r"\(\s*(thousands|millions|billions)\s*\)", re.I), None),
     (re.compile(rf"{_CUR}\s?['’]?000s?\b|\(\s?['’]?000s?\s?\)|['’]000\b", re.I), 1e3),
     (re.compile(rf"{_CUR}\s?['’]?(?:m|mn|mln|million|millions)\b", re.I), 1e6),
     (re.compile(rf"{_CUR}\s?['’]?(?:bn|b|billion|billions)\b", re.I), 1e9),
@@ -81,3 +83,48 @@ def asks_percent(metric: str) -> bool:
 def unscaled_label(label: str) -> bool:
     """A row of per-share amounts, percentages, ratios or counts: a table's scale never applies to it."""
     return bool(UNSCALED_LABEL_RE.search(label))
+
+
+ASKED_SCALE_RE = re.compile(
+    rf"\b(?:in\s+(?:(?:{CURRENCY_CODES}|us\$|\$|dollars?)\s+)?|(?:{CURRENCY_CODES})\s+)(thousands|millions|billions)\b", re.I)
+ASKED_PERCENT_RE = re.compile(r"\bin\s+(?:units\s+of\s+)?percent(?:s|age)?\b|\bas\s+an?\s+(?:%|percent)|%\s*margin\b|"
+                              r"\b(?:percent|percentage)\s+(?:margin|change|growth)\b|\bCAGR\b", re.I)
+DECIMALS_RE = re.compile(r"\bround(?:ed)?\s+(?:\w+\s+){0,3}?to\s+(?:the\s+)?(one|two|three|four|\d)\s+decimal", re.I)
+WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4}
+
+
+@dataclass(frozen=True)
+class AskedUnit:
+    """What the answer's number must be written in: a scale (1e6 for 'in USD millions'; 1 = full units, the
+    ERC convention), percent points for a ratio asked 'in units of percents', and decimals to round to."""
+
+    scale: float = 1.0
+    percent: bool = False
+    decimals: int | None = None
+
+    def amount(self, value: float) -> float:
+        """An amount in full units, written in the asked scale and rounding."""
+        return self.rounded(value / self.scale)
+
+    def ratio(self, value: float) -> float:
+        """A ratio (0.054), in percent points when percent is asked (5.4), rounded as asked."""
+        return self.rounded(value * 100 if self.percent else value)
+
+    def rounded(self, value: float) -> float:
+        return round(value, self.decimals) if self.decimals is not None else float(f"{value:.12g}")
+
+    @property
+    def words(self) -> str:
+        parts = [f"scale {self.scale:g}" if self.scale != 1 else "", "percent" if self.percent else "",
+                 f"{self.decimals} decimals" if self.decimals is not None else ""]
+        return ", ".join(p for p in parts if p) or "full units"
+
+
+def asked_unit(question: str) -> AskedUnit:
+    """The unit a question asks for: 'Answer in USD millions', '(in USD billions)', 'in units of percents and
+    round to one decimal place'."""
+    scale = ASKED_SCALE_RE.search(question)
+    decimals = DECIMALS_RE.search(question)
+    d = decimals.group(1).lower() if decimals else None
+    return AskedUnit(WORD_SCALE[scale.group(1).lower()] if scale else 1.0, bool(ASKED_PERCENT_RE.search(question)),
+                     (WORD_DIGITS.get(d) or int(d)) if d else None)

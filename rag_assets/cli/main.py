@@ -177,7 +177,7 @@ def _answer_setup(config: str, model: str | None = None, base_url: str | None = 
     reports = store.indexed_reports()
     if not reports:
         raise SystemExit(f"no ingested reports under {store.root}: run `rag-assets ingest` first")
-    return cfg, store, reports, lambda: build_answerer(cfg, store.root, reports)
+    return cfg, store, reports, lambda: build_answerer(cfg, store.root, reports, filings=store.filings(reports))
 
 
 def _questions_or_exit(path):
@@ -248,7 +248,8 @@ def cmd_retrieve(args) -> int:
     from rag_assets.retrieval.search import ReportIndexError
     from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
 
-    answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None)
+    answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None,
+                              filings=store.filings(reports))
     out = Path(args.out)
     hits: dict = {}
     failed = []
@@ -326,7 +327,7 @@ def cmd_bench_retrieval(args) -> int:
         if cfg.retrieval != "bm25" and key not in embedders:
             embedders[key] = make_embedder(cfg.embedder, cfg.embedding_model or None)
         answerer = build_answerer(cfg, store.root, reports, embedder=embedders.get(key),
-                                  llm=NoLLM() if cfg.rerank == "none" else None)
+                                  llm=NoLLM() if cfg.rerank == "none" else None, filings=store.filings(reports))
 
         def rank(q, answerer=answerer):
             return [f"{p.sha1}:{p.page_index}" for p in ranked_pages(answerer, q, args.top_k)]

@@ -63,7 +63,7 @@ def answers(
         client = llm.client(cfg)  # checks the LLM backend before fetching any model
     except (BackendMissing, ModelFetchError) as exc:
         raise dg.Failure(description=str(exc)) from None
-    answerer = build_answerer(cfg, store.root, reports, llm=client)
+    answerer = build_answerer(cfg, store.root, reports, llm=client, filings=store.filings(reports))
     t0 = time.perf_counter()
 
     def progress(rec, done, total):

@@ -30,6 +30,15 @@ class ReportSource:
     mtime_ns: int
     currency: str | None = None
     superseded_by: str | None = None  # the sha1 of the bytes now at ``path`` (this report is no longer routed to)
+    doc_type: str | None = None  # subset.csv's optional filing columns (answer.filings reads them)
+    doc_period: str | None = None
+    doc_name: str | None = None
+    aliases: str | None = None  # other names of the company, ';'-separated
+
+    def filing_row(self) -> dict:
+        """The subset.csv columns that describe the filing."""
+        return {"doc_type": self.doc_type, "doc_period": self.doc_period, "doc_name": self.doc_name,
+                "aliases": self.aliases}
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -201,6 +210,8 @@ class Catalog:
                 size=size,
                 mtime_ns=mtime,
                 currency=(row.get("cur") or row.get("currency") or None),
+                **{k: (str(row.get(k) or "").strip() or None) for k in ("doc_type", "doc_period", "doc_name",
+                                                                     "aliases")},
             )
         new = set(found) - set(self.reports)
         self.reports.update(found)
@@ -213,7 +224,7 @@ class Catalog:
         with no subset row of its own keeps its company."""
         for src in self.reports.values():
             if src.path == path and not src.superseded_by:
-                return {"company_name": src.company_name, "currency": src.currency}
+                return {"company_name": src.company_name, "currency": src.currency, **src.filing_row()}
         return {}
 
     def current(self) -> dict[str, ReportSource]:

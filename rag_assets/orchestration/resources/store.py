@@ -7,6 +7,7 @@ from pathlib import Path
 import dagster as dg
 from pydantic import Field
 
+from rag_assets.answer.filings import from_row
 from rag_assets.storage.catalog import Catalog, ReportSource
 from rag_assets.ingest.chunking import ChunkingConfig
 from rag_assets.llm.cache import LLMCache
@@ -87,6 +88,13 @@ class ReportStore(dg.ConfigurableResource):
             for sha1, src in self.catalog().current().items()
             if self.paths(sha1).chunks.exists()
         }
+
+    def filings(self, reports: dict[str, str]) -> dict:
+        """sha1 -> ``answer.filings.Filing`` of ``reports``, as subset.csv describes them (the answerer completes
+        them from each report's cover)."""
+        cat = self.catalog().reports
+        return {sha1: from_row(sha1, name, cat[sha1].filing_row() if sha1 in cat else {})
+                for sha1, name in reports.items()}
 
     def chunking(self) -> ChunkingConfig:
         return ChunkingConfig(max_tokens=self.chunk_tokens, overlap_tokens=self.chunk_overlap,

@@ -1,0 +1,103 @@
+"""Compute a metric from cited figures: each operand of the plan's formula is found by Python
+(``operands.find_operand``), the formula is evaluated, the result written in the unit asked. Every operand
+keeps its page; a missing operand makes the answer N/A, never a guess."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from rag_assets.answer.formulas import evaluate, items_of, money, show
+from rag_assets.answer.metric_library import Library
+from rag_assets.answer.metric_question import MetricPlan
+from rag_assets.answer.numbers import NA
+from rag_assets.answer.operands import Operand, SourcePage, find_operand
+from rag_assets.answer.units import AskedUnit
+
+OPERAND_PAGES = 8  # pages retrieval adds per operand and report, after the item's statement pages
+
+
+@dataclass
+class Computation:
+    value: float | str = NA
+    formula: str = ""
+    how: str = ""
+    operands: list[Operand] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"value": self.value, "formula": self.formula, "how": self.how, "missing": self.missing,
+                "operands": [o.to_dict() for o in self.operands]}
+
+    @property
+    def references(self) -> list[dict]:
+        seen = dict.fromkeys((o.sha1, o.page_index) for o in self.operands)
+        return [{"pdf_sha1": s, "page_index": p} for s, p in seen]
+
+
+def source_pages(retriever, sha1s, statement: str, query: str, lexicon) -> list[SourcePage]:
+    """The pages typed as ``statement`` in each report, then the pages retrieval ranks for ``query``."""
+    out, seen = [], set()
+    for sha1 in sha1s:
+        ix = retriever.index(sha1)
+        typed = ix.typed_pages(lexicon).get(statement, []) if statement else []
+        for p in typed:
+            seen.add((sha1, p))
+            out.append(SourcePage(sha1, p, ix.pages.get(p, ""), True))
+    for sha1 in sha1s:
+        ranked, _ = retriever.pages(sha1, query, OPERAND_PAGES)
+        for p in ranked:
+            if (sha1, p.page_index) not in seen:
+                seen.add((sha1, p.page_index))
+                out.append(SourcePage(sha1, p.page_index, p.text, False))
+    return out
+
+
+def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Library, lexicon) -> Computation:
+    """Find every operand of ``plan`` in the reports ``sha1s``, evaluate, and write the result as ``unit`` asks."""
+    comp = Computation(formula=show(plan.node), how=plan.how)
+    values = {}
+    for item in items_of(plan.node):
+        spec = library.items.get(item.name)
+        pages = source_pages(retriever, sha1s, spec.statement if spec else "", item.name, lexicon)
+        found = find_operand(item, spec, pages)
+        if found is None:
+            comp.missing.append(f"{item.name} {item.year}")
+            continue
+        comp.operands.append(found)
+    if comp.missing:
+        comp.notes.append(f"no statement row prints {', '.join(comp.missing)}: N/A")
+        return comp
+    comp.operands = _same_scale(comp.operands, comp.notes)
+    values = {_key(o): o.value for o in comp.operands}
+    try:
+        result = evaluate(plan.node, {item: values[(item.name, item.year)] for item in items_of(plan.node)})
+    except (ZeroDivisionError, OverflowError, ValueError) as exc:
+        comp.notes.append(f"cannot compute {comp.formula}: {exc}: N/A")
+        return comp
+    if isinstance(result, complex) or not math.isfinite(result):
+        comp.notes.append(f"{comp.formula} is not a finite number: N/A")
+        return comp
+    comp.value = unit.amount(result) if money(plan.node) else unit.ratio(result)
+    comp.notes.append(f"computed {comp.formula} = {result:.6g} ({plan.how}); answered {comp.value} "
+                      f"({unit.words})")
+    return comp
+
+
+def _key(o: Operand) -> tuple[str, int]:
+    return (o.item, o.year)
+
+
+def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:
+    """Figures of one report's statements share a scale: a figure whose table declared none (1.0) takes the one
+    the others declare, when they all declare the same."""
+    scales = {o.scale for o in operands if o.scale != 1.0}
+    if len(scales) != 1 or all(o.scale != 1.0 for o in operands):
+        return operands
+    scale = scales.pop()
+    words = next(o.scale_words for o in operands if o.scale == scale)
+    fixed = [replace(o, value=o.value * scale, scale=scale, scale_words=f"{words} (as its statement's other "
+                     "figures)") if o.scale == 1.0 else o for o in operands]
+    notes.append(f"figures printed without a scale read as {words}, as the other operands")
+    return fixed

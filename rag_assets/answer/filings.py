@@ -1,0 +1,125 @@
+"""Filings as first-class: what kind of document a report is (annual, quarterly, earnings release, 8-K) and
+which fiscal period it covers, from ``subset.csv`` when it says so, else read from the report's first pages;
+the period a question asks for; and which of a company's filings answer it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+YEAR = r"(?:19[89]|20[0-4])\d"
+DOC_TYPES = {  # how subset.csv and file names write a document type -> ours
+    "10k": "annual", "10-k": "annual", "annual": "annual", "annual report": "annual", "20f": "annual",
+    "20-f": "annual", "10q": "quarterly", "10-q": "quarterly", "quarterly": "quarterly", "8k": "current",
+    "8-k": "current", "earnings": "earnings", "earnings release": "earnings",
+}
+ANNUAL_RE = re.compile(rf"\b(?:for\s+the\s+)?(?:fiscal\s+)?year\s+ended\s+[A-Z][a-z]+\s+\d{{1,2}},?\s+({YEAR})", re.I)
+QUARTER_RE = re.compile(rf"\bquarterly\s+period\s+ended\s+([A-Z][a-z]+)\s+\d{{1,2}},?\s+({YEAR})", re.I)
+FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F)\b")
+NAME_PERIOD_RE = re.compile(rf"(?<!\d)({YEAR})(?:[ _-]?Q([1-4]))?(?!\d)", re.I)
+ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+Q_ASKED_RE = re.compile(rf"\b(?:Q([1-4])|({'|'.join(ORDINAL)})\s+(?:fiscal\s+)?quarter)\b", re.I)
+YEAR_ASKED_RE = re.compile(rf"(?<![\w.])(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR})(?![\w])", re.I)
+LATER_FILING_YEARS = 2  # an annual report prints the two years before its own (income and cash flow statements)
+
+
+@dataclass(frozen=True)
+class Filing:
+    sha1: str
+    company: str
+    doc_type: str = ""  # annual, quarterly, earnings, current ('' unknown)
+    year: int | None = None  # the fiscal year it reports on
+    quarter: int | None = None
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        period = f"{self.year}" + (f"Q{self.quarter}" if self.quarter else "") if self.year else "?"
+        return f"{self.company} {self.doc_type or 'report'} {period}"
+
+
+def doc_type_of(written: str | None) -> str:
+    """Our document type for what ``subset.csv`` writes ('10k', '10-Q', 'Earnings'); '' when unknown."""
+    return DOC_TYPES.get((written or "").strip().lower(), "")
+
+
+def from_row(sha1: str, company: str, row: dict) -> Filing:
+    """A filing from a ``subset.csv`` row: ``doc_type``, ``doc_period`` (a year), ``aliases`` (';'-separated);
+    a quarter is read from ``doc_name`` ('..._2023Q2_...') when the row has one."""
+    period = NAME_PERIOD_RE.search(str(row.get("doc_period") or ""))
+    named = NAME_PERIOD_RE.search(str(row.get("doc_name") or ""))
+    year = int(period.group(1)) if period else int(named.group(1)) if named else None
+    quarter = named.group(2) if named and named.group(1) == str(year) else None
+    aliases = tuple(a.strip() for a in str(row.get("aliases") or "").split(";") if a.strip())
+    return Filing(sha1, company, doc_type_of(row.get("doc_type")), year, int(quarter) if quarter else None, aliases)
+
+
+def detect(filing: Filing, first_pages: list[str]) -> Filing:
+    """``filing`` completed from its first pages' cover ('FORM 10-K ... for the fiscal year ended December 31,
+    2018', 'for the quarterly period ended June 30, 2023'); what the row already says is kept."""
+    text = "\n".join(first_pages)
+    doc_type, year = filing.doc_type, filing.year
+    form = FORM_RE.search(text)
+    quarter_m, annual_m = QUARTER_RE.search(text), ANNUAL_RE.search(text)
+    if not doc_type and form:
+        doc_type = doc_type_of(form.group(1))
+    if not doc_type and (quarter_m or annual_m):
+        doc_type = "quarterly" if quarter_m and not annual_m else "annual"
+    if year is None:
+        m = quarter_m if doc_type == "quarterly" and quarter_m else annual_m or quarter_m
+        year = int(m.group(m.lastindex)) if m else None
+    return Filing(filing.sha1, filing.company, doc_type, year, filing.quarter, filing.aliases)
+
+
+@dataclass(frozen=True)
+class AskedPeriod:
+    years: tuple[int, ...]  # every fiscal year the question names, in order
+    quarter: int | None = None
+
+    @property
+    def target(self) -> int | None:
+        """The year whose filing answers: the latest named (a change 'between FY2021 and FY2022' is read in
+        the FY2022 report, which prints both)."""
+        return max(self.years) if self.years else None
+
+
+def asked_period(question: str) -> AskedPeriod:
+    """The fiscal years and quarter a question names ('FY2018', 'Q2 of FY2023', 'second fiscal quarter of
+    2023', 'between 2022 and the 2021 fiscal period')."""
+    years = tuple(dict.fromkeys(int(m.group(1)) for m in YEAR_ASKED_RE.finditer(question)))
+    q = Q_ASKED_RE.search(question)
+    quarter = (int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]) if q else None
+    return AskedPeriod(years, quarter)
+
+
+def select(filings: list[Filing], asked: AskedPeriod) -> tuple[list[Filing], str]:
+    """The filings of one company that answer a question asking for ``asked``, with why. One filing: that one.
+    A quarter: the quarterly reports and earnings releases of the target year. A year: that year's annual
+    report, else the nearest later one (it prints the prior years' columns), else that year's other filings.
+    No period: the latest annual report. When nothing fits, every filing."""
+    if len(filings) <= 1:
+        return filings, "the company's only filing"
+    target = asked.target
+    annual = [f for f in filings if f.doc_type in ("annual", "")]
+    if asked.quarter and target:
+        interim = [f for f in filings if f.doc_type in ("quarterly", "earnings") and f.year == target]
+        exact = [f for f in interim if f.quarter == asked.quarter]
+        if exact or interim:
+            return exact or interim, f"the Q{asked.quarter} {target} interim filing(s)"
+    if target:
+        same = [f for f in annual if f.year == target]
+        if same:
+            return same, f"the FY{target} annual report"
+        later = sorted((f for f in annual if f.year and target < f.year <= target + LATER_FILING_YEARS),
+                       key=lambda f: f.year)
+        if later:
+            return later[:1], f"the FY{later[0].year} annual report (it prints FY{target})"
+        other = [f for f in filings if f.year == target]
+        if other:
+            return other, f"the {target} filing(s)"
+        return filings, f"no filing of FY{target}: every filing"
+    dated = [f for f in annual if f.year]
+    if dated:
+        latest = max(dated, key=lambda f: f.year)
+        return [latest], f"no period named: the latest annual report (FY{latest.year})"
+    return filings, "no period named and no dated annual report: every filing"

@@ -1,0 +1,116 @@
+"""What formula a question asks Python to compute: its own definitions first ("DPO is defined as: ..."), then
+the generic forms analysts write ("3 year average of X from FY2017 to FY2019", "X as a % of Y", "X % margin",
+"revenue CAGR from FY2020 to FY2022"), then a metric or a single line item of the library. Only questions that
+name a fiscal year are computed; the others (the ERC templates: 'the last period') are read as printed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag_assets.answer.filings import asked_period
+from rag_assets.answer.formulas import Const, FormulaError, Item, Mean, Node, Op, Parser
+from rag_assets.answer.metric_library import Library, fold
+
+DEFINED_RE = re.compile(r"(?:^|[.?!:]\s+)([^.?!:]{1,80}?)\s+(?:here\s+)?is\s+defined\s+as:?\s+(.+?)(?=\.\s|\.?$)", re.I)
+DEFINE_RE = re.compile(r"\bdefine\s+([^.?!]{1,80}?)\s+as:?\s+(.+?)(?=\.\s|\.?$)", re.I)
+YEAR_AVG_RE = re.compile(r"\b(\d|two|three|four|five)[\s-]+year\s+average\s+(?:of\s+)?(?:the\s+)?(.+?)"
+                         r"(?:\s+from\s+|\s+for\s+|\s+between\s+|\?|$)", re.I)
+CAGR_RE = re.compile(r"(?:\d+\s+year\s+)?(.+?)\s+cagr\b", re.I)
+SHARE_OF_RE = re.compile(r"(.+?)\s+as\s+an?\s+(?:%|percent(?:age)?)\s+of\s+(?:the\s+)?(.+?)(?:\s+for\b|\s+from\b|\?|$)",
+                         re.I)
+MARGIN_RE = re.compile(r"(.+?)\s*%?\s*margin\b", re.I)
+ASKS_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were)|how\s+much)\s+(?:the\s+)?", re.I)
+
+
+@dataclass(frozen=True)
+class MetricPlan:
+    node: Node
+    how: str  # where the formula came from: the question's definition, a form, the library
+
+
+def _name_key(name: str) -> str:
+    name = re.sub(r"\bhere\b|\bthe\b", " ", fold(name))
+    return " ".join(name.split()[-5:])
+
+
+def definitions(question: str) -> dict[str, str]:
+    """Names the question defines -> their formula text (every word form of the name: 'dpo', 'days payable
+    outstanding dpo')."""
+    out: dict[str, str] = {}
+    for m in [*DEFINED_RE.finditer(question), *DEFINE_RE.finditer(question)]:
+        name, formula = m.group(1), m.group(2)
+        key = _name_key(name)
+        out.setdefault(key, formula)
+        for abbr in re.findall(r"\(([A-Za-z&]{2,8})\)", name):  # 'days payable outstanding (DPO)'
+            out.setdefault(fold(abbr), formula)
+    return out
+
+
+def plan(question: str, library: Library) -> MetricPlan | None:
+    """The formula ``question`` asks for, or None when it names no fiscal year or nothing Python can compute."""
+    year = asked_period(question).target
+    if year is None:
+        return None
+    defined = definitions(question)
+    parser = Parser(library, year, defined)
+    try:
+        if defined:
+            return MetricPlan(parser.parse(next(iter(defined.values()))), "the question's definition")
+        asked = _asked_text(question)
+        return _form(asked, question, parser) or _library(asked, parser)
+    except (FormulaError, RecursionError, ZeroDivisionError):
+        return None
+
+
+def _asked_text(question: str) -> str:
+    """The clause that names the metric: from 'what is' to the end of that sentence."""
+    asks = list(ASKS_RE.finditer(question))
+    text = question[asks[-1].end():] if asks else question
+    return re.split(r"(?<=[?])\s|\.\s", text, maxsplit=1)[0]
+
+
+def _form(asked: str, question: str, parser: Parser) -> MetricPlan | None:
+    years = sorted(asked_period(question).years)
+    m = YEAR_AVG_RE.search(asked)
+    if m and len(years) >= 2:
+        span = range(years[0], years[-1] + 1)
+        inner = [_metric(m.group(2), Parser(parser.library, y, parser.defined)) for y in span]
+        if all(inner):
+            return MetricPlan(Mean(tuple(inner)), f"a {len(span)}-year average")
+    m = CAGR_RE.search(asked)
+    if m and len(years) >= 2:
+        first, last = years[0], years[-1]
+        a, b = parser.item(m.group(1), first), parser.item(m.group(1), last)
+        growth = Op("^", Op("/", b, a), Const(1 / (last - first)))
+        return MetricPlan(Op("-", growth, Const(1.0)), "a compound annual growth rate")
+    node = _metric(asked, parser)
+    return MetricPlan(node, "a share or margin") if node is not None and not isinstance(node, Item) else None
+
+
+def _metric(text: str, parser: Parser) -> Node | None:
+    """'X as a % of Y' (X / Y), 'X % margin' (X / revenue), a library metric, or a line item."""
+    m = SHARE_OF_RE.search(text)
+    if m:
+        return Op("/", _operand(m.group(1), parser), _operand(m.group(2), parser))
+    m = MARGIN_RE.search(text)
+    if m and (parser.library.item_in(m.group(1)) or parser.library.metric_in(m.group(1))):
+        base = _operand(m.group(1), parser)
+        if base is not None and not (isinstance(base, Item) and base.name in ("gross profit", "revenue")):
+            return Op("/", base, Item("revenue", parser.year))
+    return _operand(text, parser)
+
+
+def _operand(text: str, parser: Parser) -> Node | None:
+    spec = parser.library.metric_in(text)
+    if spec:
+        return parser.parse(spec.formula)
+    item = parser.library.item_in(text)
+    return Item(item.name, parser.year) if item else None
+
+
+def _library(asked: str, parser: Parser) -> MetricPlan | None:
+    node = _operand(asked, parser)
+    if node is None:
+        return None
+    return MetricPlan(node, "a line item" if isinstance(node, Item) else "the metric library")

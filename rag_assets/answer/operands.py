@@ -1,0 +1,83 @@
+"""Find an operand: the statement row that prints a line item for one fiscal year. Python ranks the rows of
+the item's statement pages (then of the pages retrieval finds for it) by how exactly their label is one of the
+item's labels; the figure must sit in the asked year's column."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from rag_assets.answer.candidates import Candidate, page_candidates
+from rag_assets.answer.formulas import Item
+from rag_assets.answer.metric_library import ItemSpec, fold
+
+
+@dataclass(frozen=True)
+class SourcePage:
+    sha1: str
+    page_index: int
+    text: str
+    statement: bool  # typed as the item's statement
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One cited figure of a computation."""
+
+    item: str
+    year: int
+    value: float  # in full units (its table's scale applied), sign as the library says
+    written: str
+    label: str
+    sha1: str
+    page_index: int
+    scale: float
+    scale_words: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def label_match(label: str, labels: tuple[str, ...]) -> float:
+    """3 when the row's label is one of ``labels``; 2 when it starts with one and adds at most three words
+    ('Net income attributable to X'); 1 when it holds every word of one; 0 otherwise."""
+    folded = fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", label, flags=re.I))
+    best = 0.0
+    for want in labels:
+        if folded == want:
+            return 3.0
+        if folded.startswith(want + " ") and len(folded.split()) - len(want.split()) <= 3:
+            best = max(best, 2.0)
+        elif set(want.split()) <= set(folded.split()):
+            best = max(best, 1.0 - 0.05 * (len(folded.split()) - len(want.split())))
+    return best
+
+
+def _year_figure(cand: Candidate, year: int):
+    return next((f for f in cand.figures if f.period == str(year) and not f.percent), None)
+
+
+def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> Operand | None:
+    """The best row of ``pages`` (statement pages first, then best-ranked) for ``item``, or None when no row
+    names it with a figure in the year's column."""
+    labels = spec.labels if spec else (fold(item.name),)
+    best, best_key = None, None
+    for rank, page in enumerate(pages):
+        for cand in page_candidates(page.text, page.sha1, page.page_index):
+            if cand.source != "row":
+                continue
+            match = label_match(cand.label, labels)
+            fig = _year_figure(cand, item.year) if match >= 1.0 else None
+            if fig is None:
+                continue
+            key = (match + (1.5 if page.statement else 0.0), -rank)  # a statement's row first
+            if best_key is None or key > best_key:
+                best, best_key = (cand, fig), key
+    if best is None:
+        return None
+    cand, fig = best
+    value = cand.value_of(fig)
+    if not (spec and spec.signed):
+        value = abs(value)
+    return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
+                   cand.scale, cand.scale_words)

@@ -1,0 +1,69 @@
+"""Synthetic 10-K filings: a cover that names the form and the fiscal year, and three statements whose
+columns are years, as US filings print them ("(In millions)", "2023 2022")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+W, H = A4
+COLUMNS = (330, 430, 530)
+NARRATIVE_PAGES = 12
+
+
+def _fmt(v: float) -> str:
+    return f"({abs(v):,.0f})" if v < 0 else f"{v:,.0f}"
+
+
+def _statement(c, title: str, years: list[int], rows: list[tuple[str, list[float]]]) -> None:
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(40, H - 70, title)
+    c.setFont("Helvetica", 9)
+    c.drawString(40, H - 88, "(In millions)")
+    c.setFont("Helvetica-Bold", 9)
+    for x, year in zip(COLUMNS, years):
+        c.drawRightString(x, H - 110, str(year))
+    c.setFont("Helvetica", 9)
+    y = H - 128
+    for label, values in rows:
+        c.drawString(40, y, label)
+        for x, v in zip(COLUMNS, values):
+            c.drawRightString(x, y, _fmt(v))
+        y -= 15
+
+
+def write_10k(path: Path, company: str, year: int, figures: dict[str, dict[int, float]]) -> Path:
+    """A 10-K of ``company`` for fiscal ``year``: cover, income statement (three years), balance sheet (two
+    years), cash-flow statement (three years). ``figures``: row label -> {year: value in millions}; a label
+    is printed in the statement it belongs to (balance sheet rows name assets, liabilities or inventory)."""
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(40, H - 80, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION")
+    c.drawString(40, H - 110, "FORM 10-K")
+    c.setFont("Helvetica", 10)
+    c.drawString(40, H - 140, f"ANNUAL REPORT PURSUANT TO SECTION 13 For the fiscal year ended December 31, {year}")
+    c.drawString(40, H - 160, f"{company.upper()}")
+    c.showPage()
+    for k in range(NARRATIVE_PAGES):  # a filing is mostly text: the statements' unit lines are not furniture
+        c.setFont("Helvetica", 10)
+        c.drawString(40, H - 80, f"Item {k + 1}. {company} designs and sells industrial valves and pumps.")
+        c.drawString(40, H - 95, f"Section {k + 1}: demand follows the investment cycles of our customers.")
+        c.showPage()
+    balance = ("assets", "liabilities", "inventor", "payable", "receivable", "equity")
+    cash = ("cash provided", "purchases of property", "dividends", "depreciation")
+    kinds = {"income": [], "balance": [], "cash": []}
+    for label, by_year in figures.items():
+        low = label.lower()
+        kind = "balance" if any(w in low for w in balance) else "cash" if any(w in low for w in cash) else "income"
+        kinds[kind].append(label)
+    for title, kind, n in [("Consolidated Statements of Income", "income", 3),
+                           ("Consolidated Balance Sheets", "balance", 2),
+                           ("Consolidated Statements of Cash Flows", "cash", 3)]:
+        years = [year - k for k in range(n)]
+        rows = [(label, [figures[label].get(y, 0.0) for y in years]) for label in kinds[kind]]
+        _statement(c, title, years, rows)
+        c.showPage()
+    c.save()
+    return path
