@@ -56,9 +56,14 @@ def filings(tmp_path_factory):
         instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in found])
         res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
                "llm": LLMResource()}
+        metadata = {}
         for r in found:
-            dg.materialize(ingestion_graph(res), partition_key=r.sha1, instance=instance, resources=res)
+            result = dg.materialize(ingestion_graph(res), partition_key=r.sha1, instance=instance, resources=res)
+            [mat] = result.asset_materializations_for_node("report_pages")
+            metadata[r.sha1] = {k: v.value for k, v in mat.metadata.items()}
     by_year = {int(r.path.rsplit("_", 1)[1][:4]): r.sha1 for r in found}
+    for year, sha1 in by_year.items():  # the Dagster metadata shows each filing as its cover states it
+        assert (metadata[sha1]["doc_type"], metadata[sha1]["fiscal_year"]) == ("annual", year)
     return root, by_year
 
 
@@ -158,3 +163,16 @@ def test_formula_language():
     assert show(Parser(lib, 2021).parse("total current assets less total current liabilities")) == \
         "(total current assets 2021 - total current liabilities 2021)"
     assert plan("What is the gross margin (%) according to the annual report?", lib) is None  # no year: read
+
+
+def test_a_yes_no_on_figures_is_decided_by_python_with_its_rows_cited(filings):
+    root, by_year = filings
+    answerer = _answerer(root)
+    rec = answerer.answer(f"Does {COMPANY} have positive working capital based on FY2023 data?", "boolean")
+    assert rec.value is True and rec.llm_calls == 0
+    assert {o["written"] for o in rec.computation["operands"]} == {"1,000", "800"}
+    assert rec.references and {r["pdf_sha1"] for r in rec.references} == {by_year[2023]}
+    rec = answerer.answer(f"Did {COMPANY}'s revenue decrease between FY2022 and FY2023?", "boolean")
+    assert rec.value is False and rec.computation["formula"] == "revenue 2023 vs revenue 2022"
+    rec = answerer.answer(f"Did {COMPANY} increase its total assets between FY2022 and FY2023?", "boolean")
+    assert rec.value is True

@@ -8,11 +8,11 @@ from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient, StructuredResult, deadline, structured_call
-from rag_assets.answer.computed import compute
+from rag_assets.answer.computed import compute, decide
 from rag_assets.answer.filings import Filing, asked_period, detect, select
 from rag_assets.answer.formulas import Item
 from rag_assets.answer.metric_library import default_library
-from rag_assets.answer.metric_question import plan as metric_plan
+from rag_assets.answer.metric_question import criterion as metric_criterion, plan as metric_plan
 from rag_assets.answer.evidence_policy import event_problem, hedge_problem, on_topic
 from rag_assets.answer.number_reader import read_number
 from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
@@ -295,6 +295,8 @@ class Answerer:
         rec.llm_calls += usage.get("calls", 0)
         if kind == "number" and self._computed(question, route, rec):
             return
+        if kind == "boolean" and self._decided(question, route, rec):
+            return
         if kind == "number" and self.cfg.number_reader == "candidates":
             self._read_number(question, query, route, ranked, rec)
             return
@@ -331,8 +333,26 @@ class Answerer:
             rec.notes.append("the line item is read by the number reader instead")
             return False
         rec.value, rec.references = comp.value, comp.references if comp.value != NA else []
-        rec.pages_sent = []
+        rec.pages_sent = comp.references  # what Python read: the operands' pages
         rec.grounded = rec.evidence_ok = comp.value != NA
+        return True
+
+    def _decided(self, question: str, route: Route, rec: AnswerRecord) -> bool:
+        """A yes/no whose criterion is on figures ('positive working capital based on FY2022 data', 'did X
+        increase its debt between 2021 and 2022'): decided by Python from cited rows; True when decided (an
+        operand missing leaves the question to the model)."""
+        crit = metric_criterion(question, default_library())
+        if crit is None:
+            return False
+        comp = decide(crit, self.retriever, route.sha1s, default_library(), default_lexicon())
+        rec.computation = comp.to_dict()
+        rec.notes += comp.notes
+        if comp.value == NA:
+            rec.notes.append("the figures do not decide it: the model judges")
+            return False
+        rec.value, rec.references = comp.value, comp.references
+        rec.pages_sent = comp.references
+        rec.grounded = rec.evidence_ok = True
         return True
 
     def _context_pages(self, query: str, ranked: list[RetrievedPage]) -> list[RetrievedPage]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from rag_assets.answer.formulas import evaluate, items_of, money, show
 from rag_assets.answer.metric_library import Library
-from rag_assets.answer.metric_question import MetricPlan
+from rag_assets.answer.metric_question import Criterion, MetricPlan
 from rag_assets.answer.numbers import NA
 from rag_assets.answer.operands import Operand, SourcePage, find_operand
 from rag_assets.answer.units import AskedUnit
@@ -19,7 +19,7 @@ OPERAND_PAGES = 8  # pages retrieval adds per operand and report, after the item
 
 @dataclass
 class Computation:
-    value: float | str = NA
+    value: float | bool | str = NA
     formula: str = ""
     how: str = ""
     operands: list[Operand] = field(default_factory=list)
@@ -54,34 +54,64 @@ def source_pages(retriever, sha1s, statement: str, query: str, lexicon) -> list[
     return out
 
 
-def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Library, lexicon) -> Computation:
-    """Find every operand of ``plan`` in the reports ``sha1s``, evaluate, and write the result as ``unit`` asks."""
-    comp = Computation(formula=show(plan.node), how=plan.how)
-    values = {}
-    for item in items_of(plan.node):
+def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon) -> bool:
+    """Every operand of ``nodes`` into ``comp`` (or its name into ``comp.missing``); True when all were found."""
+    for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
         pages = source_pages(retriever, sha1s, spec.statement if spec else "", item.name, lexicon)
         found = find_operand(item, spec, pages)
         if found is None:
             comp.missing.append(f"{item.name} {item.year}")
-            continue
-        comp.operands.append(found)
+        else:
+            comp.operands.append(found)
     if comp.missing:
         comp.notes.append(f"no statement row prints {', '.join(comp.missing)}: N/A")
-        return comp
+        return False
     comp.operands = _same_scale(comp.operands, comp.notes)
+    return True
+
+
+def _value(node, comp: Computation) -> float | None:
+    """``node`` evaluated over ``comp``'s operands; None (noted) when it is not a finite number."""
     values = {_key(o): o.value for o in comp.operands}
     try:
-        result = evaluate(plan.node, {item: values[(item.name, item.year)] for item in items_of(plan.node)})
+        result = evaluate(node, {item: values[(item.name, item.year)] for item in items_of(node)})
     except (ZeroDivisionError, OverflowError, ValueError) as exc:
-        comp.notes.append(f"cannot compute {comp.formula}: {exc}: N/A")
-        return comp
+        comp.notes.append(f"cannot compute {show(node)}: {exc}: N/A")
+        return None
     if isinstance(result, complex) or not math.isfinite(result):
-        comp.notes.append(f"{comp.formula} is not a finite number: N/A")
+        comp.notes.append(f"{show(node)} is not a finite number: N/A")
+        return None
+    return result
+
+
+def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Library, lexicon) -> Computation:
+    """Find every operand of ``plan`` in the reports ``sha1s``, evaluate, and write the result as ``unit`` asks."""
+    comp = Computation(formula=show(plan.node), how=plan.how)
+    if not _find_all([plan.node], comp, retriever, sha1s, library, lexicon):
+        return comp
+    result = _value(plan.node, comp)
+    if result is None:
         return comp
     comp.value = unit.amount(result) if money(plan.node) else unit.ratio(result)
     comp.notes.append(f"computed {comp.formula} = {result:.6g} ({plan.how}); answered {comp.value} "
                       f"({unit.words})")
+    return comp
+
+
+def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon) -> Computation:
+    """A yes/no from figures: True/False when every operand was found, else N/A (the model judges then)."""
+    nodes = [crit.now] + ([crit.before] if crit.before is not None else [])
+    comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=f"a figure criterion ({crit.test})")
+    if not _find_all(nodes, comp, retriever, sha1s, library, lexicon):
+        return comp
+    now = _value(crit.now, comp)
+    before = _value(crit.before, comp) if crit.before is not None else 0.0
+    if now is None or before is None:
+        return comp
+    comp.value = {"positive": now > 0, "negative": now < 0, "up": now > before, "down": now < before}[crit.test]
+    comp.notes.append(f"decided from figures: {comp.formula} = {now:.6g}"
+                      + (f" vs {before:.6g}" if crit.before is not None else "") + f" -> {comp.value}")
     return comp
 
 

@@ -114,3 +114,45 @@ def _library(asked: str, parser: Parser) -> MetricPlan | None:
     if node is None:
         return None
     return MetricPlan(node, "a line item" if isinstance(node, Item) else "the metric library")
+
+
+SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\?|$)", re.I)
+UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand)\w*", re.I)
+DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contract)\w*", re.I)
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """A yes/no that figures decide: ``now`` is positive/negative, or went up/down from ``before``."""
+
+    test: str  # positive, negative, up, down
+    now: Node
+    before: Node | None = None
+
+
+def criterion(question: str, library: Library) -> Criterion | None:
+    """The figure criterion a yes/no question states ('positive working capital based on FY2022 data', 'did X
+    increase its debt between 2021 and 2022', 'an improving gross margin as of FY2022'), or None (a judgement
+    the model makes, or a question naming no fiscal year)."""
+    asked = asked_period(question)
+    if asked.target is None:
+        return None
+    try:
+        m = SIGN_RE.search(question)
+        if m:
+            node = _metric(m.group(2), Parser(library, asked.target))
+            return Criterion(m.group(1).lower(), node) if node is not None else None
+        move = UP_RE.search(question) or DOWN_RE.search(question)
+        if move is None:
+            return None
+        years = sorted(asked.years)
+        before_year = years[0] if len(years) >= 2 else asked.target - 1
+        text = re.split(r"[?]", question)[0]
+        text = re.sub(r"\b(?:compared\s+to|versus|vs\.?|from|between)\b.*$", "", text, flags=re.I)
+        now = _metric(text, Parser(library, asked.target))
+        before = _metric(text, Parser(library, before_year))
+        if now is None or before is None:
+            return None
+        return Criterion("up" if UP_RE.search(question) else "down", now, before)
+    except (FormulaError, RecursionError):
+        return None

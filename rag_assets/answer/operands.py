@@ -12,12 +12,23 @@ from rag_assets.answer.formulas import Item
 from rag_assets.answer.metric_library import ItemSpec, fold
 
 
+STATEMENT_TITLE_RE = re.compile(r"(?<!the\s)(?<!in\s)(?<!to\s)\b(?:Consolidated\s+(?:Statements?\s+[Oo]f|Balance\s+Sheets?)|"
+                                r"CONSOLIDATED\s+(?:STATEMENTS?\s+OF|BALANCE\s+SHEETS?))")
+TITLE_CHARS = 300
+
+
 @dataclass(frozen=True)
 class SourcePage:
     sha1: str
     page_index: int
     text: str
     statement: bool  # typed as the item's statement
+
+    @property
+    def titled_statement(self) -> bool:
+        """The page opens with a consolidated statement's title: the audited statements, not a table of the
+        management discussion that repeats some of their rows."""
+        return STATEMENT_TITLE_RE.search(self.text[:TITLE_CHARS]) is not None
 
 
 @dataclass(frozen=True)
@@ -70,7 +81,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
             fig = _year_figure(cand, item.year) if match >= 1.0 else None
             if fig is None:
                 continue
-            key = (match + (1.5 if page.statement else 0.0), -rank)  # a statement's row first
+            key = (match + (1.5 if page.statement else 0.0) + (0.25 if page.titled_statement else 0.0), -rank)
             if best_key is None or key > best_key:
                 best, best_key = (cand, fig), key
     if best is None:

@@ -83,6 +83,7 @@ class Evaluation:
     rows: list[dict] = field(default_factory=list)
     confusion: dict = field(default_factory=dict)  # 'gold none, answered value' etc. -> questions (CONFUSION)
     misses: dict = field(default_factory=dict)  # 'retrieval' / 'reading' -> value questions not answered right
+    evidence: list = field(default_factory=lambda: [0, 0])  # correct answers citing a gold page, correct answers
 
     @property
     def score(self) -> float:
@@ -98,6 +99,7 @@ class Evaluation:
             "score_per_100": round(100 * self.score / n, 1),
             "value_accuracy": round(self.value_correct / self.value_questions, 3) if self.value_questions else None,
             "na_accuracy": round(self.na_correct / self.na_questions, 3) if self.na_questions else None,
+            "evidence_cited_of_correct": round(self.evidence[0] / self.evidence[1], 3) if self.evidence[1] else None,
         }
         for kind, (s, c) in sorted(self.per_kind.items()):
             out[f"accuracy_{kind}"] = round(s / c, 3)
@@ -193,6 +195,9 @@ def evaluate(answers: list[dict], gold: dict, ks=(1, 3, 5, 10)) -> Evaluation:
         if cell.startswith("gold value") and vs < 1:
             miss = "reading" if sent_keys(a) & {k for pool in pools for k in pool} else "retrieval"
             ev.misses[miss] = ev.misses.get(miss, 0) + 1
+        if vs >= 1 and pools:  # a right answer that also cites a page holding its evidence
+            ev.evidence[0] += bool({f"{s}:{p}" for s, p in cited} & {k for pool in pools for k in pool})
+            ev.evidence[1] += 1
         ranked = [f"{p['pdf_sha1']}:{p['page_index']}" for p in a.get("ranked_pages", [])]
         add_page_hits(ev.hits, ranked, pools, ks)
         ev.rows.append({"question_text": a["question_text"], "kind": kind, "value": a["value"],
