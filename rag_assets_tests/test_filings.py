@@ -176,3 +176,22 @@ def test_a_yes_no_on_figures_is_decided_by_python_with_its_rows_cited(filings):
     assert rec.value is False and rec.computation["formula"] == "revenue 2023 vs revenue 2022"
     rec = answerer.answer(f"Did {COMPANY} increase its total assets between FY2022 and FY2023?", "boolean")
     assert rec.value is True
+
+
+def test_a_wrong_computed_answer_leads_to_its_operands_in_the_cli_lines_and_the_evaluation_table(filings):
+    from rag_assets.answer.computed import describe
+    from rag_assets.answer.scoring import evaluate
+    from rag_assets.orchestration.answer_assets import wrong_answers_table
+
+    root, by_year = filings
+    q = (f"What is {COMPANY}'s FY2023 working capital ratio? Define working capital ratio as total current assets "
+         "divided by total current liabilities. Round your answer to two decimal places.")
+    rec = _answerer(root).answer(q, "number")
+    assert rec.value == 1.25
+    lines = describe(rec.computation, {by_year[2023]: "HQ 10-K 2023"})
+    assert lines[0].startswith("computed: (total current assets 2023 / total current liabilities 2023)")
+    assert any("total current assets 2023 = 1,000 x 1e+06" in ln and "of HQ 10-K 2023" in ln for ln in lines)
+    gold = {q: {"kind": "number", "answers": ["1.5"], "reference_pools": []}}  # a wrong gold: the row shows why
+    table = wrong_answers_table(evaluate([rec.to_dict()], gold).rows, {by_year[2023]: "HQ 10-K 2023"})
+    [row] = table.records
+    assert "total current liabilities 2023 = 800" in row.data["computation"]

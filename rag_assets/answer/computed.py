@@ -131,3 +131,18 @@ def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:
                      "figures)") if o.scale == 1.0 else o for o in operands]
     notes.append(f"figures printed without a scale read as {words}, as the other operands")
     return fixed
+
+
+def describe(computation: dict | None, names: dict[str, str] | None = None) -> list[str]:
+    """A computation as lines a person follows to the figure that made an answer: the formula, then each
+    operand (item, year, the figure as printed, its row and page), then the operands not found."""
+    if not computation:
+        return []
+    lines = [f"computed: {computation['formula']} ({computation['how']}) = {computation['value']}"]
+    for o in computation.get("operands", []):
+        where = f"page {o['page_index']} of {(names or {}).get(o['sha1'], o['sha1'][:12])}"
+        scale = f" x {o['scale']:g}" if o.get("scale", 1.0) != 1.0 else ""
+        lines.append(f"  {o['item']} {o['year']} = {o['written']}{scale} ('{o['label'][:60]}', {where})")
+    if computation.get("missing"):
+        lines.append(f"  not found: {', '.join(computation['missing'])}")
+    return lines

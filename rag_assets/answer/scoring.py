@@ -203,5 +203,5 @@ def evaluate(answers: list[dict], gold: dict, ks=(1, 3, 5, 10)) -> Evaluation:
         ev.rows.append({"question_text": a["question_text"], "kind": kind, "value": a["value"],
                         "gold": g["answers"], "value_score": vs, "reference_score": round(rs, 3),
                         "references": cited, "gold_pools": pools, "error": a.get("error"), "confusion": cell,
-                        "miss": miss})
+                        "miss": miss, "computation": a.get("computation")})
     return ev

@@ -399,6 +399,10 @@ def cmd_ask(args) -> int:
     print(f"kind: {kind}\nanswer: {rec.value}")
     for ref in rec.references:
         print(f"  page {ref['page_index']} of {reports.get(ref['pdf_sha1'], '?')} ({ref['pdf_sha1']})")
+    from rag_assets.answer.computed import describe
+
+    for line in describe(rec.computation, reports):
+        print(line)
     if args.verbose_answer:
         print(json.dumps(rec.to_dict(), indent=2, default=str))
     else:

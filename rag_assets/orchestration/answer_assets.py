@@ -9,6 +9,7 @@ from rag_assets.llm.embedded import BackendMissing
 from rag_assets.llm.models import ModelFetchError
 from rag_assets.answer.questions import QuestionsFileError, load_questions
 from rag_assets.answer.lineage import AnswerLog
+from rag_assets.answer.computed import describe
 from rag_assets.answer.run import answer_questions, build_answerer, score_answers
 from rag_assets.answer.scoring import load_gold
 from rag_assets.storage.atomic import read_json
@@ -122,12 +123,14 @@ def wrong_answers_table(rows: list[dict], reports: dict[str, str], limit: int = 
             "value_score": float(r["value_score"]), "reference_score": float(r["reference_score"]),
             "cited_pages": _page_links([tuple(x) for x in r["references"]], reports),
             "gold_pages": _page_links(gold_pages[:6], reports),
+            "computation": " | ".join(describe(r.get("computation"), reports))[:400] or "-",
         }))
     schema = dg.TableSchema(columns=[
         dg.TableColumn("question"), dg.TableColumn("answer"), dg.TableColumn("gold"),
         dg.TableColumn("value_score", "float"), dg.TableColumn("reference_score", "float"),
         dg.TableColumn("cited_pages", description="the answer's pages, linked to their report partition"),
         dg.TableColumn("gold_pages", description="pages that prove the gold answer"),
+        dg.TableColumn("computation", description="a computed answer's formula and operands (figure, row, page)"),
     ])
     return dg.MetadataValue.table(out, schema=schema)
 
