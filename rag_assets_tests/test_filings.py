@@ -114,6 +114,8 @@ def test_a_margin_in_percent_rounded_and_an_average_over_three_years(filings):
     rec = answerer.answer(f"What is the FY2021 - FY2023 3 year average of capex as a % of revenue for {COMPANY}? "
                           "Answer in units of percents and round to one decimal place.", "number")
     assert rec.value == pytest.approx(round(100 * (90 / 1800 + 100 / 2000 + 120 / 2400) / 3, 1))
+    rec = answerer.answer(f"What is {COMPANY}'s FY2023 revenue growth? Answer in units of percents.", "number")
+    assert rec.value == pytest.approx(20.0)  # (2400 - 2000) / 2000, both columns of the FY2023 10-K
 
 
 def test_a_missing_operand_gives_na_and_names_it(filings):
@@ -163,6 +165,10 @@ def test_formula_language():
     assert show(Parser(lib, 2021).parse("total current assets less total current liabilities")) == \
         "(total current assets 2021 - total current liabilities 2021)"
     assert plan("What is the gross margin (%) according to the annual report?", lib) is None  # no year: read
+    assert show(plan("What is the FY2022 effective tax rate?", lib).node) == \
+        "(income tax expense 2022 / income before taxes 2022)"
+    assert show(plan("What was the change in total assets between FY2021 and FY2022?", lib).node) == \
+        "(total assets 2022 - total assets 2021)"
 
 
 def test_a_yes_no_on_figures_is_decided_by_python_with_its_rows_cited(filings):

@@ -34,7 +34,6 @@ class ItemSpec:
 class MetricSpec:
     names: tuple[str, ...]
     formula: str
-    percent: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ class Library:
                                 tuple(fold(x) for x in spec.get("labels", [name])), spec.get("statement", ""),
                                 bool(spec.get("signed", False)))
                  for name, spec in (data.get("items") or {}).items()}
-        metrics = tuple(MetricSpec(tuple(fold(n) for n in m["names"]), str(m["formula"]), bool(m.get("percent")))
+        metrics = tuple(MetricSpec(tuple(fold(n) for n in m["names"]), str(m["formula"]))
                         for m in data.get("metrics") or [])
         return cls(items, metrics)
 

@@ -20,6 +20,10 @@ CAGR_RE = re.compile(r"(?:\d+\s+year\s+)?(.+?)\s+cagr\b", re.I)
 SHARE_OF_RE = re.compile(r"(.+?)\s+as\s+an?\s+(?:%|percent(?:age)?)\s+of\s+(?:the\s+)?(.+?)(?:\s+for\b|\s+from\b|\?|$)",
                          re.I)
 MARGIN_RE = re.compile(r"(.+?)\s*%?\s*margin\b", re.I)
+GROWTH_RE = re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y)?\s*(?:%\s*|percent(?:age)?\s+)?(?:change|growth)\s+"
+                       r"(?:rate\s+)?in\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\b|\?|$)|"
+                       r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y)?\s*(?:growth|change)(?:\s+rate)?"
+                       r"(?:\s+(?:from|between|for)\b|\s*\?|\s*$)", re.I)
 ASKS_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were)|how\s+much)\s+(?:the\s+)?", re.I)
 
 
@@ -78,6 +82,15 @@ def _form(asked: str, question: str, parser: Parser) -> MetricPlan | None:
         inner = [_metric(m.group(2), Parser(parser.library, y, parser.defined)) for y in span]
         if all(inner):
             return MetricPlan(Mean(tuple(inner)), f"a {len(span)}-year average")
+    m = GROWTH_RE.search(asked)
+    if m and "cagr" not in asked.lower():
+        words = m.group(1) or m.group(2)
+        first, last = (years[0], years[-1]) if len(years) >= 2 else (parser.year - 1, parser.year)
+        a, b = _metric(words, Parser(parser.library, first)), _metric(words, Parser(parser.library, last))
+        if a is not None and b is not None:
+            relative = bool(re.search(r"%|percent|growth|yoy|year[\s-]+over", asked, re.I))
+            diff = Op("-", b, a)
+            return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
     m = CAGR_RE.search(asked)
     if m and len(years) >= 2:
         first, last = years[0], years[-1]

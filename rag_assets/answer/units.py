@@ -87,7 +87,7 @@ def unscaled_label(label: str) -> bool:
 
 ASKED_SCALE_RE = re.compile(
     rf"\b(?:in\s+(?:(?:{CURRENCY_CODES}|us\$|\$|dollars?)\s+)?|(?:{CURRENCY_CODES})\s+)(thousands|millions|billions)\b", re.I)
-ASKED_PERCENT_RE = re.compile(r"\bin\s+(?:units\s+of\s+)?percent(?:s|age)?\b|\bas\s+an?\s+(?:%|percent)|%\s*margin\b|"
+ASKED_PERCENT_RE = re.compile(r"\bin\s+(?:units\s+of\s+)?percent(?:s|age)?\b|\(\s*%\s*\)|\bas\s+an?\s+(?:%|percent)|%\s*margin\b|"
                               r"\b(?:percent|percentage)\s+(?:margin|change|growth)\b|\bCAGR\b", re.I)
 DECIMALS_RE = re.compile(r"\bround(?:ed)?\s+(?:\w+\s+){0,3}?to\s+(?:the\s+)?(one|two|three|four|\d)\s+decimal", re.I)
 WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4}
