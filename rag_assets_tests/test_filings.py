@@ -201,3 +201,14 @@ def test_a_wrong_computed_answer_leads_to_its_operands_in_the_cli_lines_and_the_
     table = wrong_answers_table(evaluate([rec.to_dict()], gold).rows, {by_year[2023]: "HQ 10-K 2023"})
     [row] = table.records
     assert "total current liabilities 2023 = 800" in row.data["computation"]
+
+
+def test_a_formula_the_question_writes_is_read_whole_and_a_part_of_the_company_is_not_computed():
+    lib = default_library()
+    written = plan("What is the FY2021 unadjusted EBITDA less capex for X? Answer in USD millions.", lib)
+    assert show(written.node) == ("((operating income 2021 + depreciation and amortization 2021) - "
+                                  "capital expenditure 2021)")  # not EBITDA alone
+    assert plan("What is the FY2021 EBITDA less restructuring costs for X?", lib) is None  # an unknown operand
+    assert plan("What was the FY2022 revenue of the Services segment for X?", lib) is None
+    assert plan("What is X's FY2022 adjusted EBITDA?", lib) is None
+    assert plan("What is X's FY2022 unadjusted EBITDA?", lib) is not None

@@ -242,10 +242,10 @@ class Answerer:
         return f
 
     def _answer(self, question: str, kind: str, rec: AnswerRecord) -> None:
-        routes = self.routes(question, rec.notes)
-        rec.companies = [r.company for r in routes]
-        rec.routed = [s for r in routes for s in r.sha1s]
         try:
+            routes = self.routes(question, rec.notes)  # reads a filing's cover: may fail like any report read
+            rec.companies = [r.company for r in routes]
+            rec.routed = [s for r in routes for s in r.sha1s]
             if not routes:
                 rec.value = self._na_value(kind)
                 rec.notes.append("no known company is named in the question; answered N/A")

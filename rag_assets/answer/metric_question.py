@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from rag_assets.answer.filings import asked_period
-from rag_assets.answer.formulas import Const, FormulaError, Item, Mean, Node, Op, Parser
+from rag_assets.answer.formulas import Const, FormulaError, Item, Mean, Node, Op, Parser, items_of
 from rag_assets.answer.metric_library import Library, fold
 
 DEFINED_RE = re.compile(r"(?:^|[.?!:]\s+)([^.?!:]{1,80}?)\s+(?:here\s+)?is\s+defined\s+as:?\s+(.+?)(?=\.\s|\.?$)", re.I)
@@ -52,7 +52,9 @@ def definitions(question: str) -> dict[str, str]:
 
 
 def plan(question: str, library: Library) -> MetricPlan | None:
-    """The formula ``question`` asks for, or None when it names no fiscal year or nothing Python can compute."""
+    """The formula ``question`` asks for, or None when it names no fiscal year, nothing Python can compute, or
+    (without a definition) a part of the company (a segment, a region, per share, adjusted): the company's
+    total would be a confident wrong answer."""
     year = asked_period(question).target
     if year is None:
         return None
@@ -62,9 +64,29 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         if defined:
             return MetricPlan(parser.parse(next(iter(defined.values()))), "the question's definition")
         asked = _asked_text(question)
+        if SCOPE_RE.search(asked):  # a part of the company (a segment, per share, adjusted): not its statements
+            return None
+        if WORD_OPERATOR_RE.search(asked):  # a formula written out: read whole, or not at all
+            return _written(asked, parser)
         return _form(asked, question, parser) or _library(asked, parser)
     except (FormulaError, RecursionError, ZeroDivisionError):
         return None
+
+
+WORD_OPERATOR_RE = re.compile(r"\b(?:less|minus|plus|divided\s+by|times|multiplied\s+by)\b|\s[+*/]\s|"
+                              r"(?<!\d)\s-\s(?!(?:fy\s?)?\d{4})", re.I)  # 'FY2017 - FY2019' is a span of years
+UNIT_PHRASE_RE = re.compile(r"\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+of\s+)?(?:usd|us\$|\$)?\s*(?:thousands|millions|"
+                            r"billions|percents?)\s*\)?|\bfor\s+[A-Z][^?]*\?.*$|\?.*$", re.I)
+
+
+def _written(asked: str, parser: Parser) -> MetricPlan | None:
+    """A formula the question writes in its own clause ('FY2021 unadjusted EBITDA less capex'), when every
+    operand is a line item or metric of the library (never a half-read: 'EBITDA' alone for 'EBITDA less
+    capex')."""
+    node = parser.parse(UNIT_PHRASE_RE.sub(" ", asked).strip())
+    if all(item.name in parser.library.items for item in items_of(node)):
+        return MetricPlan(node, "a formula the question writes")
+    return None
 
 
 def _asked_text(question: str) -> str:
@@ -98,7 +120,7 @@ def _form(asked: str, question: str, parser: Parser) -> MetricPlan | None:
         growth = Op("^", Op("/", b, a), Const(1 / (last - first)))
         return MetricPlan(Op("-", growth, Const(1.0)), "a compound annual growth rate")
     node = _metric(asked, parser)
-    return MetricPlan(node, "a share or margin") if node is not None and not isinstance(node, Item) else None
+    return MetricPlan(node, "a share, margin or metric") if node is not None and not isinstance(node, Item) else None
 
 
 def _metric(text: str, parser: Parser) -> Node | None:
@@ -122,7 +144,12 @@ def _operand(text: str, parser: Parser) -> Node | None:
     return Item(item.name, parser.year) if item else None
 
 
+SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+share|business\s+units?|products?\s+line|"
+                      r"excluding|adjusted|non-gaap|organic)\b", re.I)
+
+
 def _library(asked: str, parser: Parser) -> MetricPlan | None:
+    """A metric or line item of the library named in the asked clause."""
     node = _operand(asked, parser)
     if node is None:
         return None
