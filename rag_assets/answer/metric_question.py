@@ -144,7 +144,7 @@ def _operand(text: str, parser: Parser) -> Node | None:
     return Item(item.name, parser.year) if item else None
 
 
-SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+share|business\s+units?|products?\s+line|"
+SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+\w+|business\s+units?|products?\s+line|"
                       r"excluding|adjusted|non-gaap|organic)\b", re.I)
 
 
