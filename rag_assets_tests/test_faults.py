@@ -425,19 +425,22 @@ def test_a_signal_in_a_stage_is_latched_and_raised_at_the_next_check():
         for _ in range(1000):  # the handler runs here, inside the callback
             pass
 
-    with latched_signals() as latch:
-        latch.check()  # nothing received yet
-        thing = Thing()
-        ref = weakref.ref(thing, finalizer)
-        del thing
-        assert ref() is None and latch.signo == signal.SIGINT
-        with pytest.raises(dg.DagsterExecutionInterruptedError):
-            latch.check()
-        with pytest.raises(KeyboardInterrupt):  # the second signal: Python's own handler, at once
-            signal.raise_signal(signal.SIGINT)
-            for _ in range(1000):
-                pass
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the handler in place is restored"
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # an earlier test may have left another
+    try:
+        with latched_signals() as latch:
+            latch.check()  # nothing received yet
+            thing = Thing()
+            ref = weakref.ref(thing, finalizer)
+            del thing
+            assert ref() is None and latch.signo == signal.SIGINT
+            with pytest.raises(dg.DagsterExecutionInterruptedError):
+                latch.check()
+            with pytest.raises(KeyboardInterrupt):  # the second signal: the handler in place, at once
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(5)  # interrupted by the handler: a busy loop could end before it ran (seen once)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "the handler in place is restored"
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def test_a_huge_question_is_refused_alone_and_the_run_goes_on(ingested, tmp_path, capsys):
