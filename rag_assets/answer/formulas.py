@@ -119,16 +119,17 @@ class Parser:
         return node
 
     def _expr(self, tokens: list[str]) -> tuple[Node, list[str]]:
-        node, tokens = self._term(tokens)
-        while tokens and tokens[0] in "+-":
-            right, rest = self._term(tokens[1:])
-            node, tokens = Op(tokens[0], node, right), rest
-        return node, tokens
+        return self._chain(tokens, ("+", "-"), self._term)
 
     def _term(self, tokens: list[str]) -> tuple[Node, list[str]]:
-        node, tokens = self._factor(tokens)
-        while tokens and tokens[0] in "*/":
-            right, rest = self._factor(tokens[1:])
+        return self._chain(tokens, ("*", "/"), self._factor)
+
+    @staticmethod
+    def _chain(tokens: list[str], ops: tuple[str, ...], operand) -> tuple[Node, list[str]]:
+        """Operands joined by ``ops``, left to right: one precedence level."""
+        node, tokens = operand(tokens)
+        while tokens and tokens[0] in ops:
+            right, rest = operand(tokens[1:])
             node, tokens = Op(tokens[0], node, right), rest
         return node, tokens
 
