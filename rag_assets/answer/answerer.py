@@ -8,8 +8,8 @@ from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient, StructuredResult, deadline, structured_call
-from rag_assets.answer.computed import compute, decide
-from rag_assets.answer.filings import Filing, asked_period, detect, select
+from rag_assets.answer.computed import Computation, compute, decide
+from rag_assets.answer.filings import COVER_PAGES, Filing, asked_period, detect, select
 from rag_assets.answer.formulas import Item
 from rag_assets.answer.metric_library import default_library
 from rag_assets.answer.metric_question import criterion as metric_criterion, plan as metric_plan
@@ -183,6 +183,21 @@ def build_context(pages: list[RetrievedPage], max_chars: int) -> tuple[str, list
     return "\n\n".join(parts), sent
 
 
+def _note_computation(rec: AnswerRecord, comp: Computation, *notes: str) -> None:
+    """Keep a computation (formula, operands, what is missing) and its notes on the record."""
+    rec.computation = comp.to_dict()
+    rec.notes += comp.notes + list(notes)
+
+
+def _take_computation(rec: AnswerRecord, comp: Computation) -> None:
+    """A computation is the answer: its value (N/A when an operand is missing: nothing cited), the operands'
+    pages as what was read and cited."""
+    _note_computation(rec, comp)
+    rec.value, rec.references = comp.value, comp.references if comp.value != NA else []
+    rec.pages_sent = comp.references
+    rec.grounded = rec.evidence_ok = comp.value != NA
+
+
 class Answerer:
     """The question-answering pipeline of one run configuration."""
 
@@ -238,7 +253,7 @@ class Answerer:
         f = self.filings[sha1]
         if not f.doc_type or f.year is None:
             pages = self.retriever.index(sha1).pages
-            f = self.filings[sha1] = detect(f, [pages[i] for i in sorted(pages)[:3]])
+            f = self.filings[sha1] = detect(f, [pages[i] for i in sorted(pages)[:COVER_PAGES]])
         return f
 
     def _answer(self, question: str, kind: str, rec: AnswerRecord) -> None:
@@ -327,14 +342,10 @@ class Answerer:
         if plan is None:
             return False
         comp = compute(plan, asked_unit(question), self.retriever, route.sha1s, default_library(), default_lexicon())
-        rec.computation = comp.to_dict()
-        rec.notes += comp.notes
         if comp.value == NA and isinstance(plan.node, Item):
-            rec.notes.append("the line item is read by the number reader instead")
+            _note_computation(rec, comp, "the line item is read by the number reader instead")
             return False
-        rec.value, rec.references = comp.value, comp.references if comp.value != NA else []
-        rec.pages_sent = comp.references  # what Python read: the operands' pages
-        rec.grounded = rec.evidence_ok = comp.value != NA
+        _take_computation(rec, comp)
         return True
 
     def _decided(self, question: str, route: Route, rec: AnswerRecord) -> bool:
@@ -345,14 +356,10 @@ class Answerer:
         if crit is None:
             return False
         comp = decide(crit, self.retriever, route.sha1s, default_library(), default_lexicon())
-        rec.computation = comp.to_dict()
-        rec.notes += comp.notes
         if comp.value == NA:
-            rec.notes.append("the figures do not decide it: the model judges")
+            _note_computation(rec, comp, "the figures do not decide it: the model judges")
             return False
-        rec.value, rec.references = comp.value, comp.references
-        rec.pages_sent = comp.references
-        rec.grounded = rec.evidence_ok = True
+        _take_computation(rec, comp)
         return True
 
     def _context_pages(self, query: str, ranked: list[RetrievedPage]) -> list[RetrievedPage]:

@@ -56,10 +56,12 @@ def source_pages(retriever, sha1s, statement: str, query: str, lexicon) -> list[
 
 def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon) -> bool:
     """Every operand of ``nodes`` into ``comp`` (or its name into ``comp.missing``); True when all were found."""
+    pages: dict[str, list[SourcePage]] = {}  # an item's pages serve all its years: searched once
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
-        pages = source_pages(retriever, sha1s, spec.statement if spec else "", item.name, lexicon)
-        found = find_operand(item, spec, pages)
+        if item.name not in pages:
+            pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else "", item.name, lexicon)
+        found = find_operand(item, spec, pages[item.name])
         if found is None:
             comp.missing.append(f"{item.name} {item.year}")
         else:

@@ -20,6 +20,7 @@ NAME_PERIOD_RE = re.compile(rf"(?<!\d)({YEAR})(?:[ _-]?Q([1-4]))?(?!\d)", re.I)
 ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 Q_ASKED_RE = re.compile(rf"\b(?:Q([1-4])|({'|'.join(ORDINAL)})\s+(?:fiscal\s+)?quarter)\b", re.I)
 YEAR_ASKED_RE = re.compile(rf"(?<![\w.])(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR})(?![\w])", re.I)
+COVER_PAGES = 3  # the pages that state a filing's form and period
 LATER_FILING_YEARS = 2  # an annual report prints the two years before its own (income and cash flow statements)
 
 

@@ -10,7 +10,7 @@ import time
 
 import dagster as dg
 
-from rag_assets.answer.filings import Filing, detect
+from rag_assets.answer.filings import COVER_PAGES, Filing, detect
 from rag_assets.ingest.parsing import PdfParseError
 from rag_assets.ingest.stages import STAGES, IngestSettings, Stage, StageInputs, run_stage, stage_code_versions
 from rag_assets.orchestration.interrupts import SignalLatch, latched_signals
@@ -113,7 +113,7 @@ def _metadata(stage: Stage, x: StageInputs, meta: dict) -> dict:
             columns=[dg.TableColumn(f.name, str(f.type)) for f in PARQUET[stage.name]]
         )
     if stage.name == "report_pages":  # the filing as its cover states it (subset.csv's columns take precedence)
-        pages = [p.text for p in art.read_pages(x.paths.pages)[:3]]
+        pages = [p.text for p in art.read_pages(x.paths.pages)[:COVER_PAGES]]
         filing = detect(Filing(x.paths.sha1, x.company), pages)
         out["doc_type"], out["fiscal_year"] = filing.doc_type or "unknown", filing.year or 0
     sample = SAMPLES.get(stage.name)
