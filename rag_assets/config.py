@@ -98,6 +98,17 @@ class RunConfig(BaseModel):
     """candidates reader: figures shown to the model."""
     number_verify_min: float = 0.6
     """A second look (embedded models): the P(yes) that the chosen line states the metric must reach this."""
+    boolean_reader: Literal["statements", "model"] = "model"
+    """Yes/no questions: statements (Python finds the sentences and rows of statement_pages pages that speak of the
+    topic and checks them, the model judges max_statements of them one by one, True at boolean_threshold; needs
+    the token probabilities of an embedded model) or model (the model reads the context and writes the answer
+    with its quote)."""
+    statement_pages: int = Field(16, ge=1)
+    """statements reader: best-ranked pages searched for statements."""
+    max_statements: int = Field(8, ge=1)
+    """statements reader: statements the model judges."""
+    boolean_threshold: float = Field(0.5, ge=0.0, le=1.0)
+    """statements reader: the P(yes) a checked statement must reach for the answer True."""
     grounding: Literal["cite_verified", "na_if_ungrounded", "off"] = "cite_verified"
     """cite_verified: cite only context pages that show the answer (the value, name(s) or evidence quote);
     na_if_ungrounded: also answer N/A (False) when no page shows it; off: keep the model's citations as given."""
@@ -120,6 +131,7 @@ PRESETS: dict[str, RunConfig] = {
         "(llama.cpp) picks each figure among candidates Python found and checks; no network, no key.",
         grounding="na_if_ungrounded",
         number_reader="candidates",
+        boolean_reader="statements",
         context="passages",
         proximity_pages=20,
     ),
@@ -129,6 +141,7 @@ PRESETS: dict[str, RunConfig] = {
         answer_model="qwen2.5-coder-0.5b",
         grounding="na_if_ungrounded",
         number_reader="candidates",
+        boolean_reader="statements",
         context="passages",
         proximity_pages=20,
     ),

@@ -212,3 +212,15 @@ def test_a_formula_the_question_writes_is_read_whole_and_a_part_of_the_company_i
     assert plan("What was the FY2022 revenue of the Services segment for X?", lib) is None
     assert plan("What is X's FY2022 adjusted EBITDA?", lib) is None
     assert plan("What is X's FY2022 unadjusted EBITDA?", lib) is not None
+
+
+def test_an_analysts_judgement_is_decided_by_the_librarys_rule_of_thumb(filings):
+    root, by_year = filings
+    answerer = _answerer(root)
+    rec = answerer.answer(f"Is {COMPANY} a capital-intensive business based on FY2023 data?", "boolean")
+    assert rec.value is False and rec.llm_calls == 0  # capital expenditure 120 of revenue 2,400: 5 % < 10 %
+    assert rec.computation["formula"] == "(capital expenditure 2023 / revenue 2023)"
+    assert any("at least 10 % of revenue" in n for n in rec.notes)
+    rec = answerer.answer(f"Are {COMPANY}'s FY2023 financials that of a high growth company?", "boolean")
+    assert rec.value is True  # revenue 2,000 -> 2,400: 20 % >= 15 %
+    assert {o["written"] for o in rec.computation["operands"]} == {"2,400", "2,000"}

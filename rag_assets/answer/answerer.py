@@ -8,8 +8,9 @@ from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient, StructuredResult, deadline, structured_call
+from rag_assets.answer.boolean_reader import cited as boolean_cited, read_boolean
 from rag_assets.answer.computed import Computation, compute, decide
-from rag_assets.answer.filings import COVER_PAGES, Filing, asked_period, detect, select
+from rag_assets.answer.filings import COVER_PAGES, Filing, asked_period, cover_year, detect, select
 from rag_assets.answer.formulas import Item
 from rag_assets.answer.metric_library import default_library
 from rag_assets.answer.metric_question import criterion as metric_criterion, plan as metric_plan
@@ -256,6 +257,13 @@ class Answerer:
             f = self.filings[sha1] = detect(f, [pages[i] for i in sorted(pages)[:COVER_PAGES]])
         return f
 
+    def _period_year(self, sha1: str) -> int | None:
+        """The filing's fiscal year, else the year its cover prints most often."""
+        if self._filing(sha1).year is not None:
+            return self._filing(sha1).year
+        pages = self.retriever.index(sha1).pages
+        return cover_year([pages[i] for i in sorted(pages)[:COVER_PAGES]])
+
     def _answer(self, question: str, kind: str, rec: AnswerRecord) -> None:
         try:
             routes = self.routes(question, rec.notes)  # reads a filing's cover: may fail like any report read
@@ -273,17 +281,19 @@ class Answerer:
         if rec.error:  # an error is never an answer: no value, no pages
             rec.value, rec.references = None, []
 
-    def rank_pages(self, question: str, route: Route, query: str | None = None
+    def rank_pages(self, question: str, route: Route, query: str | None = None, count: int | None = None
                    ) -> tuple[list[RetrievedPage], list[ScoredChunk], dict]:
         """Candidate pages of the company's report(s), reranked, best first; ``query`` is what is searched
-        (default: the question without its template tail and the company's name)."""
+        (default: the question without its template tail and the company's name); ``count`` pages (default
+        candidate_pages)."""
         query = query or retrieval_query(question, route.company)
+        count = count or self.cfg.candidate_pages
         per_report, chunks = [], []
         for sha1 in route.sha1s:
-            pages, ch = self.retriever.pages(sha1, query, self.cfg.candidate_pages)
+            pages, ch = self.retriever.pages(sha1, query, count)
             per_report.append(pages)
             chunks.extend(ch)
-        candidates = merge_pages(per_report, self.cfg.candidate_pages)
+        candidates = merge_pages(per_report, count)
         ranked, usage = self.reranker.rerank(query, candidates, len(candidates))
         return ranked, chunks, usage
 
@@ -297,7 +307,7 @@ class Answerer:
         """Answer ``question`` from ``route``'s report(s); ``query`` is what is searched and what quotes and
         figures must name (default: the question without its template tail and the company's name)."""
         query = query or retrieval_query(question, route.company)
-        ranked, chunks, usage = self.rank_pages(question, route, query)
+        ranked, chunks, usage = self.rank_pages(question, route, query, self._page_count(kind))
         rec.retrieved_chunks = [
             {"chunk_id": c.chunk_id, "pdf_sha1": c.sha1, "page_index": c.page_index, "score": round(c.score, 6),
              "sources": c.sources}
@@ -311,6 +321,9 @@ class Answerer:
         if kind == "number" and self._computed(question, route, rec):
             return
         if kind == "boolean" and self._decided(question, route, rec):
+            return
+        if kind == "boolean" and self._reads_statements():
+            self._read_boolean(question, query, route, ranked, rec)
             return
         if kind == "number" and self.cfg.number_reader == "candidates":
             self._read_number(question, query, route, ranked, rec)
@@ -361,6 +374,35 @@ class Answerer:
             return False
         _take_computation(rec, comp)
         return True
+
+    def _reads_statements(self) -> bool:
+        return self.cfg.boolean_reader == "statements" and hasattr(self.llm, "choice_logprobs")
+
+    def _page_count(self, kind: str) -> int:
+        """Pages ranked for a question: more for the statements reader (Python reads them all, the model only
+        the statements found)."""
+        if kind == "boolean" and self._reads_statements():
+            return max(self.cfg.candidate_pages, self.cfg.statement_pages)
+        return self.cfg.candidate_pages
+
+    def _read_boolean(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
+                      rec: AnswerRecord) -> None:
+        """Checked statements of the best pages, each judged by the model (``answer.boolean_reader``)."""
+        pages = ranked[: self.cfg.statement_pages]
+        years = [y for y in (self._period_year(s) for s in route.sha1s) if y is not None]
+        reading = read_boolean(self.llm, question, query, pages, default_lexicon(), self.cfg.max_statements,
+                               self.cfg.boolean_threshold, max(years, default=None))
+        rec.llm_calls += len(reading.statements)
+        rec.candidates = [s.to_dict() for s in reading.statements]
+        shown = {(s.sha1, s.page_index) for s in reading.statements}
+        rec.pages_sent = [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in pages
+                          if (p.sha1, p.page_index) in shown]
+        rec.notes += reading.notes
+        rec.value = reading.value
+        rec.references = boolean_cited(reading)
+        rec.grounded = rec.evidence_ok = reading.value or None
+        if reading.proof:
+            rec.parsed = {"evidence_quote": reading.proof[0].text, "p_yes": reading.proof[0].p_yes}
 
     def _context_pages(self, query: str, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
         """What the model reads: the top_pages whole pages, or (context='passages') the best passage of each of

@@ -111,9 +111,11 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon) -> Comp
     before = _value(crit.before, comp) if crit.before is not None else 0.0
     if now is None or before is None:
         return comp
-    comp.value = {"positive": now > 0, "negative": now < 0, "up": now > before, "down": now < before}[crit.test]
+    comp.value = {"positive": now > 0, "negative": now < 0, "up": now > before, "down": now < before,
+                  "at_least": now >= crit.bound}[crit.test]
+    rule = f" (yes at {crit.bound:g} or more: {crit.rule})" if crit.test == "at_least" else ""
     comp.notes.append(f"decided from figures: {comp.formula} = {now:.6g}"
-                      + (f" vs {before:.6g}" if crit.before is not None else "") + f" -> {comp.value}")
+                      + (f" vs {before:.6g}" if crit.before is not None else "") + f"{rule} -> {comp.value}")
     return comp
 
 

@@ -5,6 +5,7 @@ the period a question asks for; and which of a company's filings answer it."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 YEAR = r"(?:19[89]|20[0-4])\d"
@@ -70,6 +71,13 @@ def detect(filing: Filing, first_pages: list[str]) -> Filing:
         m = quarter_m if doc_type == "quarterly" and quarter_m else annual_m or quarter_m
         year = int(m.group(m.lastindex)) if m else None
     return Filing(filing.sha1, filing.company, doc_type, year, filing.quarter, filing.aliases)
+
+
+def cover_year(first_pages: list[str]) -> int | None:
+    """The year the first pages print most often (ties: the later): a report's period when its cover names no
+    fiscal year end ('Annual Report 2022')."""
+    years = Counter(int(y) for y in re.findall(rf"(?<![\w.,]){YEAR}(?!\w|[.,]\d)", "\n".join(first_pages)))
+    return max(years, key=lambda y: (years[y], y)) if years else None
 
 
 @dataclass(frozen=True)

@@ -37,9 +37,21 @@ class MetricSpec:
 
 
 @dataclass(frozen=True)
+class JudgementSpec:
+    """An analyst's yes/no that one standard figure decides by a rule of thumb: Yes when ``formula`` is at
+    least ``yes_at_least``."""
+
+    phrases: tuple[str, ...]
+    formula: str
+    yes_at_least: float
+    rule: str
+
+
+@dataclass(frozen=True)
 class Library:
     items: dict[str, ItemSpec]
     metrics: tuple[MetricSpec, ...]
+    judgements: tuple[JudgementSpec, ...] = ()
 
     @classmethod
     def load(cls, path: Path = LIBRARY_PATH) -> "Library":
@@ -50,7 +62,10 @@ class Library:
                  for name, spec in (data.get("items") or {}).items()}
         metrics = tuple(MetricSpec(tuple(fold(n) for n in m["names"]), str(m["formula"]))
                         for m in data.get("metrics") or [])
-        return cls(items, metrics)
+        judgements = tuple(JudgementSpec(tuple(fold(n) for n in j["phrases"]), str(j["formula"]),
+                                         float(j["yes_at_least"]), str(j.get("rule", "")))
+                           for j in data.get("judgements") or [])
+        return cls(items, metrics, judgements)
 
     def item_in(self, text: str) -> ItemSpec | None:
         """The item whose name is the longest one printed in ``text`` (whole words), or None."""
@@ -59,6 +74,10 @@ class Library:
     def metric_in(self, text: str) -> MetricSpec | None:
         """The metric whose name is the longest one printed in ``text`` (whole words), or None."""
         return _longest(fold(text), [(n, m) for m in self.metrics for n in m.names])
+
+    def judgement_in(self, text: str) -> JudgementSpec | None:
+        """The judgement whose phrase is the longest one printed in ``text`` (whole words), or None."""
+        return _longest(fold(text), [(n, j) for j in self.judgements for n in j.phrases])
 
     def metric_is(self, text: str) -> MetricSpec | None:
         """The metric ``text`` names, all of it ('DIO', 'days inventory outstanding')."""

@@ -163,17 +163,21 @@ DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contrac
 
 @dataclass(frozen=True)
 class Criterion:
-    """A yes/no that figures decide: ``now`` is positive/negative, or went up/down from ``before``."""
+    """A yes/no that figures decide: ``now`` is positive/negative, went up/down from ``before``, or (an
+    analyst's judgement, ``at_least``) reaches ``bound`` by the library's rule of thumb."""
 
-    test: str  # positive, negative, up, down
+    test: str  # positive, negative, up, down, at_least
     now: Node
     before: Node | None = None
+    bound: float = 0.0
+    rule: str = ""
 
 
 def criterion(question: str, library: Library) -> Criterion | None:
     """The figure criterion a yes/no question states ('positive working capital based on FY2022 data', 'did X
-    increase its debt between 2021 and 2022', 'an improving gross margin as of FY2022'), or None (a judgement
-    the model makes, or a question naming no fiscal year)."""
+    increase its debt between 2021 and 2022', 'an improving gross margin as of FY2022') or names (a judgement
+    of the library: 'a capital-intensive business based on FY2022 data'), or None (a judgement the model makes,
+    or a question naming no fiscal year)."""
     asked = asked_period(question)
     if asked.target is None:
         return None
@@ -182,17 +186,29 @@ def criterion(question: str, library: Library) -> Criterion | None:
         if m:
             node = _metric(m.group(2), Parser(library, asked.target))
             return Criterion(m.group(1).lower(), node) if node is not None else None
-        move = UP_RE.search(question) or DOWN_RE.search(question)
-        if move is None:
-            return None
-        years = sorted(asked.years)
-        before_year = years[0] if len(years) >= 2 else asked.target - 1
-        text = re.split(r"[?]", question)[0]
-        text = re.sub(r"\b(?:compared\s+to|versus|vs\.?|from|between)\b.*$", "", text, flags=re.I)
-        now = _metric(text, Parser(library, asked.target))
-        before = _metric(text, Parser(library, before_year))
-        if now is None or before is None:
-            return None
-        return Criterion("up" if UP_RE.search(question) else "down", now, before)
+        return _movement(question, asked, library) or _judgement(question, asked.target, library)
     except (FormulaError, RecursionError):
         return None
+
+
+def _movement(question: str, asked, library: Library) -> Criterion | None:
+    """'did X increase/decrease ... between FYa and FYb' (default: the year before the one asked)."""
+    move = UP_RE.search(question) or DOWN_RE.search(question)
+    if move is None:
+        return None
+    years = sorted(asked.years)
+    before_year = years[0] if len(years) >= 2 else asked.target - 1
+    text = re.split(r"[?]", question)[0]
+    text = re.sub(r"\b(?:compared\s+to|versus|vs\.?|from|between)\b.*$", "", text, flags=re.I)
+    now = _metric(text, Parser(library, asked.target))
+    before = _metric(text, Parser(library, before_year))
+    if now is None or before is None:
+        return None
+    return Criterion("up" if UP_RE.search(question) else "down", now, before)
+
+
+def _judgement(question: str, year: int, library: Library) -> Criterion | None:
+    spec = library.judgement_in(question)
+    if spec is None:
+        return None
+    return Criterion("at_least", Parser(library, year).parse(spec.formula), bound=spec.yes_at_least, rule=spec.rule)

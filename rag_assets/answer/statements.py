@@ -1,0 +1,139 @@
+"""Statements: the sentences and table rows of a report's best pages that speak of a yes/no or names question's
+topic, and what Python checks before a model reads one: it names the topic (the question's words or a synonym
+term); it does not speak of it as a possibility (a hedge word before the topic: "possible mergers"); and when the
+question asks whether something happened, it is a sentence (a table row shows figures, not events) that says it
+happened, not in a year long before the report's period.
+
+The order of the pages handed in does not matter: statements are ranked by how well they name the topic, then
+by their page's retrieval score, then by where they stand."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass
+
+from rag_assets.answer.candidates import SENTENCE_SPLIT_RE, MetricQuery
+from rag_assets.answer.evidence_policy import asks_event, event_problem
+from rag_assets.index.bm25 import tokenize
+from rag_assets.retrieval.query import Lexicon, contains, term_starts
+
+MIN_CHARS = 25  # shorter pieces are headings and stubs
+MAX_CHARS = 400  # what the model reads of one statement
+MIN_COVER = 0.5  # a statement prints half of the question's own words, or a synonym term of two words or more
+YEAR_RE = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
+
+
+@dataclass(frozen=True)
+class Statement:
+    sha1: str
+    page_index: int
+    text: str
+    topic: float  # share of the question's own words printed, +1 for a synonym term of them
+    order: int  # its position on the page
+    page_score: float = 0.0  # its page's retrieval score
+    p_yes: float | None = None  # the model's judgement, once read
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _cells(line: str) -> str:
+    """A table row as text: its non-empty cells joined by ' | ' ('' for a separator row)."""
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return " | ".join(c for c in cells if c and not set(c) <= set("-: "))
+
+
+def page_statements(text: str) -> list[tuple[str, bool]]:
+    """A page's sentences (paragraphs split at sentence ends) and table rows, in page order, each with whether
+    it is a table row."""
+    out: list[tuple[str, bool]] = []
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            out.extend((s.strip(), False) for s in SENTENCE_SPLIT_RE.split(" ".join(para)))
+            para.clear()
+
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("|"):
+            flush()
+            out.append((_cells(s), True))
+        elif not s or s.startswith("#"):
+            flush()
+        else:
+            para.append(s)
+    flush()
+    return [(s, row) for s, row in out if len(s) >= MIN_CHARS]
+
+
+def hedged(text: str, metric: MetricQuery, lexicon: Lexicon | None) -> bool:
+    """A hedge word (the lexicon's ``events.hedged_by``) comes before the statement's first topic word."""
+    hedges = lexicon.events.get("hedged_by", ()) if lexicon else ()
+    tokens = tokenize(text)
+    topic = term_starts(tokens, [(t,) for t in metric.own] + list(metric.terms))
+    return bool(topic) and any(h < topic[0] for h in term_starts(tokens, hedges))
+
+
+def dated_before(text: str, year: int | None) -> bool:
+    """Every year the statement prints is before the year preceding the report's fiscal year: an old event."""
+    years = [int(y) for y in YEAR_RE.findall(text)]
+    return year is not None and bool(years) and max(years) < year - 1
+
+
+def topic_of(text: str, metric: MetricQuery) -> float:
+    """How well ``text`` names the topic: the share of the question's own words it prints, +1 for a synonym
+    term; 0 when that share is under ``MIN_COVER`` and no synonym term of two words or more is printed (one
+    common word of a synonym group, 'dividend' or 'acquired', does not make a statement about the topic)."""
+    tokens = tokenize(text)
+    have = set(tokens)
+    cover = sum(t in have for t in metric.own) / len(metric.own) if metric.own else 0.0
+    terms = [t for t in metric.terms if contains(tokens, t)]
+    if cover < MIN_COVER and not any(len(t) >= 2 for t in terms):
+        return 0.0
+    return cover + (1.0 if terms else 0.0)
+
+
+def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: Lexicon | None,
+             year: int | None) -> str | None:
+    if hedged(text, metric, lexicon):
+        return "it speaks of the topic as a possibility"
+    if asks_event(question, lexicon):
+        if row:
+            return "a table row shows figures, not that something happened"
+        if dated_before(text, year):
+            return "it dates the event long before the report's period"
+    return event_problem(question, text, lexicon)
+
+
+def find_statements(pages, question: str, query: str, lexicon: Lexicon | None, limit: int,
+                    year: int | None = None) -> tuple[list[Statement], Counter]:
+    """The ``limit`` statements of ``pages`` that best name ``query``'s topic and pass the checks, best first;
+    and how many on-topic statements each check turned away. ``year``: the report's fiscal year, if known."""
+    metric = MetricQuery.of(query, lexicon)
+    kept, refused = [], Counter()
+    for page in pages:
+        for order, (text, row) in enumerate(page_statements(page.text)):
+            topic = topic_of(text, metric)
+            if topic <= 0:
+                continue
+            problem = _problem(question, text, row, metric, lexicon, year)
+            if problem:
+                refused[problem] += 1
+                continue
+            kept.append(Statement(page.sha1, page.page_index, text[:MAX_CHARS], round(topic, 3), order,
+                                  round(float(page.score), 6)))
+    kept.sort(key=lambda s: (-s.topic, -s.page_score, s.sha1, s.page_index, s.order))
+    return _distinct(kept)[:limit], refused
+
+
+def _distinct(statements: list[Statement]) -> list[Statement]:
+    """The first of statements printed twice (a report repeats its highlights)."""
+    seen, out = set(), []
+    for s in statements:
+        key = " ".join(s.text.lower().split())
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out

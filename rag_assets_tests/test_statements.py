@@ -1,0 +1,72 @@
+"""Yes/no from statements: Python finds and checks the sentences that speak of the asked topic, the real
+embedded model judges each one alone, and the answer does not depend on the order of the pages."""
+
+from __future__ import annotations
+
+from rag_assets.answer.boolean_reader import cited, read_boolean
+from rag_assets.answer.filings import cover_year
+from rag_assets.answer.statements import find_statements, page_statements
+from rag_assets.retrieval.query import default_lexicon
+from rag_assets.retrieval.search import RetrievedPage
+from rag_assets_tests.conftest import embedded_llm, run_in_fresh_process
+
+BUYBACK_Q = "Did Fjordlys Ferjer ASA announce a share buyback plan in the annual report? If there is no mention, return False."
+BUYBACK_QUERY = "announce a share buyback plan in the annual report"
+FILLER = ("Fjordlys Ferjer operates 14 ferry routes along the western coast. Passenger numbers recovered during "
+          "the year as tourism returned. The fleet was renewed with two electric vessels.")
+
+
+def _pages(texts: dict[int, str], sha1: str = "a" * 40) -> list[RetrievedPage]:
+    """Pages as retrieval returns them, the first the best ranked."""
+    return [RetrievedPage(sha1, i, 1.0 / (n + 1), text, []) for n, (i, text) in enumerate(texts.items())]
+
+
+def test_a_page_is_split_into_sentences_and_table_rows():
+    text = ("# Capital\nThe Board approved a buyback in March. It began in May and ended in June.\n\n"
+            "| Item | 2022 |\n|---|---|\n| Shares bought back under the programme | 1,200 |\nShort.")
+    assert page_statements(text) == [("The Board approved a buyback in March.", False),  # stubs are dropped
+                                     ("It began in May and ended in June.", False),
+                                     ("Shares bought back under the programme | 1,200", True)]
+
+
+def test_a_possibility_a_table_row_and_an_old_event_do_not_prove_it_happened():
+    pages = _pages({
+        3: "We may consider a share buyback programme in the future if conditions allow.",
+        7: "| Share buyback programme announced | 2022 | 2021 |\n|---|---|---|\n| Shares | 10 | 0 |",
+        9: "In 2015 the Board announced a share buyback programme, completed in 2016.",
+        12: FILLER,
+    })
+    found, refused = find_statements(pages, BUYBACK_Q, BUYBACK_QUERY, default_lexicon(), 8, year=2022)
+    assert found == []
+    assert set(refused) == {"it speaks of the topic as a possibility",
+                            "a table row shows figures, not that something happened",
+                            "it dates the event long before the report's period"}
+    reading = read_boolean(None, BUYBACK_Q, BUYBACK_QUERY, pages, default_lexicon(), 8, 0.5, year=2022)
+    assert reading.value is False and cited(reading) == []  # no statement passed: the model is never asked
+
+
+def test_the_cover_year_is_the_year_printed_most_often():
+    assert cover_year(["Annual Report 2022", "Letter to shareholders 2022, looking at 2023", "1,995 staff"]) == 2022
+    assert cover_year(["no year here"]) is None
+
+
+def _late_sentence_and_reordering() -> None:
+    llm = embedded_llm("qwen2.5-coder-1.5b")
+    texts = {i: FILLER for i in range(1, 8)}
+    texts[41] = (FILLER + " On 3 March 2022 the Board announced a share buyback programme of up to 10 million "
+                 "shares, to be completed by the end of 2022.")
+    pages = _pages(texts)
+    reading = read_boolean(llm, BUYBACK_Q, BUYBACK_QUERY, pages, default_lexicon(), 8, 0.5, year=2022)
+    assert reading.value is True, reading.notes
+    assert cited(reading) == [{"pdf_sha1": "a" * 40, "page_index": 41}]
+    again = read_boolean(llm, BUYBACK_Q, BUYBACK_QUERY, list(reversed(pages)), default_lexicon(), 8, 0.5, year=2022)
+    assert again.value is True and cited(again) == cited(reading)  # the pages' order changes nothing but
+    assert [(s.page_index, s.text) for s in again.statements] == [(s.page_index, s.text) for s in reading.statements]
+    for s1, s2 in zip(again.statements, reading.statements):  # the KV cache's reuse: a different batch split
+        assert abs(s1.p_yes - s2.p_yes) < 0.01
+    generic = {1: FILLER + " Our capital allocation framework covers dividends and investment in the fleet."}
+    assert read_boolean(llm, BUYBACK_Q, BUYBACK_QUERY, _pages(generic), default_lexicon(), 8, 0.5).value is False
+
+
+def test_one_sentence_on_a_late_page_gives_true_with_the_real_model_in_any_page_order():
+    run_in_fresh_process(_late_sentence_and_reordering)
