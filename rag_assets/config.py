@@ -109,6 +109,13 @@ class RunConfig(BaseModel):
     """statements reader: statements the model judges."""
     boolean_threshold: float = Field(0.5, ge=0.0, le=1.0)
     """statements reader: the P(yes) a checked statement must reach for the answer True."""
+    names_reader: Literal["statements", "model"] = "model"
+    """Names questions that ask for a change ('which positions changed', 'new products launched'): statements
+    (Python finds the statements of statement_pages pages that report the change and the names beside their
+    event word, the model judges max_statements of them, the names of those at names_threshold are the answer;
+    needs an embedded model) or model (the model reads the context and lists the names)."""
+    names_threshold: float = Field(0.5, ge=0.0, le=1.0)
+    """statements names reader: the P(yes) a statement with its names must reach for its names to be answered."""
     grounding: Literal["cite_verified", "na_if_ungrounded", "off"] = "cite_verified"
     """cite_verified: cite only context pages that show the answer (the value, name(s) or evidence quote);
     na_if_ungrounded: also answer N/A (False) when no page shows it; off: keep the model's citations as given."""
@@ -132,6 +139,7 @@ PRESETS: dict[str, RunConfig] = {
         grounding="na_if_ungrounded",
         number_reader="candidates",
         boolean_reader="statements",
+        names_reader="statements",
         context="passages",
         proximity_pages=20,
     ),
@@ -142,6 +150,7 @@ PRESETS: dict[str, RunConfig] = {
         grounding="na_if_ungrounded",
         number_reader="candidates",
         boolean_reader="statements",
+        names_reader="statements",
         context="passages",
         proximity_pages=20,
     ),

@@ -14,7 +14,8 @@ from rag_assets.answer.filings import COVER_PAGES, Filing, asked_period, cover_y
 from rag_assets.answer.formulas import Item
 from rag_assets.answer.metric_library import default_library
 from rag_assets.answer.metric_question import criterion as metric_criterion, plan as metric_plan
-from rag_assets.answer.evidence_policy import event_problem, hedge_problem, on_topic
+from rag_assets.answer.evidence_policy import asks_event, event_problem, hedge_problem, on_topic
+from rag_assets.answer.names_reader import cited as names_cited, read_names
 from rag_assets.answer.number_reader import read_number
 from rag_assets.answer.numbers import NA, close, grounded, is_na, parse_number, resolve_number
 from rag_assets.answer.units import asked_unit, report_dollar
@@ -307,7 +308,7 @@ class Answerer:
         """Answer ``question`` from ``route``'s report(s); ``query`` is what is searched and what quotes and
         figures must name (default: the question without its template tail and the company's name)."""
         query = query or retrieval_query(question, route.company)
-        ranked, chunks, usage = self.rank_pages(question, route, query, self._page_count(kind))
+        ranked, chunks, usage = self.rank_pages(question, route, query, self._page_count(kind, question))
         rec.retrieved_chunks = [
             {"chunk_id": c.chunk_id, "pdf_sha1": c.sha1, "page_index": c.page_index, "score": round(c.score, 6),
              "sources": c.sources}
@@ -322,8 +323,11 @@ class Answerer:
             return
         if kind == "boolean" and self._decided(question, route, rec):
             return
-        if kind == "boolean" and self._reads_statements():
+        if kind == "boolean" and self._reads_statements(kind, question):
             self._read_boolean(question, query, route, ranked, rec)
+            return
+        if kind == "names" and self._reads_statements(kind, question):
+            self._read_names(question, query, route, ranked, rec)
             return
         if kind == "number" and self.cfg.number_reader == "candidates":
             self._read_number(question, query, route, ranked, rec)
@@ -375,23 +379,50 @@ class Answerer:
         _take_computation(rec, comp)
         return True
 
-    def _reads_statements(self) -> bool:
-        return self.cfg.boolean_reader == "statements" and hasattr(self.llm, "choice_logprobs")
+    def _reads_statements(self, kind: str, question: str) -> bool:
+        """A yes/no, or a names question about a change, read from statements (needs token probabilities)."""
+        if not hasattr(self.llm, "choice_logprobs"):
+            return False
+        if kind == "boolean":
+            return self.cfg.boolean_reader == "statements"
+        return kind == "names" and self.cfg.names_reader == "statements" and asks_event(question, default_lexicon())
 
-    def _page_count(self, kind: str) -> int:
-        """Pages ranked for a question: more for the statements reader (Python reads them all, the model only
+    def _page_count(self, kind: str, question: str) -> int:
+        """Pages ranked for a question: more for the statements readers (Python reads them all, the model only
         the statements found)."""
-        if kind == "boolean" and self._reads_statements():
+        if self._reads_statements(kind, question):
             return max(self.cfg.candidate_pages, self.cfg.statement_pages)
         return self.cfg.candidate_pages
+
+    def _statement_year(self, route: Route) -> int | None:
+        years = [y for y in (self._period_year(s) for s in route.sha1s) if y is not None]
+        return max(years, default=None)
+
+    def _read_names(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
+                    rec: AnswerRecord) -> None:
+        """The names beside the event word of checked statements, each statement judged by the model
+        (``answer.names_reader``)."""
+        pages = ranked[: self.cfg.statement_pages]
+        reading = read_names(self.llm, question, query, pages, default_lexicon(), self.cfg.max_statements,
+                             self.cfg.names_threshold, self._statement_year(route))
+        rec.llm_calls += len(reading.judged)
+        rec.candidates = [n.to_dict() for n in reading.judged]
+        shown = {(n.statement.sha1, n.statement.page_index) for n in reading.judged}
+        rec.pages_sent = [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in pages
+                          if (p.sha1, p.page_index) in shown]
+        rec.notes += reading.notes
+        rec.value = reading.value
+        rec.references = names_cited(reading)
+        rec.grounded = rec.evidence_ok = reading.value != NA or None
+        if reading.proof:
+            rec.parsed = {"evidence_quote": reading.proof[0].statement.text, "p_yes": reading.proof[0].p_yes}
 
     def _read_boolean(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
                       rec: AnswerRecord) -> None:
         """Checked statements of the best pages, each judged by the model (``answer.boolean_reader``)."""
         pages = ranked[: self.cfg.statement_pages]
-        years = [y for y in (self._period_year(s) for s in route.sha1s) if y is not None]
         reading = read_boolean(self.llm, question, query, pages, default_lexicon(), self.cfg.max_statements,
-                               self.cfg.boolean_threshold, max(years, default=None))
+                               self.cfg.boolean_threshold, self._statement_year(route))
         rec.llm_calls += len(reading.statements)
         rec.candidates = [s.to_dict() for s in reading.statements]
         shown = {(s.sha1, s.page_index) for s in reading.statements}

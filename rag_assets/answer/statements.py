@@ -82,25 +82,26 @@ def dated_before(text: str, year: int | None) -> bool:
     return year is not None and bool(years) and max(years) < year - 1
 
 
-def topic_of(text: str, metric: MetricQuery) -> float:
+def topic_of(text: str, metric: MetricQuery, term_words: int = 2) -> float:
     """How well ``text`` names the topic: the share of the question's own words it prints, +1 for a synonym
-    term; 0 when that share is under ``MIN_COVER`` and no synonym term of two words or more is printed (one
-    common word of a synonym group, 'dividend' or 'acquired', does not make a statement about the topic)."""
+    term; 0 when that share is under ``MIN_COVER`` and no synonym term of ``term_words`` words or more is
+    printed (for yes/no, one common word of a synonym group, 'dividend' or 'acquired', does not make a statement
+    about the topic; a names statement is also checked for the names beside its event word)."""
     tokens = tokenize(text)
     have = set(tokens)
     cover = sum(t in have for t in metric.own) / len(metric.own) if metric.own else 0.0
     terms = [t for t in metric.terms if contains(tokens, t)]
-    if cover < MIN_COVER and not any(len(t) >= 2 for t in terms):
+    if cover < MIN_COVER and not any(len(t) >= term_words for t in terms):
         return 0.0
     return cover + (1.0 if terms else 0.0)
 
 
 def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: Lexicon | None,
-             year: int | None) -> str | None:
+             year: int | None, rows: bool) -> str | None:
     if hedged(text, metric, lexicon):
         return "it speaks of the topic as a possibility"
     if asks_event(question, lexicon):
-        if row:
+        if row and not rows:
             return "a table row shows figures, not that something happened"
         if dated_before(text, year):
             return "it dates the event long before the report's period"
@@ -108,17 +109,20 @@ def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: 
 
 
 def find_statements(pages, question: str, query: str, lexicon: Lexicon | None, limit: int,
-                    year: int | None = None) -> tuple[list[Statement], Counter]:
+                    year: int | None = None, term_words: int = 2, rows: bool = False
+                    ) -> tuple[list[Statement], Counter]:
     """The ``limit`` statements of ``pages`` that best name ``query``'s topic and pass the checks, best first;
-    and how many on-topic statements each check turned away. ``year``: the report's fiscal year, if known."""
+    and how many on-topic statements each check turned away. ``year``: the report's fiscal year, if known;
+    ``term_words``: see ``topic_of``; ``rows``: a table row may state an asked event (a roster row's
+    "(appointed 1 July 2022)")."""
     metric = MetricQuery.of(query, lexicon)
     kept, refused = [], Counter()
     for page in pages:
         for order, (text, row) in enumerate(page_statements(page.text)):
-            topic = topic_of(text, metric)
+            topic = topic_of(text, metric, term_words)
             if topic <= 0:
                 continue
-            problem = _problem(question, text, row, metric, lexicon, year)
+            problem = _problem(question, text, row, metric, lexicon, year, rows)
             if problem:
                 refused[problem] += 1
                 continue

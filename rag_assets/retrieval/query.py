@@ -32,6 +32,7 @@ class Lexicon:
     page_types: tuple[PageType, ...] = ()
     events: dict[str, tuple[Term, ...]] = field(default_factory=dict)  # asked/stated/negated/hedged_by
     template_phrases: tuple[str, ...] = ()  # dropped from the embedding query
+    names: dict[str, frozenset[str]] = field(default_factory=dict)  # names: lower-case words per list
 
     @classmethod
     def from_dict(cls, data: dict) -> "Lexicon":
@@ -50,6 +51,8 @@ class Lexicon:
             events={k: tuple(term(t) for t in (data.get("events") or {}).get(k, []))
                     for k in ("asked_by", "stated_by", "negated_by", "hedged_by")},
             template_phrases=tuple(str(t).strip() for t in data.get("template_phrases") or [] if str(t).strip()),
+            names={k: frozenset(str(w).strip().lower() for w in words or [])
+                   for k, words in (data.get("names") or {}).items()},
         )
 
     @classmethod

@@ -1,0 +1,165 @@
+"""Names printed in one statement, next to the event it reports: position titles ("Non-Executive Independent
+Director", "chief financial officer"), people ("Lawrence Cunningham") or products (a capitalized run of words).
+
+A roster prints many titles and names; a change prints one beside its verb. So a statement's names are, for
+each event word of the lexicon's ``events.stated_by`` in it ("appointed", "launched"), the name nearest to it
+within ``WINDOW`` words, with the names listed right after it ("A, B and C"). Every word list lives in the
+lexicon (``names``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag_assets.index.bm25 import tokenize
+from rag_assets.retrieval.query import Lexicon, term_starts
+
+WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’.®™-]*")
+LIST_GAP_RE = re.compile(r"^\s*(?:,|,?\s*and|&)\s*$", re.I)
+WINDOW = 8  # words between an event word and its name, at most
+ASKED = (("titles_asked_by", "titles"), ("products_asked_by", "products"), ("people_asked_by", "people"),
+         ("positions_asked_by", "titles"))
+MAX_WORDS = {"titles": 6, "people": 4, "products": 6}
+
+
+@dataclass(frozen=True)
+class Span:
+    text: str
+    first: int  # index of its first and last word in the statement
+    last: int
+
+
+def asked(question: str, lexicon: Lexicon) -> str:
+    """What a names question asks for: 'titles', 'products' or 'people'."""
+    words = {w.lower() for w in WORD_RE.findall(question)}
+    for key, kind in ASKED:
+        if words & lexicon.names.get(key, frozenset()):
+            return kind
+    return "people"
+
+
+def _words(text: str) -> list[re.Match]:
+    return list(WORD_RE.finditer(text))
+
+
+def _key(word: str) -> str:
+    return word.lower().rstrip(".'’s") if word.lower().endswith(("'s", "’s")) else word.lower().rstrip(".")
+
+
+def _capital(word: str) -> bool:
+    return word[0].isupper() or word[0].isdigit()
+
+
+def _runs(text: str, words: list[re.Match], joined) -> list[tuple[int, int]]:
+    """Maximal runs of words for which ``joined(i)`` holds, unbroken by anything but spaces."""
+    runs, start = [], None
+    for i in range(len(words)):
+        ok = joined(i)
+        gap = text[words[i - 1].end(): words[i].start()] if i else ""
+        if start is not None and (not ok or gap.strip()):
+            runs.append((start, i - 1))
+            start = None
+        if ok and start is None:
+            start = i
+    if start is not None:
+        runs.append((start, len(words) - 1))
+    return runs
+
+
+def _titles(text: str, words: list[re.Match], lexicon: Lexicon) -> list[Span]:
+    roles = lexicon.names.get("roles", frozenset())
+    modifiers = lexicon.names.get("role_modifiers", frozenset())
+    events = _event_words(lexicon)
+    out = []
+    for i, m in enumerate(words):
+        if _key(m.group()).removesuffix("s") not in roles and _key(m.group()) not in roles:
+            continue
+        first = i
+        while first > 0 and i - first < MAX_WORDS["titles"] - 1:
+            prev = words[first - 1].group()
+            gap = text[words[first - 1].end(): words[first].start()]
+            word_ok = (_capital(prev) or _key(prev) in modifiers) and _key(prev) not in events
+            if gap.strip() or not word_ok or _key(prev) in lexicon.names.get("not_names", frozenset()):
+                break
+            first -= 1
+        out.append(Span(text[words[first].start(): m.end()].strip(".,"), first, i))
+    return out
+
+
+def _capital_runs(text: str, words: list[re.Match], lexicon: Lexicon, kind: str) -> list[Span]:
+    not_names = lexicon.names.get("not_names", frozenset())
+    roles = lexicon.names.get("roles", frozenset())
+    honorifics = lexicon.names.get("honorifics", frozenset())
+    events = _event_words(lexicon)
+
+    modifiers = lexicon.names.get("role_modifiers", frozenset()) if kind == "people" else frozenset()
+
+    def joined(i: int) -> bool:
+        w = words[i].group()
+        return _capital(w) and not {_key(w)} & (events | roles | modifiers)
+
+    out = []
+    for first, last in _runs(text, words, joined):
+        while first <= last and (_key(words[first].group()) in not_names | honorifics or
+                                 words[first].group()[0].isdigit()):
+            first += 1
+        while last >= first and (_key(words[last].group()) in not_names or words[last].group()[0].isdigit()
+                                 and kind == "people"):
+            last -= 1
+        size = last - first + 1
+        if size < 1 or size > MAX_WORDS[kind] or (kind == "people" and size < 2):
+            continue
+        if kind == "people" and not all(words[j].group().replace("-", "").isalpha() for j in range(first, last + 1)):
+            continue
+        out.append(Span(text[words[first].start(): words[last].end()].strip(".,"), first, last))
+    return out
+
+
+def _event_words(lexicon: Lexicon) -> frozenset[str]:
+    """The lower-case single words of ``events.stated_by`` (a capitalized 'Appointed' is no name)."""
+    return frozenset(w for t in lexicon.events.get("stated_by", ()) for w in t)
+
+
+def spans(text: str, kind: str, lexicon: Lexicon) -> list[Span]:
+    """Every name of ``kind`` printed in ``text``, in order."""
+    words = _words(text)
+    found = _titles(text, words, lexicon) if kind == "titles" else _capital_runs(text, words, lexicon, kind)
+    return sorted(found, key=lambda s: s.first)
+
+
+def _event_positions(words: list[re.Match], lexicon: Lexicon) -> list[int]:
+    """Indexes of the words that start an event term (stems compared, as everywhere in the lexicon)."""
+    stems, owner = [], []
+    for i, m in enumerate(words):
+        for s in tokenize(m.group()):
+            stems.append(s)
+            owner.append(i)
+    return sorted({owner[k] for k in term_starts(stems, lexicon.events.get("stated_by", ()))})
+
+
+def _listed_after(text: str, words: list[re.Match], found: list[Span], chosen: Span) -> list[Span]:
+    """``chosen`` and the names listed right after it ("A, B and C")."""
+    out = [chosen]
+    for s in found[found.index(chosen) + 1:]:
+        gap = text[words[out[-1].last].end(): words[s.first].start()]
+        if not LIST_GAP_RE.match(gap):
+            break
+        out.append(s)
+    return out
+
+
+def event_names(text: str, kind: str, lexicon: Lexicon) -> list[str]:
+    """The names of ``kind`` that ``text`` reports an event about: for each event word, the nearest name within
+    ``WINDOW`` words (a name after the word wins a tie) and the names listed right after it."""
+    words = _words(text)
+    found = spans(text, kind, lexicon)
+    names: list[str] = []
+    for e in _event_positions(words, lexicon):
+        near = [(min(abs(s.first - e), abs(s.last - e)), s.first < e, s) for s in found
+                if not s.first <= e <= s.last]
+        near = [t for t in near if t[0] <= WINDOW]
+        if not near:
+            continue
+        chosen = min(near, key=lambda t: (t[0], t[1]))[2]
+        names += [s.text for s in _listed_after(text, words, found, chosen)]
+    return list(dict.fromkeys(names))
