@@ -137,10 +137,10 @@ def test_scorer_on_real_gold_ranks_the_winner_above_the_floor(erc):
 
 
 def test_scaled_numbers_have_no_float_noise():
-    from rag_assets.answer.answerer import Answerer
+    from rag_assets.answer.passage_reader import final_value
     from rag_assets.llm.schemas import NumberAnswer
 
     parsed = NumberAnswer(step_by_step_analysis="", reasoning_summary="", relevant_pages=[],
                           value_as_written="2.043", scale="billions", final_answer=2.043)
-    assert Answerer._final_value(None, "number", parsed) == 2_043_000_000
-    assert str(Answerer._final_value(None, "number", parsed)) == "2043000000.0"
+    assert final_value("number", parsed) == 2_043_000_000
+    assert str(final_value("number", parsed)) == "2043000000.0"

@@ -471,7 +471,7 @@ def test_names_of_a_change_need_a_quote_that_says_it_happened(ingested, embedder
 
 
 def test_comparative_sub_questions_search_the_compared_metric_only(ingested, embedder):
-    from rag_assets.answer.answerer import comparative_metric
+    from rag_assets.answer.question_text import comparative_metric
 
     q = ('Which of the companies had the lowest total assets in USD in their annual reports: "Northwind Widgets '
          'plc", "Bluebird Mining Ltd"? If data is not available, return \'N/A\'.')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 
@@ -10,7 +11,7 @@ import pytest
 
 from rag_assets.orchestration.definitions import ingestion_graph
 from rag_assets.orchestration.ingest_assets import reports_partitions
-from rag_assets.index.bm25 import BM25Index
+from rag_assets.index.bm25 import IDS_FILE, BM25Index
 from rag_assets.storage.catalog import file_sha1
 from rag_assets.index.embedding import MiniLMOnnxEmbedder
 from rag_assets.storage.artifacts import read_chunks, read_pages
@@ -161,6 +162,25 @@ def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registere
     # what Dagster cannot know: a file deleted by hand is rebuilt, with what reads it
     subprocess.run(["rm", "-rf", str(paths.bm25_dir)], check=True)  # as a user would (the link, not its target)
     assert assets_to_rebuild(instance, defs2, paths) == ["bm25_index"]
+
+
+def test_index_checks_fail_when_an_index_disagrees_with_the_chunks(registered):
+    """The failing side of the blocking checks: a BM25 index that lost a chunk id fails its check (with the
+    problem in the metadata) while the FAISS check, on an index that still agrees, passes."""
+    instance, store, reports = registered
+    sha = reports[NORTHWIND.company].sha1
+    assert _materialize(instance, sha, _resources()).success
+    ids_file = store.paths(sha).bm25_dir / IDS_FILE
+    data = json.loads(ids_file.read_text(encoding="utf-8"))
+    ids_file.write_text(json.dumps({**data, "chunk_ids": data["chunk_ids"][:-1]}), encoding="utf-8")
+    # the checks run against the files on disk; the chunks (rewritten the same) give the run its partitions
+    selection = dg.AssetSelection.assets("report_chunks") | dg.AssetSelection.checks_for_assets("bm25_index",
+                                                                                               "faiss_index")
+    result = _materialize(instance, sha, _resources(), raise_on_error=False, selection=selection)
+    checks = {c.asset_key.path[-1]: c for c in result.get_asset_check_evaluations()}
+    assert not checks["bm25_index"].passed
+    assert "the BM25 index holds" in checks["bm25_index"].metadata["problem"].value
+    assert checks["faiss_index"].passed
 
 
 def test_automation_rebuilds_on_code_change_only(registered):

@@ -1,9 +1,14 @@
-"""The house's rules: imports between domains go one way, and no function is longer than a screen."""
+"""The house's rules: imports between domains go one way, no module imports itself back through others, and
+modules, classes and functions stay short enough to read at once."""
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "rag_assets"
+MAX_MODULE, MAX_CLASS, MAX_FUNCTION = 350, 150, 50
+# what is still over the limits, to be split next; the list may only shrink (an entry that fits fails too)
+KNOWN_LONG = {"ingest/pdf_layout.py", "ingest/pdf_layout.py:page_lines", "ingest/cleaning.py:document_pages",
+              "llm/clients.py", "tools/bench_ingest.py:run_benchmark", "cli/ingest.py:materialize_reports"}
 
 # domain -> the domains it may import (besides itself); settings (the environment, read once) is the bottom
 ALLOWED = {
@@ -41,8 +46,57 @@ def test_imports_between_domains_go_one_way():
     assert not wrong, "\n".join(wrong)
 
 
-def test_no_function_is_longer_than_60_lines():
-    long = [f"{path.relative_to(PACKAGE)}:{n.lineno} {n.name} ({n.end_lineno - n.lineno + 1} lines)"
-            for _, path, tree in _modules() for n in ast.walk(tree)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.end_lineno - n.lineno + 1 >= 60]
-    assert not long, "\n".join(long)
+def _named_modules():
+    """(dotted module name, its syntax tree) of every module of the package."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = ".".join(("rag_assets", *path.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(".__init__")
+        yield name, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _imports(tree: ast.Module) -> set[str]:
+    """Every rag_assets module ``tree`` imports, at module level or inside a function."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("rag_assets"):
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("rag_assets")}
+    return found
+
+
+def test_no_import_cycle():
+    graph = {m: {d for d in _imports(t) if d != m} for m, t in _named_modules()}
+    done: set[str] = set()
+
+    def visit(m: str, path: tuple[str, ...]) -> None:
+        if m in path:
+            raise AssertionError("import cycle: " + " -> ".join(path[path.index(m):] + (m,)))
+        if m in done or m not in graph:
+            return
+        for d in sorted(graph[m]):
+            visit(d, path + (m,))
+        done.add(m)
+
+    for m in sorted(graph):
+        visit(m, ())
+
+
+def _too_long() -> set[str]:
+    out = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_MODULE:
+            out.add(rel)
+        for node in ast.walk(ast.parse(text)):
+            size = getattr(node, "end_lineno", 0) - getattr(node, "lineno", 0) + 1
+            if isinstance(node, ast.ClassDef) and size > MAX_CLASS or \
+                    isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and size > MAX_FUNCTION:
+                out.add(f"{rel}:{node.name}")
+    return out
+
+
+def test_modules_classes_and_functions_fit_their_limits():
+    long = _too_long()
+    assert long - KNOWN_LONG == set(), "over the limits (split it)"
+    assert KNOWN_LONG - long == set(), "fits now: remove it from KNOWN_LONG"

@@ -3,7 +3,7 @@ is not a change), the real embedded model judges each statement, and the answer 
 
 from __future__ import annotations
 
-from rag_assets.answer.answerer import retrieval_query
+from rag_assets.answer.question_text import retrieval_query
 from rag_assets.answer.name_spans import asked, event_names
 from rag_assets.answer.names_reader import cited, read_names
 from rag_assets.answer.numbers import NA

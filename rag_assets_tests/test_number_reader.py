@@ -43,7 +43,7 @@ STAFF = "Our workforce is comprised of approximately 294,000 employees (as of De
 
 
 def _q(text: str) -> str:
-    from rag_assets.answer.answerer import retrieval_query
+    from rag_assets.answer.question_text import retrieval_query
 
     return retrieval_query(text, "Northwind Widgets plc")
 
@@ -209,7 +209,7 @@ def test_candidates_on_real_gold_pages_find_the_gold_figure_and_refuse_example_n
     rates."""
     import csv
 
-    from rag_assets.answer.answerer import retrieval_query
+    from rag_assets.answer.question_text import retrieval_query
     from rag_assets.answer.numbers import grounded
     from rag_assets.answer.routing import Router
     from rag_assets.ingest.cleaning import document_pages

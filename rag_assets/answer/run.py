@@ -9,7 +9,9 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable
 
-from rag_assets.answer.answerer import Answerer, AnswerRecord, too_long
+from rag_assets.answer.answerer import Answerer
+from rag_assets.answer.question_text import too_long
+from rag_assets.answer.record import AnswerRecord
 from rag_assets.answer.fingerprint import answer_key, run_label, settings_fingerprint
 from rag_assets.answer.lineage import AnswerDB, AnswerLog, write_submission
 from rag_assets.storage.atomic import write_json

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rag_assets.index.tensors import mean_pool, normalize, padded
 from rag_assets.index.tokens import tokenizer
 from rag_assets.settings import read_settings
 
@@ -35,30 +36,6 @@ def embedding_text(text: str) -> str:
         return text
     text = TABLE_RULE_RE.sub("", text)
     return CELL_SEP_RE.sub(" ", text).strip()
-
-
-def normalize(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float32)
-    norms = np.linalg.norm(x, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return x / norms
-
-
-def padded(rows: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Rows of token ids padded with 0 to the longest (int64), and their attention mask."""
-    width = max(len(r) for r in rows)
-    ids = np.zeros((len(rows), width), dtype=np.int64)
-    mask = np.zeros_like(ids)
-    for i, r in enumerate(rows):
-        ids[i, : len(r)] = r
-        mask[i, : len(r)] = 1
-    return ids, mask
-
-
-def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Token states (batch, seq, dim) averaged over the tokens the mask keeps."""
-    m = mask[..., None].astype(np.float32)
-    return (hidden * m).sum(axis=1) / m.sum(axis=1).clip(min=1e-9)
 
 
 class Embedder(ABC):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_assets.index.embedding import mean_pool, normalize, padded
+from rag_assets.index.tensors import mean_pool, normalize, padded
 from rag_assets.storage.atomic import atomic_path
 from rag_assets.storage.paths import models_dir
 

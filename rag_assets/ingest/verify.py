@@ -25,13 +25,13 @@ def verify_report(paths: ReportPaths) -> dict[str, str]:
     if "report_chunks" in problems:
         return problems
     try:
-        ids = _chunk_ids(paths.chunks)
+        ids = chunk_ids(paths.chunks)
     except Exception as exc:  # an unreadable table is a broken one
         return {**problems, "report_chunks": f"unreadable chunks table ({type(exc).__name__}: {exc})"}
     repeated = [cid for cid, n in Counter(ids).items() if n > 1]
     if repeated:
         problems["report_chunks"] = f"{len(repeated)} repeated chunk id(s), e.g. {repeated[0]}"
-    for stage, check in (("bm25_index", _bm25_problem), ("faiss_index", _faiss_problem)):
+    for stage, check in (("bm25_index", bm25_problem), ("faiss_index", faiss_problem)):
         if stage not in problems:
             problem = check(paths, ids)
             if problem:
@@ -39,7 +39,7 @@ def verify_report(paths: ReportPaths) -> dict[str, str]:
     return problems
 
 
-def _chunk_ids(path: Path) -> list[str]:
+def chunk_ids(path: Path) -> list[str]:
     import pyarrow.parquet as pq
 
     return pq.read_table(path, columns=["chunk_id"]).column("chunk_id").to_pylist()
@@ -53,7 +53,8 @@ def _agree(what: str, have: list[str], ids: list[str]) -> str | None:
             f"{lost} missing{', order differs' if not extra and not lost else ''})")
 
 
-def _bm25_problem(paths: ReportPaths, ids: list[str]) -> str | None:
+def bm25_problem(paths: ReportPaths, ids: list[str]) -> str | None:
+    """Why the BM25 indexes (chunks, pages) do not hold exactly ``ids``, or None."""
     try:
         have = json.loads((paths.bm25_dir / IDS_FILE).read_text(encoding="utf-8"))["chunk_ids"]
     except (OSError, ValueError, KeyError) as exc:
@@ -68,8 +69,10 @@ def _bm25_problem(paths: ReportPaths, ids: list[str]) -> str | None:
     return "the page BM25 index is empty" if ids and not pages else None
 
 
-def _faiss_problem(paths: ReportPaths, ids: list[str]) -> str | None:
-    models = [d for d in sorted(paths.faiss_dir.iterdir()) if d.is_dir() and not d.name.startswith(".")]
+def faiss_problem(paths: ReportPaths, ids: list[str], folders: list[Path] | None = None) -> str | None:
+    """Why the FAISS indexes (every model's under faiss/, or ``folders``) do not hold exactly ``ids``, or None."""
+    models = folders if folders is not None else [
+        d for d in sorted(paths.faiss_dir.iterdir()) if d.is_dir() and not d.name.startswith(".")]
     if not models:
         return "no FAISS index in faiss/"
     for folder in models:

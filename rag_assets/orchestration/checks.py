@@ -5,8 +5,7 @@ import warnings
 
 import dagster as dg
 
-from rag_assets.index.bm25 import BM25Index
-from rag_assets.index.vectors import VectorIndex
+from rag_assets.ingest.verify import bm25_problem, chunk_ids, faiss_problem
 from rag_assets.orchestration.ingest_assets import reports_partitions
 from rag_assets.orchestration.resources import EmbedderResource, ReportStore
 from rag_assets.storage.artifacts import read_chunks, read_pages
@@ -27,26 +26,19 @@ def every_page_has_chunks(context: dg.AssetCheckExecutionContext, store: ReportS
 def faiss_rows_match_chunks(
     context: dg.AssetCheckExecutionContext, store: ReportStore, embedder: EmbedderResource
 ) -> dg.AssetCheckResult:
-    """The FAISS row count and its chunk ids equal the chunks table."""
+    """The FAISS index of the configured embedder holds exactly the chunk table's ids (``ingest.verify``)."""
     paths = store.paths(context.partition_key)
-    ids = read_chunks(paths.chunks)["chunk_id"].tolist()
-    index = VectorIndex.load(paths.faiss_dir_for(embedder.get().model_name))
-    return dg.AssetCheckResult(
-        passed=index.ntotal == len(ids) and index.chunk_ids == ids,
-        metadata={"rows": index.ntotal, "chunks": len(ids)},
-    )
+    ids = chunk_ids(paths.chunks)
+    problem = faiss_problem(paths, ids, [paths.faiss_dir_for(embedder.get().model_name)])
+    return dg.AssetCheckResult(passed=problem is None, metadata={"chunks": len(ids), "problem": problem or ""})
 
 
 def bm25_docs_match_chunks(context: dg.AssetCheckExecutionContext, store: ReportStore) -> dg.AssetCheckResult:
-    """The BM25 document count and its chunk ids equal the chunks table."""
+    """The BM25 indexes hold exactly the chunk table's ids (``ingest.verify``)."""
     paths = store.paths(context.partition_key)
-    ids = read_chunks(paths.chunks)["chunk_id"].tolist()
-    index = BM25Index.load(paths.bm25_dir)
-    n_docs = int(index.model.scores["num_docs"]) if hasattr(index.model, "scores") else index.n_docs
-    return dg.AssetCheckResult(
-        passed=n_docs == len(ids) and index.chunk_ids == ids,
-        metadata={"documents": n_docs, "chunks": len(ids)},
-    )
+    ids = chunk_ids(paths.chunks)
+    problem = bm25_problem(paths, ids)
+    return dg.AssetCheckResult(passed=problem is None, metadata={"chunks": len(ids), "problem": problem or ""})
 
 
 def ingestion_checks() -> list[dg.AssetChecksDefinition]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rag_assets.index.embedding import padded
+from rag_assets.index.tensors import padded
 
 ONNX_NAMES = ("model.onnx", "onnx/model.onnx")
 

@@ -1,0 +1,51 @@
+"""Which filing(s) answer a question: the companies it names (``answer.routing``), and for each the filing of the
+period asked, else the latest annual report (``answer.filings.select``). A filing's type and period come from
+subset.csv, completed once from the report's first pages."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rag_assets.answer.filings import COVER_PAGES, Filing, asked_period, cover_year, detect, select
+from rag_assets.answer.routing import Route, Router
+from rag_assets.retrieval.search import Retriever
+
+
+class FilingRoutes:
+    def __init__(self, reports: dict[str, str], retriever: Retriever, filings: dict[str, Filing] | None = None):
+        self.filings = {s: (filings or {}).get(s) or Filing(s, name) for s, name in reports.items()}
+        aliases: dict[str, tuple[str, ...]] = {}
+        for f in self.filings.values():
+            aliases[f.company] = tuple(dict.fromkeys(aliases.get(f.company, ()) + f.aliases))
+        self.router = Router(reports, aliases)
+        self.retriever = retriever
+
+    def routes(self, question: str, notes: list[str] | None = None) -> list[Route]:
+        """The companies ``question`` names, each with the filing(s) that answer it; why a filing was chosen
+        among several goes to ``notes``."""
+        asked = asked_period(question)
+        out = []
+        for route in self.router.route(question):
+            chosen, why = select([self.filing(s) for s in route.sha1s], asked)
+            if len(route.sha1s) > 1 and notes is not None:
+                notes.append(f"{route.company}: {why} ({', '.join(f.label for f in chosen)})")
+            out.append(replace(route, sha1s=tuple(f.sha1 for f in chosen)))
+        return out
+
+    def _cover(self, sha1: str) -> list[str]:
+        pages = self.retriever.index(sha1).pages
+        return [pages[i] for i in sorted(pages)[:COVER_PAGES]]
+
+    def filing(self, sha1: str) -> Filing:
+        """The filing's type and period: subset.csv's, completed once from the report's first pages."""
+        f = self.filings[sha1]
+        if not f.doc_type or f.year is None:
+            f = self.filings[sha1] = detect(f, self._cover(sha1))
+        return f
+
+    def period_year(self, route: Route) -> int | None:
+        """The latest fiscal year of the route's filings; a filing without one counts the year its cover prints
+        most often."""
+        years = [self.filing(s).year if self.filing(s).year is not None else cover_year(self._cover(s))
+                 for s in route.sha1s]
+        return max((y for y in years if y is not None), default=None)

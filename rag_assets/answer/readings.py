@@ -1,0 +1,107 @@
+"""A Python-first reader's result written onto the answer record: the value, the pages cited, what the model was
+shown (the candidates or statements with their scores) and the reader's notes; and the answers Python computes
+or decides from statement rows alone."""
+
+from __future__ import annotations
+
+from rag_assets.answer.computed import compute, decide
+from rag_assets.answer.formulas import Item
+from rag_assets.answer.metric_library import default_library
+from rag_assets.answer.metric_question import criterion as metric_criterion, plan as metric_plan
+from rag_assets.answer.boolean_reader import BooleanReading, cited as boolean_cited
+from rag_assets.answer.names_reader import NamesReading, cited as names_cited
+from rag_assets.answer.number_reader import NumberReading
+from rag_assets.answer.numbers import NA
+from rag_assets.answer.record import AnswerRecord, add_call, note_computation, take_computation
+from rag_assets.answer.statements import Statement
+from rag_assets.answer.units import asked_unit
+from rag_assets.retrieval.query import default_lexicon
+from rag_assets.retrieval.search import RetrievedPage
+
+
+def _shown(pages: list[RetrievedPage], keys: set[tuple[str, int]]) -> list[dict]:
+    """The pages (best first) of which the model was shown something."""
+    return [{"pdf_sha1": p.sha1, "page_index": p.page_index} for p in pages if (p.sha1, p.page_index) in keys]
+
+
+def _take_judged(rec: AnswerRecord, pages: list[RetrievedPage], judged: list[Statement], candidates: list[dict],
+                 proof: tuple[Statement, float] | None) -> None:
+    """What every statements reader records: one model call per judged statement, the statements with their
+    scores, the pages they are on, and the best proof as the evidence quote."""
+    rec.llm_calls += len(judged)
+    rec.candidates = candidates
+    rec.pages_sent = _shown(pages, {(s.sha1, s.page_index) for s in judged})
+    if proof is not None:
+        rec.parsed = {"evidence_quote": proof[0].text, "p_yes": proof[1]}
+
+
+def take_boolean(rec: AnswerRecord, reading: BooleanReading, pages: list[RetrievedPage]) -> None:
+    proof = (reading.proof[0], reading.proof[0].p_yes) if reading.proof else None
+    _take_judged(rec, pages, reading.statements, [s.to_dict() for s in reading.statements], proof)
+    rec.notes += reading.notes
+    rec.value = reading.value
+    rec.references = boolean_cited(reading)
+    rec.grounded = rec.evidence_ok = reading.value or None
+
+
+def take_names(rec: AnswerRecord, reading: NamesReading, pages: list[RetrievedPage]) -> None:
+    proof = (reading.proof[0].statement, reading.proof[0].p_yes) if reading.proof else None
+    _take_judged(rec, pages, [n.statement for n in reading.judged], [n.to_dict() for n in reading.judged], proof)
+    rec.notes += reading.notes
+    rec.value = reading.value
+    rec.references = names_cited(reading)
+    rec.grounded = rec.evidence_ok = reading.value != NA or None
+
+
+def take_number(rec: AnswerRecord, reading: NumberReading, pages: list[RetrievedPage], question: str) -> None:
+    """The picked figure, written in the scale and rounding the question asks, its line's page cited."""
+    rec.candidates = [c.to_dict() for c in reading.candidates]
+    rec.pages_sent = _shown(pages, {(c.sha1, c.page_index) for c in reading.candidates})
+    rec.notes += reading.notes
+    if reading.result is not None:
+        add_call(rec, reading.result)
+        value = reading.result.value
+        rec.parsed = value.model_dump() if value is not None else None
+    rec.error = reading.error
+    rec.value = reading.value
+    unit = asked_unit(question)
+    if isinstance(rec.value, float) and unit.words != "full units":  # the scale and rounding asked
+        before = rec.value
+        rec.value = unit.rounded(rec.value) if reading.percent else unit.amount(rec.value)
+        rec.notes.append(f"{before:g} written as asked ({unit.words}): {rec.value:g}")
+    if reading.p_yes is not None:
+        rec.notes.append(f"check p(yes)={reading.p_yes}")
+    if reading.candidate is not None:
+        c = reading.candidate
+        rec.references = [{"pdf_sha1": c.sha1, "page_index": c.page_index}]
+        rec.grounded = rec.evidence_ok = True
+
+
+def take_computed(question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord) -> bool:
+    """A question naming a fiscal year and a metric Python can compute (its own definition, a standard form
+    or metric, a line item): computed from cited statement rows (``answer.computed``). True when that is
+    the answer (a value, or N/A for a formula with an operand missing); a single line item not found is
+    left to the number reader."""
+    plan = metric_plan(question, default_library())
+    if plan is None:
+        return False
+    comp = compute(plan, asked_unit(question), retriever, sha1s, default_library(), default_lexicon())
+    if comp.value == NA and isinstance(plan.node, Item):
+        note_computation(rec, comp, "the line item is read by the number reader instead")
+        return False
+    take_computation(rec, comp)
+    return True
+
+def take_decided(question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord) -> bool:
+    """A yes/no whose criterion is on figures ('positive working capital based on FY2022 data', 'did X
+    increase its debt between 2021 and 2022'): decided by Python from cited rows; True when decided (an
+    operand missing leaves the question to the model)."""
+    crit = metric_criterion(question, default_library())
+    if crit is None:
+        return False
+    comp = decide(crit, retriever, sha1s, default_library(), default_lexicon())
+    if comp.value == NA:
+        note_computation(rec, comp, "the figures do not decide it: the model judges")
+        return False
+    take_computation(rec, comp)
+    return True

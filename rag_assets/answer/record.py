@@ -1,0 +1,83 @@
+"""The answer record: a question's answer, its pages, and everything that explains it (what was retrieved,
+ranked, read, computed and checked). Stored in the answers log and DuckDB lineage; the submission is its
+challenge-format part."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from rag_assets.answer.computed import Computation
+from rag_assets.answer.numbers import NA
+from rag_assets.llm.clients import StructuredResult
+from rag_assets.retrieval.search import RetrievedPage
+
+
+@dataclass
+class AnswerRecord:
+    question_text: str
+    kind: str
+    value: object = NA
+    references: list[dict] = field(default_factory=list)
+    config: str = ""
+    companies: list[str] = field(default_factory=list)
+    routed: list[str] = field(default_factory=list)
+    retrieved_chunks: list[dict] = field(default_factory=list)
+    ranked_pages: list[dict] = field(default_factory=list)
+    pages_sent: list[dict] = field(default_factory=list)
+    raw_output: str = ""
+    parsed: dict | None = None
+    grounded: bool | None = None
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_calls: int = 0
+    seconds: float = 0.0
+    index_versions: dict = field(default_factory=dict)
+    sub_answers: list[dict] = field(default_factory=list)
+    candidates: list[dict] = field(default_factory=list)  # number questions: the figures the model chose from
+    evidence_ok: bool | None = None  # the evidence quote is in the context and on the question's topic
+    computation: dict | None = None  # a computed metric: formula, operands (value, period, page), missing ones
+    fingerprint: str = ""  # what produced it (answer.fingerprint.answer_key): reused only while it matches
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def submission(self) -> dict:
+        return {
+            "question_text": self.question_text,
+            "kind": self.kind,
+            "value": self.value,
+            "references": [{"pdf_sha1": r["pdf_sha1"], "page_index": r["page_index"]} for r in self.references],
+        }
+
+
+def add_call(rec: AnswerRecord, res: StructuredResult) -> None:
+    """Record a structured call's output and usage (and whether the repair prompt was needed)."""
+    rec.raw_output = res.raw
+    rec.prompt_tokens += res.prompt_tokens
+    rec.completion_tokens += res.completion_tokens
+    rec.llm_calls += len(res.calls)
+    if res.repaired:
+        rec.notes.append("output repaired by the schema-repair prompt")
+    if res.cut:
+        rec.notes.append("output cut at the token limit: only its complete items were kept")
+
+
+def page_refs(pages: list[RetrievedPage]) -> list[dict]:
+    return list({(p.sha1, p.page_index): {"pdf_sha1": p.sha1, "page_index": p.page_index} for p in pages}.values())
+
+
+def note_computation(rec: AnswerRecord, comp: Computation, *notes: str) -> None:
+    """Keep a computation (formula, operands, what is missing) and its notes on the record."""
+    rec.computation = comp.to_dict()
+    rec.notes += comp.notes + list(notes)
+
+
+def take_computation(rec: AnswerRecord, comp: Computation) -> None:
+    """A computation is the answer: its value (N/A when an operand is missing: nothing cited), the operands'
+    pages as what was read and cited."""
+    note_computation(rec, comp)
+    rec.value, rec.references = comp.value, comp.references if comp.value != NA else []
+    rec.pages_sent = comp.references
+    rec.grounded = rec.evidence_ok = comp.value != NA

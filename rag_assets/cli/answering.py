@@ -1,0 +1,197 @@
+"""The answering verbs: answer, retrieve, evaluate, ask (and the quickstart's answers)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rag_assets.answer.scoring import load_gold
+from rag_assets.cli.common import (answer_setup, failed_count, parse_sets, positive_int, progress_printer,
+                                   questions_or_exit)
+
+
+def quickstart_answers(config: str, model: str | None = None) -> int:
+    """Answer the question set with ``config`` from scratch, printing each answer with its pages."""
+    from rag_assets.answer.run import answer_and_score
+
+    cfg, store, reports, make = answer_setup(config, model)
+    questions = questions_or_exit(store.questions_path)
+    answerer = make()  # checks the LLM backend, then fetches the model (progress bar, SHA-256 check)
+    out_dir = store.answers_dir(cfg.name)
+    (out_dir / "answers.jsonl").unlink(missing_ok=True)  # fresh answers, once the model is known to load
+    print(f"\nanswering {len(questions)} question(s) with '{cfg.name}' ({cfg.answer_model}) ...")
+
+    def show(rec, done, total):
+        pages = ", ".join(f"{reports.get(r['pdf_sha1'], '?')} p.{r['page_index']}" for r in rec.references) or "-"
+        shown = f"error: {rec.error}" if rec.error else f"{rec.value}   pages: {pages}"
+        print(f"[{done}/{total}] {rec.question_text}\n      -> {shown}   ({rec.seconds:.0f}s)", flush=True)
+
+    gold = load_gold(store.gold_path) if store.gold_path else {}
+    records, summary, _, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
+    if gold:
+        print(f"\nscore against {store.gold_path.name}: G {summary['G_percent']}%, R {summary['R_percent']}%, "
+              f"{summary['score_per_100']} per 100 questions; {summary['seconds_per_question']} s per question")
+    return 1 if failed_count(records) else 0
+
+def cmd_answer(args) -> int:
+    from rag_assets.answer.fingerprint import run_label, settings_fingerprint
+    from rag_assets.answer.lineage import AnswerLog
+    from rag_assets.answer.run import answer_questions, reusable_answers
+
+    questions = questions_or_exit(args.questions)
+    cfg, store, reports, make = answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
+    out = Path(args.out).resolve()
+    answer_log = AnswerLog(out.with_name(out.name + ".progress.jsonl"))
+    if args.restart and answer_log.path.exists():
+        answer_log.path.unlink()
+    answerer = make()
+    logged = answer_log.load()
+    if logged:
+        reused, _ = reusable_answers(answerer, questions, answer_log, settings_fingerprint(cfg))
+        print(f"resuming: {len(reused)} answer(s) reused from {answer_log.path}"
+              + (f"; {len(logged) - len(reused)} made with other settings, model or indexes are answered again"
+                 if len(logged) > len(reused) else ""))
+    records = answer_questions(answerer, questions, answer_log.path, out, store.answers_db,
+                               run_id=f"{run_label(cfg)}:{out.name}", progress=progress_printer())
+    failed = failed_count(records)
+    print(f"{len(records) - failed} answers -> {out}  (lineage: {store.answers_db})")
+    return 1 if failed else 0
+
+def cmd_retrieve(args) -> int:
+    import json
+
+    from rag_assets.storage.atomic import atomic_path
+    from rag_assets.answer.scoring import add_page_hits
+
+    questions = questions_or_exit(args.questions)
+    gold = load_gold(args.gold) if args.gold else None
+    sets = {**parse_sets(args.set), "candidate_pages": args.top_k}
+    cfg, store, reports, _ = answer_setup(args.config, sets=sets)
+    from rag_assets.retrieval.search import ReportIndexError
+    from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
+
+    answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None,
+                              filings=store.filings(reports))
+    out = Path(args.out)
+    hits: dict = {}
+    failed = []
+    with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        for q in questions:
+            try:
+                pages = ranked_pages(answerer, q.text, args.top_k)
+            except ReportIndexError as exc:  # that report's questions fail; the others go on
+                failed.append(q.text)
+                fh.write(json.dumps({"question_text": q.text, "pages": [], "error": str(exc)}) + "\n")
+                print(f"error: {q.text[:70]}: {exc}", file=sys.stderr)
+                continue
+            if gold and q.text in gold:
+                add_page_hits(hits, [f"{p.sha1}:{p.page_index}" for p in pages], gold[q.text]["reference_pools"])
+            fh.write(json.dumps({"question_text": q.text, "pages": [
+                {"pdf_sha1": p.sha1, "page_index": p.page_index, "score": round(float(p.score), 6)} for p in pages
+            ]}) + "\n")
+    print(f"{len(questions) - len(failed)} ranked page lists -> {out}" + (f"; {len(failed)} failed" if failed else ""))
+    if gold:
+        print("  ".join(f"page_hit@{k} {h / c:.3f}" for k, (h, c) in sorted(hits.items()) if c)
+              + f"  ({next(iter(hits.values()), (0, 0))[1]} questions with gold pages; config {cfg.name}, "
+              f"retrieval {cfg.retrieval})")
+    return 1 if failed else 0
+
+def cmd_evaluate(args) -> int:
+    import json
+
+    from rag_assets.answer.run import answer_and_score
+
+    from rag_assets.orchestration.resources import ReportStore
+
+    default = ReportStore()
+    gold_path = Path(args.gold) if args.gold else default.gold_path
+    if gold_path is None:
+        print("error: no gold answers (use --gold ANSWERS_GOLD.json)", file=sys.stderr)
+        return 2
+    gold = load_gold(gold_path)
+    questions = questions_or_exit(args.questions or default.questions_path)
+    cfg, store, reports, make = answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
+    records, summary, rows, tables = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name),
+                                              store.answers_db, progress=progress_printer())
+    print(json.dumps(summary, indent=2))
+    print(tables)
+    for r in rows:
+        if r["value_score"] < 1 and not r["error"]:
+            why = f" ({r['miss']} miss)" if r["miss"] else ""
+            print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}{why}")
+    return 1 if failed_count(records) else 0
+
+def guess_kind(question: str) -> str:
+    q = question.strip().lower()
+    if q.startswith("which of the companies") or " companies had " in q:
+        return "comparative"
+    if q.startswith(("did ", "does ", "is ", "was ", "has ", "have ", "were ", "are ")):
+        return "boolean"
+    if q.startswith(("what are the names", "which leadership", "list ")) or "names of" in q:
+        return "names"
+    if q.startswith(("how many", "how much")) or any(
+        w in q for w in ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ")
+    ):
+        return "number"
+    return "name"
+
+def cmd_ask(args) -> int:
+    import json
+
+    cfg, store, reports, make = answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
+    kind = args.kind or guess_kind(args.question)
+    rec = make().answer(args.question, kind)
+    if rec.error:
+        print(f"error: the question failed, no answer: {rec.error}", file=sys.stderr)
+        return 1
+    print(f"kind: {kind}\nanswer: {rec.value}")
+    for ref in rec.references:
+        print(f"  page {ref['page_index']} of {reports.get(ref['pdf_sha1'], '?')} ({ref['pdf_sha1']})")
+    from rag_assets.answer.computed import describe
+
+    for line in describe(rec.computation, reports):
+        print(line)
+    if args.verbose_answer:
+        print(json.dumps(rec.to_dict(), indent=2, default=str))
+    else:
+        print(f"pages sent: {[p['page_index'] for p in rec.pages_sent]}; grounded: {rec.grounded}; "
+              f"{rec.seconds:.1f}s; {rec.prompt_tokens}+{rec.completion_tokens} tokens")
+    return 0
+
+
+def add_answer_verbs(sub) -> None:
+    def llm_args(sp):
+        sp.add_argument("--config", default="local", help="run configuration (preset) name")
+        sp.add_argument("--model", help="override the answer model (GGUF name/path, or API model)")
+        sp.add_argument("--base-url", help="answer through this OpenAI-compatible endpoint")
+        sp.add_argument("--set", action="append", metavar="KEY=VALUE",
+                        help="override a configuration field, e.g. --set retrieval=bm25 --set top_pages=5")
+
+    s = sub.add_parser("answer", help="answer a questions file; writes the submission JSON, resumable")
+    s.add_argument("questions")
+    s.add_argument("--out", required=True)
+    s.add_argument("--restart", action="store_true", help="ignore answers saved by an interrupted run")
+    llm_args(s)
+    s.set_defaults(func=cmd_answer)
+
+    s = sub.add_parser("retrieve", help="ranked pages per question (JSONL), no answering")
+    s.add_argument("questions")
+    s.add_argument("--config", default="local")
+    s.add_argument("--top-k", type=positive_int, default=10, help="pages per question (at least 1)")
+    s.add_argument("--out", required=True)
+    s.add_argument("--gold", help="gold answers: also print page hit@1/3/5/10")
+    s.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a configuration field")
+    s.set_defaults(func=cmd_retrieve)
+
+    s = sub.add_parser("evaluate", help="answer the question set (resuming) and score it against gold")
+    s.add_argument("--gold", help="gold answers in the challenge's format (default: data/answers_gold.json)")
+    s.add_argument("--questions", help="questions file (default: data/questions.json)")
+    llm_args(s)
+    s.set_defaults(func=cmd_evaluate)
+
+    s = sub.add_parser("ask", help="answer one question and show its pages")
+    s.add_argument("question")
+    s.add_argument("--kind", choices=["number", "name", "names", "boolean", "comparative"])
+    s.add_argument("--verbose-answer", action="store_true", help="print the whole answer record")
+    llm_args(s)
+    s.set_defaults(func=cmd_ask)
