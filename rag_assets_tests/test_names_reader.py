@@ -47,12 +47,32 @@ def test_a_roster_line_gives_the_title_beside_its_event_word_only():
     launched = "During the year we launched AeroShield 500, PrimeWeave and Flexo Pro."
     assert event_names(launched, "products", lex) == ["AeroShield 500", "PrimeWeave", "Flexo Pro"]
     assert event_names("Ola Hansen – Chief Executive Officer", "titles", lex) == []  # no event, no change
+    honorifics = ("Mr Ian Berg Chairman Mr Per Dahl Managing Director and CEO (appointed 17 January 2022) "
+                  "Mr Ola Lie Executive Director Mr Kari Moe Executive Director (appointed 1 November 2021)")
+    assert event_names(honorifics, "titles", lex) == ["CEO", "Executive Director"]  # no person in a title
+    initials = "P S Dahl Independent Non-executive Director (retired 30 September 2022) K Moe Chairman"
+    assert event_names(initials, "titles", lex) == ["Independent Non-executive Director"]
+    assert event_names("The company's pay for the Chief Executive Officer was approved in 2022.", "titles",
+                       lex) == []  # approving pay changes nobody
+    assert event_names("Contributions to the Supplemental Executive Retirement Plan of the Chief Executive "
+                       "Officer rose in 2022.", "titles", lex) == []  # a plan's name is not a retirement
 
 
-def test_a_roster_without_a_change_and_a_generic_mention_give_na_without_asking_the_model():
+def test_owners_codes_and_generic_words_are_no_product_names():
+    lex = default_lexicon()
+    assert event_names("In 2022, Fjordlys's new ferry booking offerings were launched.", "products", lex) == []
+    assert event_names("In 2022 we launched the GPS feature and the Tidewater Planner in Q1 2023.", "products",
+                       lex) == ["Tidewater Planner"]
+    assert event_names("This innovation has resulted in new MC products across our lines.", "products", lex) == []
+
+
+def test_a_roster_a_generic_mention_an_approval_and_an_undated_career_give_na_without_asking_the_model():
     query = retrieval_query(POSITIONS_Q, COMPANY)
     generic = FILLER + " Our leadership team is described on page 40; the CEO leads the company's strategy."
-    for texts in ({2: ROSTER, 5: FILLER}, {2: generic}):
+    approval = "The Remuneration Committee reviewed and approved the pay of the Chief Executive Officer in 2022."
+    career = "Since retiring as Chief Financial Officer of Nordbank, Kari continues to advise two of its funds."
+    old = "Ola Hansen was appointed Chief Executive Officer in 2009 and has led the company since."
+    for texts in ({2: ROSTER, 5: FILLER}, {2: generic}, {3: approval}, {4: career}, {5: old}):
         reading = read_names(None, POSITIONS_Q, query, _pages(texts), default_lexicon(), 8, 0.5, year=2022)
         assert reading.value == NA and cited(reading) == [] and reading.judged == []
 

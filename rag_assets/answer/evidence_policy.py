@@ -22,14 +22,15 @@ def asks_event(question: str, lexicon: Lexicon | None) -> bool:
     return bool(lexicon) and any(contains(tokens, t) for t in lexicon.events.get("asked_by", ()))
 
 
-def event_problem(question: str, quote: str, lexicon: Lexicon | None) -> str | None:
-    """Why ``quote`` does not say that the asked event happened, or None (it does, or none is asked)."""
+def event_problem(question: str, quote: str, lexicon: Lexicon | None, stated: str = "stated_by") -> str | None:
+    """Why ``quote`` does not say that the asked event happened, or None (it does, or none is asked).
+    ``stated``: the lexicon's event list whose words say it happened."""
     if not asks_event(question, lexicon):
         return None
     tokens = tokenize(quote)
     if any(contains(tokens, t) for t in lexicon.events.get("negated_by", ())):
         return "the quote says it did not happen or change"
-    if not any(contains(tokens, t) for t in lexicon.events.get("stated_by", ())):
+    if not any(contains(tokens, t) for t in lexicon.events.get(stated, ())):
         return "the quote does not say that it happened or changed"
     return None
 

@@ -2,9 +2,9 @@
 Director", "chief financial officer"), people ("Lawrence Cunningham") or products (a capitalized run of words).
 
 A roster prints many titles and names; a change prints one beside its verb. So a statement's names are, for
-each event word of the lexicon's ``events.stated_by`` in it ("appointed", "launched"), the name nearest to it
-within ``WINDOW`` words, with the names listed right after it ("A, B and C"). Every word list lives in the
-lexicon (``names``)."""
+each change word in it (the lexicon's ``events.changed_by``: "appointed", "retired"; ``events.launched_by`` for
+products: "launched"), the name nearest to it within ``WINDOW`` words, with the names listed right after it
+("A, B and C"). Every word list lives in the lexicon (``names``, ``events``)."""
 
 from __future__ import annotations
 
@@ -66,23 +66,50 @@ def _runs(text: str, words: list[re.Match], joined) -> list[tuple[int, int]]:
     return runs
 
 
+def _title_word(prev: str, lexicon: Lexicon, events: frozenset[str]) -> bool:
+    """``prev`` may stand in a title before its role: capitalized (or a lower-case role modifier), no digit (a
+    footnote mark glued to a name), not an event word ('Retired'), an honorific or initials ('Mr', 'P S' of a
+    roster's 'P S Garling Independent Director'), and not a word that is never a name."""
+    key = _key(prev)
+    if key in lexicon.names.get("honorifics", frozenset()) or len(prev) <= 2 and prev.isupper():  # Mr, P S
+        return False
+    return ((_capital(prev) or key in lexicon.names.get("role_modifiers", frozenset())) and key not in events
+            and not any(c.isdigit() for c in prev) and key not in lexicon.names.get("not_names", frozenset()))
+
+
+def _title_start(text: str, words: list[re.Match], role: int, lexicon: Lexicon, events: frozenset[str]) -> int:
+    """Where the title ending at the role word ``role`` starts. A person's name between an honorific and the
+    title ('Mr Levi Mochkin Executive Director') is not part of it."""
+    first = role
+    while first > 0 and role - first < MAX_WORDS["titles"] - 1:
+        if text[words[first - 1].end(): words[first].start()].strip() or \
+                not _title_word(words[first - 1].group(), lexicon, events):
+            break
+        first -= 1
+    before = words[first - 1].group() if first else ""
+    if _key(before) in lexicon.names.get("honorifics", frozenset()) or len(before) <= 2 and before.isupper():
+        modifiers = lexicon.names.get("role_modifiers", frozenset())
+        while first < role and _key(words[first].group()) not in modifiers:
+            first += 1
+    return first
+
+
 def _titles(text: str, words: list[re.Match], lexicon: Lexicon) -> list[Span]:
+    """Position titles: a role word ('Director', 'officer'; singular) and the title words before it. A title
+    that goes on into another capitalized word ('the Second Director Appointment') names something else."""
     roles = lexicon.names.get("roles", frozenset())
-    modifiers = lexicon.names.get("role_modifiers", frozenset())
     events = _event_words(lexicon)
     out = []
     for i, m in enumerate(words):
-        if _key(m.group()).removesuffix("s") not in roles and _key(m.group()) not in roles:
+        if _key(m.group()) not in roles:
             continue
-        first = i
-        while first > 0 and i - first < MAX_WORDS["titles"] - 1:
-            prev = words[first - 1].group()
-            gap = text[words[first - 1].end(): words[first].start()]
-            word_ok = (_capital(prev) or _key(prev) in modifiers) and _key(prev) not in events
-            if gap.strip() or not word_ok or _key(prev) in lexicon.names.get("not_names", frozenset()):
-                break
-            first -= 1
-        out.append(Span(text[words[first].start(): m.end()].strip(".,"), first, i))
+        after = words[i + 1].group() if i + 1 < len(words) else ""
+        if after and _capital(after) and not text[m.end(): words[i + 1].start()].strip() and \
+                _key(after) not in roles | events:
+            continue
+        first = _title_start(text, words, i, lexicon, events)
+        title = re.sub(r"['’]s$", "", text[words[first].start(): m.end()].strip(".,"))
+        out.append(Span(title, first, i))
     return out
 
 
@@ -111,13 +138,28 @@ def _capital_runs(text: str, words: list[re.Match], lexicon: Lexicon, kind: str)
             continue
         if kind == "people" and not all(words[j].group().replace("-", "").isalpha() for j in range(first, last + 1)):
             continue
-        out.append(Span(text[words[first].start(): words[last].end()].strip(".,"), first, last))
+        name = text[words[first].start(): words[last].end()].strip(".,")
+        if not _owner_or_code(name):
+            out.append(Span(name, first, last))
     return out
 
 
+EVENTS = {"titles": "changed_by", "people": "changed_by", "products": "launched_by"}
+
+
+OWNER_OR_CODE_RE = re.compile(r"['’]s$|^[A-Z]{1,3}$|^Q[1-4]\b")
+
+
+def _owner_or_code(name: str) -> bool:
+    """A possessive names an owner ("FNCB's new offerings"), a short acronym a unit or a standard ("GPS",
+    "ICP"), 'Q1 2023' a quarter: none is the name of a person or a product."""
+    return bool(OWNER_OR_CODE_RE.search(name))
+
+
 def _event_words(lexicon: Lexicon) -> frozenset[str]:
-    """The lower-case single words of ``events.stated_by`` (a capitalized 'Appointed' is no name)."""
-    return frozenset(w for t in lexicon.events.get("stated_by", ()) for w in t)
+    """The lower-case single words of every event list (a capitalized 'Appointed' is no name)."""
+    return frozenset(w for key in ("stated_by", "changed_by", "launched_by") for t in lexicon.events.get(key, ())
+                     for w in t)
 
 
 def spans(text: str, kind: str, lexicon: Lexicon) -> list[Span]:
@@ -127,14 +169,26 @@ def spans(text: str, kind: str, lexicon: Lexicon) -> list[Span]:
     return sorted(found, key=lambda s: s.first)
 
 
-def _event_positions(words: list[re.Match], lexicon: Lexicon) -> list[int]:
-    """Indexes of the words that start an event term (stems compared, as everywhere in the lexicon)."""
+def _event_positions(words: list[re.Match], lexicon: Lexicon, kind: str) -> list[int]:
+    """Indexes of the words that start an event term of ``kind`` (the lexicon's ``events.changed_by`` for
+    people and titles, ``events.launched_by`` for products; stems compared, as everywhere in the lexicon)."""
     stems, owner = [], []
     for i, m in enumerate(words):
         for s in tokenize(m.group()):
             stems.append(s)
             owner.append(i)
-    return sorted({owner[k] for k in term_starts(stems, lexicon.events.get("stated_by", ()))})
+    starts = {owner[k] for k in term_starts(stems, lexicon.events.get(EVENTS[kind], ()))}
+    return sorted(i for i in starts if not _names_a_thing(words, i, lexicon))
+
+
+def _names_a_thing(words: list[re.Match], i: int, lexicon: Lexicon) -> bool:
+    """The change word at ``i`` names a thing: a form listed in ``names.not_anchors`` ('retirement'), or a
+    capitalized word inside a capitalized name ('Supplemental Executive Retirement Agreement')."""
+    word = words[i].group()
+    if _key(word) in lexicon.names.get("not_anchors", frozenset()):
+        return True
+    after = words[i + 1].group() if i + 1 < len(words) else ""
+    return word[0].isupper() and bool(after) and after[0].isupper()
 
 
 def _listed_after(text: str, words: list[re.Match], found: list[Span], chosen: Span) -> list[Span]:
@@ -154,7 +208,7 @@ def event_names(text: str, kind: str, lexicon: Lexicon) -> list[str]:
     words = _words(text)
     found = spans(text, kind, lexicon)
     names: list[str] = []
-    for e in _event_positions(words, lexicon):
+    for e in _event_positions(words, lexicon, kind):
         near = [(min(abs(s.first - e), abs(s.last - e)), s.first < e, s) for s in found
                 if not s.first <= e <= s.last]
         near = [t for t in near if t[0] <= WINDOW]

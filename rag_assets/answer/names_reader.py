@@ -1,16 +1,17 @@
 """Names of a change from the statements that report it: Python finds the checked statements of the best pages
-that speak of the asked topic and state that something happened (``answer.statements``), and in each the names
-of the asked kind beside its event word (``answer.name_spans``: a roster is not a change); the model judges each
-statement with its names (its probability of "yes", nothing generated). The answer is the names of the
+that speak of the asked topic, state that the change happened (``answer.statements`` with the lexicon's
+``events.changed_by`` or ``launched_by``) and date it in the report's period, and in each the names of the asked
+kind beside its change word (``answer.name_spans``: a roster is not a change); the model judges each statement
+with its names (its probability of "yes", nothing generated). The answer is the names of the
 statements that reach the threshold, each cited by its page; 'N/A' when none does."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from rag_assets.answer.name_spans import asked, event_names
+from rag_assets.answer.name_spans import EVENTS, asked, event_names
 from rag_assets.answer.numbers import NA
-from rag_assets.answer.statements import Statement, find_statements
+from rag_assets.answer.statements import YEAR_RE, Statement, find_statements
 from rag_assets.llm.prompts import build_messages
 from rag_assets.retrieval.query import Lexicon
 from rag_assets.retrieval.rerank import p_yes
@@ -44,13 +45,29 @@ def judge(llm, question: str, named: NamedStatement) -> NamedStatement:
     return NamedStatement(s, named.names, round(p_yes(llm, messages), 4))
 
 
+def in_period(text: str, year: int | None, lexicon: Lexicon) -> bool:
+    """``text`` dates what it reports in the report's period: it prints the fiscal year, the one before or the
+    one after (a change after year end), or one of the lexicon's ``names.period_phrases`` ('during the year').
+    Without a known fiscal year every statement counts as dated."""
+    if year is None:
+        return True
+    if any(abs(int(y) - year) <= 1 for y in YEAR_RE.findall(text)):
+        return True
+    lowered = " ".join(text.lower().split())
+    return any(p in lowered for p in lexicon.names.get("period_phrases", ()))
+
+
 def named_statements(pages, question: str, query: str, lexicon: Lexicon, limit: int, year: int | None
                      ) -> tuple[list[NamedStatement], list[str]]:
     """The ``limit`` best checked statements that name someone (or something) of the asked kind beside their
     event word, and notes on what was turned away."""
     kind = asked(question, lexicon)
     found, refused = find_statements(pages, question, query, lexicon, limit * SEARCHED, year, term_words=1,
-                                     rows=True)
+                                     rows=True, stated=EVENTS[kind])
+    undated = [s for s in found if not in_period(s.text, year, lexicon)]
+    if undated:
+        refused["it does not date the change in the report's period"] += len(undated)
+    found = [s for s in found if s not in undated]
     named = [NamedStatement(s, tuple(event_names(s.text, kind, lexicon))) for s in found]
     notes = [f"names asked: {kind}; {len(found)} statements on the topic, "
              f"{sum(bool(n.names) for n in named)} name {kind} beside their event word"]

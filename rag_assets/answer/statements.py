@@ -97,7 +97,7 @@ def topic_of(text: str, metric: MetricQuery, term_words: int = 2) -> float:
 
 
 def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: Lexicon | None,
-             year: int | None, rows: bool) -> str | None:
+             year: int | None, rows: bool, stated: str) -> str | None:
     if hedged(text, metric, lexicon):
         return "it speaks of the topic as a possibility"
     if asks_event(question, lexicon):
@@ -105,16 +105,16 @@ def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: 
             return "a table row shows figures, not that something happened"
         if dated_before(text, year):
             return "it dates the event long before the report's period"
-    return event_problem(question, text, lexicon)
+    return event_problem(question, text, lexicon, stated)
 
 
 def find_statements(pages, question: str, query: str, lexicon: Lexicon | None, limit: int,
-                    year: int | None = None, term_words: int = 2, rows: bool = False
+                    year: int | None = None, term_words: int = 2, rows: bool = False, stated: str = "stated_by"
                     ) -> tuple[list[Statement], Counter]:
     """The ``limit`` statements of ``pages`` that best name ``query``'s topic and pass the checks, best first;
     and how many on-topic statements each check turned away. ``year``: the report's fiscal year, if known;
     ``term_words``: see ``topic_of``; ``rows``: a table row may state an asked event (a roster row's
-    "(appointed 1 July 2022)")."""
+    "(appointed 1 July 2022)"); ``stated``: the lexicon's event list that says an asked event happened."""
     metric = MetricQuery.of(query, lexicon)
     kept, refused = [], Counter()
     for page in pages:
@@ -122,7 +122,7 @@ def find_statements(pages, question: str, query: str, lexicon: Lexicon | None, l
             topic = topic_of(text, metric, term_words)
             if topic <= 0:
                 continue
-            problem = _problem(question, text, row, metric, lexicon, year, rows)
+            problem = _problem(question, text, row, metric, lexicon, year, rows, stated)
             if problem:
                 refused[problem] += 1
                 continue

@@ -30,7 +30,7 @@ class Lexicon:
     template_words: frozenset[str]
     groups: tuple[tuple[Term, ...], ...]
     page_types: tuple[PageType, ...] = ()
-    events: dict[str, tuple[Term, ...]] = field(default_factory=dict)  # asked/stated/negated/hedged_by
+    events: dict[str, tuple[Term, ...]] = field(default_factory=dict)  # asked/stated/.../launched_by
     template_phrases: tuple[str, ...] = ()  # dropped from the embedding query
     names: dict[str, frozenset[str]] = field(default_factory=dict)  # names: lower-case words per list
 
@@ -49,7 +49,7 @@ class Lexicon:
                                       tuple(term(t) for t in spec.get("wanted_for", [])))
                              for name, spec in (data.get("page_types") or {}).items()),
             events={k: tuple(term(t) for t in (data.get("events") or {}).get(k, []))
-                    for k in ("asked_by", "stated_by", "negated_by", "hedged_by")},
+                    for k in ("asked_by", "stated_by", "negated_by", "hedged_by", "changed_by", "launched_by")},
             template_phrases=tuple(str(t).strip() for t in data.get("template_phrases") or [] if str(t).strip()),
             names={k: frozenset(str(w).strip().lower() for w in words or [])
                    for k, words in (data.get("names") or {}).items()},
