@@ -4,7 +4,7 @@ is not a change), the real embedded model judges each statement, and the answer 
 from __future__ import annotations
 
 from rag_assets.answer.question_text import retrieval_query
-from rag_assets.answer.name_spans import asked, event_names
+from rag_assets.answer.name_spans import asked, change_events, event_names
 from rag_assets.answer.names_reader import cited, read_names
 from rag_assets.answer.numbers import NA
 from rag_assets.retrieval.query import default_lexicon
@@ -44,6 +44,10 @@ def test_a_roster_line_gives_the_title_beside_its_event_word_only():
     two = "Mr. Peter Long stepped down as Chief Executive Officer in June and Dr Anna Berg was appointed CEO."
     assert event_names(two, "titles", lex) == ["Chief Executive Officer", "CEO"]
     assert event_names(two, "people", lex) == ["Peter Long", "Anna Berg"]  # honorifics dropped
+    arrivals = change_events(PEOPLE_Q, "people", lex)  # new executives: who arrived, not who left
+    assert event_names(two, "people", lex, arrivals) == ["Anna Berg"]
+    assert event_names("On 1 May 2022 Ola Lie joined the Board, succeeding Per Dahl on his retirement.",
+                       "people", lex, arrivals) == ["Ola Lie"]
     launched = "During the year we launched AeroShield 500, PrimeWeave and Flexo Pro."
     assert event_names(launched, "products", lex) == ["AeroShield 500", "PrimeWeave", "Flexo Pro"]
     assert event_names("Ola Hansen – Chief Executive Officer", "titles", lex) == []  # no event, no change

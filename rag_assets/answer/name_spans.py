@@ -73,7 +73,7 @@ def _title_word(prev: str, lexicon: Lexicon, events: frozenset[str]) -> bool:
     key = _key(prev)
     if key in lexicon.names.get("honorifics", frozenset()) or len(prev) <= 2 and prev.isupper():  # Mr, P S
         return False
-    return ((_capital(prev) or key in lexicon.names.get("role_modifiers", frozenset())) and key not in events
+    return ((_capital(prev) or key in lexicon.names.get("role_modifiers", frozenset())) and not _is_event(prev, events)
             and not any(c.isdigit() for c in prev) and key not in lexicon.names.get("not_names", frozenset()))
 
 
@@ -105,7 +105,7 @@ def _titles(text: str, words: list[re.Match], lexicon: Lexicon) -> list[Span]:
             continue
         after = words[i + 1].group() if i + 1 < len(words) else ""
         if after and _capital(after) and not text[m.end(): words[i + 1].start()].strip() and \
-                _key(after) not in roles | events:
+                _key(after) not in roles and not _is_event(after, events):
             continue
         first = _title_start(text, words, i, lexicon, events)
         title = re.sub(r"['’]s$", "", text[words[first].start(): m.end()].strip(".,"))
@@ -123,7 +123,7 @@ def _capital_runs(text: str, words: list[re.Match], lexicon: Lexicon, kind: str)
 
     def joined(i: int) -> bool:
         w = words[i].group()
-        return _capital(w) and not {_key(w)} & (events | roles | modifiers)
+        return _capital(w) and not {_key(w)} & (roles | modifiers) and not _is_event(w, events)
 
     out = []
     for first, last in _runs(text, words, joined):
@@ -156,10 +156,25 @@ def _owner_or_code(name: str) -> bool:
     return bool(OWNER_OR_CODE_RE.search(name))
 
 
+def change_events(question: str, kind: str, lexicon: Lexicon) -> str:
+    """The lexicon's event list whose words report the asked change: launches for products; arrivals only
+    (``events.arrived_by``) for new people ('new executives that took on new positions'); any change of people
+    or positions otherwise."""
+    words = {w.lower() for w in WORD_RE.findall(question)}
+    if kind == "people" and words & lexicon.names.get("arrivals_asked_by", frozenset()):
+        return "arrived_by"
+    return EVENTS[kind]
+
+
+def _is_event(word: str, events: frozenset[str]) -> bool:
+    """``word`` is an event word (its stem is one of ``events``): a capitalized 'Appointed' is no name."""
+    return bool(set(tokenize(word)) & events)
+
+
 def _event_words(lexicon: Lexicon) -> frozenset[str]:
-    """The lower-case single words of every event list (a capitalized 'Appointed' is no name)."""
-    return frozenset(w for key in ("stated_by", "changed_by", "launched_by") for t in lexicon.events.get(key, ())
-                     for w in t)
+    """The stems of the single words of every event list."""
+    return frozenset(w for key in ("changed_by", "arrived_by", "launched_by")
+                     for t in lexicon.events.get(key, ()) for w in t)
 
 
 def spans(text: str, kind: str, lexicon: Lexicon) -> list[Span]:
@@ -169,15 +184,15 @@ def spans(text: str, kind: str, lexicon: Lexicon) -> list[Span]:
     return sorted(found, key=lambda s: s.first)
 
 
-def _event_positions(words: list[re.Match], lexicon: Lexicon, kind: str) -> list[int]:
-    """Indexes of the words that start an event term of ``kind`` (the lexicon's ``events.changed_by`` for
-    people and titles, ``events.launched_by`` for products; stems compared, as everywhere in the lexicon)."""
+def _event_positions(words: list[re.Match], lexicon: Lexicon, events: str) -> list[int]:
+    """Indexes of the words that start a term of the lexicon's event list ``events`` (stems compared, as
+    everywhere in the lexicon)."""
     stems, owner = [], []
     for i, m in enumerate(words):
         for s in tokenize(m.group()):
             stems.append(s)
             owner.append(i)
-    starts = {owner[k] for k in term_starts(stems, lexicon.events.get(EVENTS[kind], ()))}
+    starts = {owner[k] for k in term_starts(stems, lexicon.events.get(events, ()))}
     return sorted(i for i in starts if not _names_a_thing(words, i, lexicon))
 
 
@@ -202,13 +217,14 @@ def _listed_after(text: str, words: list[re.Match], found: list[Span], chosen: S
     return out
 
 
-def event_names(text: str, kind: str, lexicon: Lexicon) -> list[str]:
-    """The names of ``kind`` that ``text`` reports an event about: for each event word, the nearest name within
-    ``WINDOW`` words (a name after the word wins a tie) and the names listed right after it."""
+def event_names(text: str, kind: str, lexicon: Lexicon, events: str | None = None) -> list[str]:
+    """The names of ``kind`` that ``text`` reports an event about: for each word of the event list ``events``
+    (default: ``EVENTS[kind]``), the nearest name within ``WINDOW`` words (a name after the word wins a tie)
+    and the names listed right after it."""
     words = _words(text)
     found = spans(text, kind, lexicon)
     names: list[str] = []
-    for e in _event_positions(words, lexicon, kind):
+    for e in _event_positions(words, lexicon, events or EVENTS[kind]):
         near = [(min(abs(s.first - e), abs(s.last - e)), s.first < e, s) for s in found
                 if not s.first <= e <= s.last]
         near = [t for t in near if t[0] <= WINDOW]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from rag_assets.answer.name_spans import EVENTS, asked, event_names
+from rag_assets.answer.name_spans import asked, change_events, event_names
 from rag_assets.answer.numbers import NA
 from rag_assets.answer.statements import YEAR_RE, Statement, find_statements
 from rag_assets.llm.prompts import build_messages
@@ -62,13 +62,14 @@ def named_statements(pages, question: str, query: str, lexicon: Lexicon, limit: 
     """The ``limit`` best checked statements that name someone (or something) of the asked kind beside their
     event word, and notes on what was turned away."""
     kind = asked(question, lexicon)
+    events = change_events(question, kind, lexicon)
     found, refused = find_statements(pages, question, query, lexicon, limit * SEARCHED, year, term_words=1,
-                                     rows=True, stated=EVENTS[kind])
+                                     rows=True, stated=events)
     undated = [s for s in found if not in_period(s.text, year, lexicon)]
     if undated:
         refused["it does not date the change in the report's period"] += len(undated)
     found = [s for s in found if s not in undated]
-    named = [NamedStatement(s, tuple(event_names(s.text, kind, lexicon))) for s in found]
+    named = [NamedStatement(s, tuple(event_names(s.text, kind, lexicon, events))) for s in found]
     notes = [f"names asked: {kind}; {len(found)} statements on the topic, "
              f"{sum(bool(n.names) for n in named)} name {kind} beside their event word"]
     if refused:

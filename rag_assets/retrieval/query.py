@@ -49,10 +49,10 @@ class Lexicon:
                                       tuple(term(t) for t in spec.get("wanted_for", [])))
                              for name, spec in (data.get("page_types") or {}).items()),
             events={k: tuple(term(t) for t in (data.get("events") or {}).get(k, []))
-                    for k in ("asked_by", "stated_by", "negated_by", "hedged_by", "changed_by", "launched_by")},
+                    for k in ("asked_by", "stated_by", "negated_by", "hedged_by", "changed_by", "arrived_by",
+                              "launched_by")},
             template_phrases=tuple(str(t).strip() for t in data.get("template_phrases") or [] if str(t).strip()),
-            names={k: frozenset(str(w).strip().lower() for w in words or [])
-                   for k, words in (data.get("names") or {}).items()},
+            names={k: frozenset(_word(w) for w in words or []) for k, words in (data.get("names") or {}).items()},
         )
 
     @classmethod
@@ -61,6 +61,13 @@ class Lexicon:
             return cls.from_dict(yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {})
         except (OSError, yaml.YAMLError, ValueError, AttributeError, TypeError) as exc:
             raise ValueError(f"lexicon {path}: {exc}") from exc
+
+
+def _word(value) -> str:
+    """A word of a names list; YAML reads an unquoted on/off/yes/no as a boolean, which is refused."""
+    if isinstance(value, bool):
+        raise ValueError(f"a names list holds {value!r}: quote on/off/yes/no in the lexicon")
+    return str(value).strip().lower()
 
 
 @lru_cache(maxsize=4)
