@@ -9,7 +9,8 @@ from rag_assets.orchestration.definitions import ingestion_graph
 from rag_assets.orchestration.ingest_assets import reports_partitions
 from rag_assets.config import get_config
 from rag_assets.index.embedding import MiniLMOnnxEmbedder
-from rag_assets.llm.clients import OpenAICompatibleLLM, TokenBudget, parse_json_loose, structured_call
+from rag_assets.llm.clients import OpenAICompatibleLLM, TokenBudget
+from rag_assets.llm.structured import parse_json_loose, structured_call
 from rag_assets.retrieval.search import Retriever, rrf
 from rag_assets.answer.lineage import AnswerDB, AnswerLog
 from rag_assets.answer.run import answer_all, build_answerer

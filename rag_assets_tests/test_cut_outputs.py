@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from rag_assets.llm.clients import LLMResponse, structured_call
+from rag_assets.llm.clients import LLMResponse
+
+from rag_assets.llm.structured import structured_call
 from rag_assets.llm.prompts import build_messages
 from rag_assets.llm.salvage import complete_prefixes, salvage
 from rag_assets.llm.schemas import NamesAnswer

@@ -9,7 +9,8 @@ import pytest
 
 from rag_assets.llm import embedded as llm_embedded
 from rag_assets.llm.gbnf import schema_to_gbnf
-from rag_assets.llm.clients import grammar_schema, structured_call
+from rag_assets.llm.clients import grammar_schema
+from rag_assets.llm.structured import structured_call
 from rag_assets.llm.embedded import BackendMissing, IkLlamaLLM, resolve_backend, verify_ik_install
 from rag_assets.llm.prompts import build_messages
 from rag_assets.llm.schemas import (BooleanAnswer, ComparativeAnswer, NameAnswer, NamesAnswer, NumberAnswer,

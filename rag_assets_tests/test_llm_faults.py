@@ -11,7 +11,11 @@ from types import SimpleNamespace as NS
 
 import pytest
 
-from rag_assets.llm.clients import DeadlineExceeded, OpenAICompatibleLLM, deadline, structured_call
+from rag_assets.llm.clients import OpenAICompatibleLLM
+
+from rag_assets.llm.deadlines import DeadlineExceeded, deadline
+
+from rag_assets.llm.structured import structured_call
 from rag_assets.llm.schemas import BooleanAnswer, NumberAnswer
 
 BOOL_BODY = '{"step_by_step_analysis":"a","reasoning_summary":"b","relevant_pages":[],"final_answer":true}'

@@ -12,7 +12,9 @@ import time
 
 import pytest
 
-from rag_assets.llm.clients import OpenAICompatibleLLM, structured_call
+from rag_assets.llm.clients import OpenAICompatibleLLM
+
+from rag_assets.llm.structured import structured_call
 from rag_assets.llm.embedded import BackendMissing, embedded_llm, installed_backends
 from rag_assets.llm.prompts import build_messages
 from rag_assets.llm.schemas import BooleanAnswer, NumberAnswer

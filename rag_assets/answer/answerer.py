@@ -22,7 +22,8 @@ from rag_assets.answer.record import AnswerRecord
 from rag_assets.answer.routing import Route
 from rag_assets.answer.units import report_dollar
 from rag_assets.config import RunConfig
-from rag_assets.llm.clients import LLMClient, deadline
+from rag_assets.llm.clients import LLMClient
+from rag_assets.llm.deadlines import deadline
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.rerank import NoReranker, Reranker
 from rag_assets.retrieval.search import RetrievedPage, Retriever, ScoredChunk, merge_pages

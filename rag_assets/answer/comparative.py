@@ -11,7 +11,7 @@ from rag_assets.answer.question_text import HIGHEST_RE, LOWEST_RE, comparative_m
 from rag_assets.answer.record import AnswerRecord
 from rag_assets.answer.routing import Route
 from rag_assets.config import RunConfig
-from rag_assets.llm.clients import structured_call
+from rag_assets.llm.structured import structured_call
 from rag_assets.llm.prompts import build_messages, fill, load_prompt
 
 # answers one sub-question: (sub-question, route, its record, the query searched)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from rag_assets.answer.candidates import Candidate, Figure, MetricQuery, find_candidates
 from rag_assets.answer.numbers import NA
 from rag_assets.answer.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
-from rag_assets.llm.clients import LLMClient, StructuredResult, structured_call
+from rag_assets.llm.clients import LLMClient
+from rag_assets.llm.structured import StructuredResult, structured_call
 from rag_assets.llm.prompts import build_messages
 from rag_assets.retrieval.query import Lexicon
 from rag_assets.retrieval.rerank import p_yes

@@ -13,7 +13,7 @@ from rag_assets.answer.grounding import flat, page_proves, quote_in_context
 from rag_assets.answer.numbers import NA, grounded, is_na, resolve_number
 from rag_assets.answer.record import AnswerRecord, add_call, page_refs
 from rag_assets.config import RunConfig
-from rag_assets.llm.clients import structured_call
+from rag_assets.llm.structured import structured_call
 from rag_assets.llm.prompts import build_messages
 from rag_assets.llm.schemas import SCHEMAS
 from rag_assets.retrieval.passages import best_passage

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 
 from rag_assets.answer.computed import Computation
 from rag_assets.answer.numbers import NA
-from rag_assets.llm.clients import StructuredResult
+from rag_assets.llm.structured import StructuredResult
 from rag_assets.retrieval.search import RetrievedPage
 
 

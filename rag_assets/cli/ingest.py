@@ -110,6 +110,26 @@ def dagster_stderr_to_log(active: bool = True):
         sys.stderr = saved
 
 
+def _run_report(job, instance, src, todo: list[str], tags: dict, log_level: str) -> dict:
+    """One report's ``ingest_reports`` run over the assets ``todo`` (none: up to date), as a summary row."""
+    import dagster as dg
+
+    row = {"sha1": src.sha1, "company": src.company_name, "status": "up to date", "seconds": 0.0,
+           "assets": len(todo), "interrupted": False}
+    if todo:
+        t0 = time.perf_counter()
+        result = job.execute_in_process(
+            instance=instance, partition_key=src.sha1, raise_on_error=False,
+            asset_selection=[dg.AssetKey(k) for k in todo], tags=tags,
+            run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
+        )
+        row["seconds"] = round(time.perf_counter() - t0, 1)
+        row["status"] = "ok" if result.success else f"FAILED: {failure_message(result)}"
+        if was_interrupted(result):
+            row["status"], row["interrupted"] = "FAILED: interrupted (run marked failed)", True
+    return row
+
+
 def materialize_reports(found: list, resources: dict, store, force: bool = False, quiet: bool = False,
                         verbose: bool = False) -> list[dict]:
     """Run the ``ingest_reports`` job for each report of ``found`` with stale, missing, damaged or
@@ -140,20 +160,9 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
             for src in bar:
                 paths = store.paths(src.sha1)
                 todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths)
-                row = {"sha1": src.sha1, "company": src.company_name, "status": "up to date", "seconds": 0.0,
-                       "assets": len(todo)}
-                if todo:
-                    t0 = time.perf_counter()
-                    result = job.execute_in_process(
-                        instance=instance, partition_key=src.sha1, raise_on_error=False,
-                        asset_selection=[dg.AssetKey(k) for k in todo], tags={"company": src.company_name, **tags},
-                        run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
-                    )
-                    row["seconds"] = round(time.perf_counter() - t0, 1)
-                    row["status"] = "ok" if result.success else f"FAILED: {failure_message(result)}"
-                    if was_interrupted(result):
-                        row["status"] = "FAILED: interrupted (run marked failed)"
-                        stop["signal"] = stop["signal"] or INTERRUPT
+                row = _run_report(job, instance, src, todo, {**tags, "company": src.company_name}, log_level)
+                if row.pop("interrupted"):
+                    stop["signal"] = stop["signal"] or INTERRUPT
                 rows.append({**row, **partition_sizes(paths)})
                 if stop["signal"]:
                     break

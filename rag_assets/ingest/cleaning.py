@@ -65,8 +65,9 @@ def _furniture_key(text: str) -> str:
     return SPACES_RE.sub(" ", key).strip()
 
 
-def document_pages(doc: DoclingDocument, edge_blocks: int = 2, min_repeat_share: float = 0.25) -> list[PageText]:
-    """Cleaned markdown for every page of ``doc`` (zero-based, empty pages included)."""
+def _page_blocks(doc: DoclingDocument) -> dict[int, list[tuple[str, str]]]:
+    """Every page's blocks in reading order (zero-based, empty pages included): ("table", markdown),
+    ("heading", text) or ("text", text); furniture labels dropped."""
     n_pages = max(doc.pages) if doc.pages else 0
     per_page: dict[int, list[tuple[str, str]]] = {i: [] for i in range(n_pages)}
     for item, _level in doc.iterate_items():
@@ -86,8 +87,12 @@ def document_pages(doc: DoclingDocument, edge_blocks: int = 2, min_repeat_share:
                 continue
             kind = "heading" if item.label in HEADING_LABELS else "text"
             per_page.setdefault(idx, []).append((kind, text))
+    return per_page
 
-    # Repeated headers and footers: short blocks at a page's edges that recur on many pages.
+
+def _repeated_edges(per_page: dict[int, list[tuple[str, str]]], edge_blocks: int, min_repeat_share: float
+                    ) -> set[str]:
+    """Repeated headers and footers: short blocks at a page's edges that recur on many pages."""
     counts: Counter[str] = Counter()
     for blocks in per_page.values():
         edge = {
@@ -97,8 +102,13 @@ def document_pages(doc: DoclingDocument, edge_blocks: int = 2, min_repeat_share:
         }
         counts.update(edge)
     threshold = max(3, int(min_repeat_share * max(1, len(per_page))))
-    repeated = {k for k, c in counts.items() if c >= threshold}
+    return {k for k, c in counts.items() if c >= threshold}
 
+
+def document_pages(doc: DoclingDocument, edge_blocks: int = 2, min_repeat_share: float = 0.25) -> list[PageText]:
+    """Cleaned markdown for every page of ``doc`` (zero-based, empty pages included)."""
+    per_page = _page_blocks(doc)
+    repeated = _repeated_edges(per_page, edge_blocks, min_repeat_share)
     pages: list[PageText] = []
     for idx in sorted(per_page):
         blocks = per_page[idx]

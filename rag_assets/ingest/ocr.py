@@ -13,7 +13,9 @@ import numpy as np
 import pypdfium2 as pdfium
 
 from rag_assets.config import SettingsError
-from rag_assets.ingest.pdf_layout import Line, PageLayout, Segment, _split_trailing_numbers, group_blocks
+from rag_assets.ingest.layout_blocks import group_blocks
+from rag_assets.ingest.layout_types import Line, PageLayout, Segment
+from rag_assets.ingest.pdf_layout import _split_trailing_numbers
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()

@@ -11,93 +11,12 @@ from __future__ import annotations
 import ctypes
 import math
 import re
-import statistics
-from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-# A segment is "numeric" when it is a table value: 1,234 (1,234) -12.5% $406.1 - n/a ...
-NUMERIC_RE = re.compile(
-    r"^[\(\[]?[-–—+]?\s?[$€£¥₹]?\s?[-–—]?\(?\d[\d,.' ]*\)?\s?(%|x|pp|bps|m|bn|k)?\)?[\]\)]?$"
-    r"|^[-–—]+$|^n/?a$|^nil$",
-    re.IGNORECASE,
-)
-BULLET_RE = re.compile(r"^\s*([•●▪■◦\-–]|\d{1,2}[.)]|[a-z][.)])\s")
-
-
-@dataclass
-class Segment:
-    text: str
-    x0: float
-    x1: float
-    y0: float  # bottom (PDF user space, origin bottom-left)
-    y1: float  # top
-
-    @property
-    def numeric(self) -> bool:
-        return bool(NUMERIC_RE.match(self.text.strip()))
-
-
-@dataclass
-class Line:
-    segments: list[Segment]
-    height: float
-    rot: int = 0  # quarter turns of the text direction (0: normal); boxes are in the text's own frame
-
-    @property
-    def x0(self) -> float:
-        return min(s.x0 for s in self.segments)
-
-    @property
-    def x1(self) -> float:
-        return max(s.x1 for s in self.segments)
-
-    @property
-    def y0(self) -> float:
-        return min(s.y0 for s in self.segments)
-
-    @property
-    def y1(self) -> float:
-        return max(s.y1 for s in self.segments)
-
-    @property
-    def text(self) -> str:
-        return " ".join(s.text for s in self.segments)
-
-    @property
-    def n_numeric(self) -> int:
-        return sum(1 for s in self.segments if s.numeric)
-
-    @property
-    def tabular(self) -> bool:
-        n = len(self.segments)
-        if n >= 2 and self.n_numeric >= 1:
-            return True
-        return n >= 3 and all(len(s.text) < 40 for s in self.segments)
-
-
-@dataclass
-class Block:
-    """A layout block on one page: a paragraph, a heading or a table (rows of cells)."""
-
-    kind: str  # "text" | "heading" | "table"
-    bbox: tuple[float, float, float, float]  # l, b, r, t
-    text: str = ""
-    rows: list[list[str]] = field(default_factory=list)
-    header_rows: int = 0
-    rot: int = 0
-
-
-@dataclass
-class PageLayout:
-    page_index: int
-    width: float
-    height: float
-    blocks: list[Block]
-    n_chars: int
-    rotation: int = 0
-
+from rag_assets.ingest.layout_blocks import group_blocks
+from rag_assets.ingest.layout_types import Line, PageLayout, Segment
 
 WORD_RE = re.compile(r"\S+")
 SURROGATE_RE = re.compile("[\ud800-\udfff]")
@@ -161,6 +80,22 @@ def _split_trailing_numbers(line: Line, words: list[tuple[str, float, float, flo
     return Line(segs, line.height)
 
 
+def _split_at_gaps(words: list, gap_factor: float, rot: int) -> Line:
+    """One text line's words split into segments at horizontal gaps wider than ``gap_factor`` x its height."""
+    h = max((w[4] - w[3] for w in words), default=8.0) or 8.0
+    thresh = max(2.0, gap_factor * h)
+    segs: list[Segment] = []
+    cur = [words[0]]
+    for w in words[1:]:
+        if w[1] - cur[-1][2] > thresh:
+            segs.append(_segment(cur))
+            cur = [w]
+        else:
+            cur.append(w)
+    segs.append(_segment(cur))
+    return Line(segs, h, rot)
+
+
 def page_lines(textpage: pdfium.PdfTextPage, gap_factor: float = 0.8) -> tuple[list[Line], int]:
     """Lines of a page, each split into segments at horizontal gaps wider than ``gap_factor`` x line height.
 
@@ -203,18 +138,7 @@ def page_lines(textpage: pdfium.PdfTextPage, gap_factor: float = 0.8) -> tuple[l
             words.append((_fix_surrogates(wm.group()), min(b0[0], b1[0]), max(b0[1], b1[1]), min(b0[2], b1[2]), max(b0[3], b1[3])))
         if not words:
             continue
-        h = max((w[4] - w[3] for w in words), default=8.0) or 8.0
-        thresh = max(2.0, gap_factor * h)
-        segs: list[Segment] = []
-        cur = [words[0]]
-        for w in words[1:]:
-            if w[1] - cur[-1][2] > thresh:
-                segs.append(_segment(cur))
-                cur = [w]
-            else:
-                cur.append(w)
-        segs.append(_segment(cur))
-        lines.append(Line(segs, h, rot))
+        lines.append(_split_at_gaps(words, gap_factor, rot))
         words_of.append(words)
     merged, merged_words = _merge_same_row(lines, words_of, gap_factor)
     return [_split_trailing_numbers(ln, ws) for ln, ws in zip(merged, merged_words)], n
@@ -252,122 +176,6 @@ def _merge_same_row(lines: list[Line], words_of: list[list], gap_factor: float) 
         out.append(ln)
         out_words.append(list(words))
     return out, out_words
-
-
-def _anchor(seg: Segment) -> float:
-    """Where a cell is aligned: numbers to the right edge, text to the left edge."""
-    return seg.x1 if seg.numeric else seg.x0
-
-
-def _columns_for(rows: list[Line]) -> list[float]:
-    """Anchors of the value columns of a table block (the label column is handled apart)."""
-    edges = sorted(_anchor(s) for ln in rows for s in ln.segments[1:])
-    if not edges:
-        return []
-    tol = max(6.0, statistics.median(ln.height for ln in rows) * 1.2)
-    clusters: list[list[float]] = [[edges[0]]]
-    for e in edges[1:]:
-        if e - clusters[-1][-1] <= tol:
-            clusters[-1].append(e)
-        else:
-            clusters.append([e])
-    return [statistics.median(c) for c in clusters]
-
-
-def _table_block(rows: list[Line]) -> Block:
-    cols = _columns_for(rows)
-    label_x = min(ln.x0 for ln in rows)
-    grid: list[list[str]] = []
-    for ln in rows:
-        cells = [""] * (len(cols) + 1)
-        for j, seg in enumerate(ln.segments):
-            is_label = j == 0 and (not seg.numeric) and seg.x0 - label_x < 0.25 * (ln.x1 - label_x + 1)
-            if is_label or not cols:
-                idx = 0
-            else:
-                idx = 1 + min(range(len(cols)), key=lambda c: abs(cols[c] - _anchor(seg)))
-            cells[idx] = (cells[idx] + " " + seg.text).strip()
-        grid.append(cells)
-    # Drop columns that are empty everywhere.
-    keep = [c for c in range(len(cols) + 1) if any(r[c] for r in grid)]
-    grid = [[r[c] for c in keep] for r in grid]
-    header_rows = 0
-    for ln in rows:
-        if ln.n_numeric and not re.fullmatch(r"(19|20)\d\d", ln.segments[-1].text.strip()):
-            break
-        header_rows += 1
-    if header_rows == len(rows):
-        header_rows = 0
-    bbox = (min(r.x0 for r in rows), min(r.y0 for r in rows), max(r.x1 for r in rows), max(r.y1 for r in rows))
-    return Block("table", bbox, rows=grid, header_rows=header_rows, rot=rows[0].rot)
-
-
-def _is_heading(line: Line, body_h: float) -> bool:
-    words = line.text.split()
-    return (
-        len(words) <= 14
-        and line.height >= 1.3 * body_h
-        and not line.text.rstrip().endswith((".", ",", ";"))
-        and any(c.isalpha() for c in line.text)
-    )
-
-
-def _table_rows(lines: list[Line], i: int, body_h: float) -> list[Line]:
-    """The lines of the table that starts with tabular line ``lines[i]``: following tabular lines, and short
-    section rows ("Current assets") between two of them."""
-    rows = [lines[i]]
-    for j in range(i + 1, len(lines)):
-        nxt = lines[j]
-        gap = rows[-1].y0 - nxt.y1
-        if nxt.rot != rows[-1].rot or gap > 3 * max(body_h, rows[-1].height) or gap < -3 * body_h:
-            break
-        section_row = (j + 1 < len(lines) and lines[j + 1].tabular and len(nxt.text.split()) <= 8
-                       and not _is_heading(nxt, body_h))
-        if not (nxt.tabular or section_row):
-            break
-        rows.append(nxt)
-    return rows
-
-
-def _paragraph(lines: list[Line], i: int, body_h: float) -> list[Line]:
-    """The lines of the paragraph that starts at ``lines[i]`` (a heading stands alone)."""
-    para = [lines[i]]
-    if _is_heading(lines[i], body_h):
-        return para
-    for j in range(i + 1, len(lines)):
-        nxt, prev = lines[j], para[-1]
-        gap = prev.y0 - nxt.y1
-        if (nxt.rot != prev.rot
-                or (nxt.tabular and j + 1 < len(lines) and lines[j + 1].tabular)
-                or _is_heading(nxt, body_h) or BULLET_RE.match(nxt.text)
-                or gap > 0.9 * max(prev.height, nxt.height) or gap < -2 * prev.height
-                or abs(nxt.height - prev.height) > 0.35 * max(prev.height, 1)):
-            break
-        para.append(nxt)
-    return para
-
-
-def group_blocks(lines: list[Line], min_table_rows: int = 2) -> list[Block]:
-    """Group lines into tables (runs of tabular lines) and paragraphs/headings."""
-    if not lines:
-        return []
-    body_h = statistics.median(ln.height for ln in lines)
-    blocks: list[Block] = []
-    i = 0
-    while i < len(lines):
-        ln = lines[i]
-        if ln.tabular:
-            rows = _table_rows(lines, i, body_h)
-            if sum(1 for r in rows if r.tabular) >= min_table_rows:
-                blocks.append(_table_block(rows))
-                i += len(rows)
-                continue
-        para = _paragraph(lines, i, body_h)
-        kind = "heading" if len(para) == 1 and _is_heading(ln, body_h) else "text"
-        bbox = (min(p.x0 for p in para), min(p.y0 for p in para), max(p.x1 for p in para), max(p.y1 for p in para))
-        blocks.append(Block(kind, bbox, text="\n".join(p.text for p in para), rot=ln.rot))
-        i += len(para)
-    return blocks
 
 
 def layout_page(page: pdfium.PdfPage, page_index: int) -> PageLayout:

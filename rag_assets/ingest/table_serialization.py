@@ -167,7 +167,7 @@ def serialize_tables(
 
 def _ask(llm, messages, schema, budget: int, constrained: bool, cost: LLMCost):
     """One request: its (entity, block) pairs, from the validated reply or salvaged from a cut-off one."""
-    from rag_assets.llm.clients import structured_call
+    from rag_assets.llm.structured import structured_call
 
     result = structured_call(llm, messages, schema, max_tokens=budget, repair=False, constrained=constrained)
     cost.add_calls(result.calls)

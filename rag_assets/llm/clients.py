@@ -1,8 +1,5 @@
-"""LLM clients with structured output: any OpenAI-compatible endpoint, or a GGUF model in process.
-
-``structured_call`` asks for JSON matching a Pydantic schema, validates it, and on failure sends the bad
-output once to a schema-repair prompt (the ERC2 winner's "SO reparser") before giving up with an error.
-"""
+"""LLM clients: any OpenAI-compatible endpoint (format ladder, retries, rate limit, the question's deadline), or
+a GGUF model in process. Structured output over them is ``llm.structured``."""
 
 from __future__ import annotations
 
@@ -14,47 +11,12 @@ import re
 import threading
 import time
 from abc import ABC, abstractmethod
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from pydantic import BaseModel, ValidationError
+from rag_assets.llm.deadlines import DeadlineExceeded, time_left
 from rag_assets.settings import read_settings
 
 log = logging.getLogger(__name__)
-
-# The deadline of the question being answered (set by ``deadline``, per thread of a parallel run): every call
-# checks it before it starts, and the OpenAI route also bounds each request and each retry by it.
-_DEADLINE: ContextVar[float | None] = ContextVar("llm_deadline", default=None)
-
-
-class DeadlineExceeded(TimeoutError):
-    """The question's time is up: it ends as an error."""
-
-
-@contextmanager
-def deadline(seconds: float | None):
-    """Calls made inside must finish within ``seconds`` of now (None: no deadline)."""
-    token = _DEADLINE.set(None if seconds is None else time.monotonic() + seconds)
-    try:
-        yield
-    finally:
-        _DEADLINE.reset(token)
-
-
-def time_left() -> float | None:
-    """Seconds left before the deadline (None: no deadline); raises ``DeadlineExceeded`` when none are."""
-    end = _DEADLINE.get()
-    if end is None:
-        return None
-    left = end - time.monotonic()
-    if left <= 0:
-        raise DeadlineExceeded("the question's deadline passed (question_deadline_s)")
-    return left
-
-
-FENCE_RE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-
 
 @dataclass
 class LLMResponse:
@@ -67,46 +29,6 @@ class LLMResponse:
     prompt_seconds: float = 0.0  # of ``seconds``, the time spent reading the prompt (embedded backends)
     cached_tokens: int = 0  # prompt tokens reused from the previous call's KV cache (embedded backends)
     truncated: bool = False  # generation stopped at max_tokens: the text is cut, never to be parsed as whole
-
-
-@dataclass
-class StructuredResult:
-    value: BaseModel | None
-    raw: str
-    calls: list[LLMResponse] = field(default_factory=list)
-    error: str | None = None
-    repaired: bool = False
-    cut: bool = False  # the output was cut at the token limit; only its complete items were kept
-
-    @property
-    def prompt_tokens(self) -> int:
-        return sum(c.prompt_tokens for c in self.calls)
-
-    @property
-    def completion_tokens(self) -> int:
-        return sum(c.completion_tokens for c in self.calls)
-
-    @property
-    def seconds(self) -> float:
-        return sum(c.seconds for c in self.calls)
-
-
-def parse_json_loose(text: str) -> dict:
-    """The first JSON object in ``text``: code fences stripped, raw control characters inside strings allowed
-    (llama.cpp's grammar lets raw newlines into strings)."""
-    if not text:
-        raise ValueError("empty output")
-    m = FENCE_RE.search(text)
-    if m:
-        text = m.group(1)
-    start = text.find("{")
-    if start < 0:
-        raise ValueError("no JSON object in output")
-    decoder = json.JSONDecoder(strict=False)
-    obj, _ = decoder.raw_decode(text[start:])
-    if not isinstance(obj, dict):
-        raise ValueError("output is not a JSON object")
-    return obj
 
 
 def grammar_schema(schema: dict, max_items: int = 10) -> dict:
@@ -292,61 +214,6 @@ class OpenAICompatibleLLM(LLMClient):
                 )
 
 
-def _keep_complete(resp: LLMResponse, schema: type[BaseModel], result: StructuredResult) -> bool:
-    """Keep the complete part of a cut output in ``result`` if it holds a valid ``final_answer`` (free-text
-    fields the cut left out are empty); say whether it was kept."""
-    from rag_assets.llm.salvage import salvage
-
-    def accept(obj: dict):
-        if "final_answer" not in obj:
-            raise ValueError("no answer before the cut")
-        blanks = {name: [] if "list" in str(field.annotation) else ""
-                  for name, field in schema.model_fields.items() if field.is_required() and name != "final_answer"}
-        return schema.model_validate({**blanks, **obj})
-
-    kept = salvage(resp.text, accept)
-    if kept is None:
-        return False
-    result.value, result.raw, result.cut = kept[0], kept[1], True
-    return True
-
-
-def answer_first(json_schema: dict | None) -> dict | None:
-    """``json_schema`` with ``final_answer`` as its first property: a grammar writes properties in order, so the
-    answer is written before any free text that could use up the room."""
-    if not json_schema or "final_answer" not in json_schema.get("properties", {}):
-        return json_schema
-    props = json_schema["properties"]
-    return {**json_schema, "properties": {"final_answer": props["final_answer"],
-                                          **{k: v for k, v in props.items() if k != "final_answer"}}}
-
-
-def _from_cut_output(llm: LLMClient, messages: list[dict], schema: type[BaseModel], json_schema: dict | None,
-                     max_tokens: int, result: StructuredResult) -> StructuredResult:
-    """An output cut at the token limit: its complete items if they make an answer; else one more call with
-    twice the room, asking for brief free text and (where a grammar holds the output) writing ``final_answer``
-    first, whose complete items are kept the same way; else an error."""
-    from rag_assets.llm.prompts import load_shared
-
-    if _keep_complete(result.calls[-1], schema, result):
-        return result
-    brief = [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + "\n\n"
-                              + load_shared()["brief_rule"].strip()}]
-    again = llm.chat(brief, schema=answer_first(json_schema), max_tokens=2 * max_tokens)
-    result.calls.append(again)
-    result.raw = again.text
-    if again.truncated:
-        if not _keep_complete(again, schema, result):
-            result.error = (f"the answer was cut at the token limit twice ({max_tokens}, then {2 * max_tokens} "
-                            "tokens) before any complete answer")
-        return result
-    try:
-        result.value = schema.model_validate(parse_json_loose(again.text))
-    except (ValueError, TypeError, ValidationError) as exc:
-        result.error = f"unparseable after a cut: {type(exc).__name__}: {str(exc)[:300]}"
-    return result
-
-
 FORMAT_WORDS = re.compile(r"response_format|json_schema|json_object|grammar|structured output", re.I)
 
 
@@ -423,43 +290,3 @@ class LlamaCppLLM(LLMClient):
             return 0.0, 0
 
 
-def structured_call(
-    llm: LLMClient,
-    messages: list[dict],
-    schema: type[BaseModel],
-    max_tokens: int = 800,
-    repair: bool = True,
-    constrained: bool = True,
-) -> StructuredResult:
-    """Ask for ``schema``; validate; repair once through the 'repair' prompt; else return the error.
-    ``constrained=False`` leaves the output format to the prompt (the schema is in it) and only validates."""
-    from rag_assets.llm.prompts import build_messages, schema_text
-
-    json_schema = schema.model_json_schema()
-    resp = llm.chat(messages, schema=json_schema if constrained else None, max_tokens=max_tokens)
-    result = StructuredResult(value=None, raw=resp.text, calls=[resp])
-    if resp.truncated:
-        return _from_cut_output(llm, messages, schema, json_schema if constrained else None, max_tokens, result)
-    try:
-        result.value = schema.model_validate(parse_json_loose(resp.text))
-        return result
-    except (ValueError, TypeError, ValidationError) as exc:
-        error = f"{type(exc).__name__}: {str(exc)[:500]}"
-    if not repair:
-        result.error = error
-        return result
-    repair_messages, _ = build_messages(
-        "repair", schema=schema_text(schema), bad_output=resp.text[:6000], error=error
-    )
-    fix = llm.chat(repair_messages, schema=json_schema, max_tokens=max_tokens)
-    result.calls.append(fix)
-    if fix.truncated and _keep_complete(fix, schema, result):
-        result.repaired = True
-        return result
-    try:
-        result.value = schema.model_validate(parse_json_loose(fix.text))
-        result.repaired = True
-        result.raw = fix.text
-    except (ValueError, TypeError, ValidationError) as exc:
-        result.error = f"unparseable after repair: {error} / {type(exc).__name__}: {str(exc)[:300]}"
-    return result

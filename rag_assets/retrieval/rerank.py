@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from rag_assets.llm.clients import LLMClient, structured_call
+from rag_assets.llm.clients import LLMClient
+
+from rag_assets.llm.structured import structured_call
 from rag_assets.llm.prompts import build_messages
 from rag_assets.retrieval.search import RetrievedPage
 from rag_assets.llm.schemas import RerankResult

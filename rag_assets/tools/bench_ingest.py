@@ -31,6 +31,15 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _print_stages(stages: list[str], secs: dict, peak: dict, rise: dict, pages: int, chunks: int) -> None:
+    """The per-stage table: seconds, throughput, the peak RSS when the stage ended and how far it raised it."""
+    print(f"\n{'stage':9} {'seconds':>9} {'throughput':>18} {'peak RSS':>10} {'raised by':>10}")
+    for name in stages:
+        rate, unit = (chunks, "chunks/s") if name == "faiss_index" else (pages, "pages/s")
+        print(f"{STAGE_NAMES[name]:9} {secs[name]:9.1f} {rate / max(secs[name], 1e-9):9.1f} {unit:8} "
+              f"{peak.get(name, 0):6.0f} MiB {rise.get(name, 0):6.0f} MiB")
+
+
 def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, packaged_graph: bool = False,
                   out: Path | None = None, threads: int = 0) -> dict:
     """Ingest every PDF of ``pdf_dir`` (or the one PDF it names) stage by stage, as the assets do, and print
@@ -67,15 +76,10 @@ def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, packaged_gr
             failures.append(f"{pdf.name}: {type(exc).__name__}: {exc}")
             continue
         n_pages, n_chunks = metas["parsed_report"]["pages"], metas["report_chunks"]["chunks"]
-        pages += n_pages
-        chunks += n_chunks
+        pages, chunks = pages + n_pages, chunks + n_chunks
         print(f"[{i}/{len(pdfs)}] {pdf.name[:24]:24} {n_pages:5d} pages {n_chunks:6d} chunks "
               f"{time.perf_counter() - t0:7.1f}s  peak {peak_rss_mib():.0f} MiB", flush=True)
-    print(f"\n{'stage':9} {'seconds':>9} {'throughput':>18} {'peak RSS':>10} {'raised by':>10}")
-    for name in stages:
-        rate, unit = (chunks, "chunks/s") if name == "faiss_index" else (pages, "pages/s")
-        print(f"{STAGE_NAMES[name]:9} {secs[name]:9.1f} {rate / max(secs[name], 1e-9):9.1f} {unit:8} "
-              f"{peak.get(name, 0):6.0f} MiB {rise.get(name, 0):6.0f} MiB")
+    _print_stages(stages, secs, peak, rise, pages, chunks)
     wall = time.perf_counter() - t_all
     print(f"{'all':9} {sum(secs.values()):9.1f} {pages / max(sum(secs.values()), 1e-9):9.1f} pages/s "
           f"({len(pdfs) - len(failures)} reports, {pages} pages, {chunks} chunks); wall {wall:.1f}s; "

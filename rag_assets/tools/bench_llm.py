@@ -7,7 +7,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag_assets.llm.clients import structured_call
+from rag_assets.llm.structured import structured_call
 from rag_assets.llm.prompts import build_messages
 from rag_assets.llm.schemas import SCHEMAS
 
