@@ -65,10 +65,10 @@ def named_statements(pages, question: str, query: str, lexicon: Lexicon, limit: 
     events = change_events(question, kind, lexicon)
     found, refused = find_statements(pages, question, query, lexicon, limit * SEARCHED, year, term_words=1,
                                      rows=True, stated=events)
-    undated = [s for s in found if not in_period(s.text, year, lexicon)]
-    if undated:
-        refused["it does not date the change in the report's period"] += len(undated)
-    found = [s for s in found if s not in undated]
+    dated = [s for s in found if in_period(s.text, year, lexicon)]
+    if len(dated) < len(found):
+        refused["it does not date the change in the report's period"] += len(found) - len(dated)
+    found = dated
     named = [NamedStatement(s, tuple(event_names(s.text, kind, lexicon, events))) for s in found]
     notes = [f"names asked: {kind}; {len(found)} statements on the topic, "
              f"{sum(bool(n.names) for n in named)} name {kind} beside their event word"]

@@ -92,6 +92,7 @@ def take_computed(question: str, retriever, sha1s: tuple[str, ...], rec: AnswerR
     take_computation(rec, comp)
     return True
 
+
 def take_decided(question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord) -> bool:
     """A yes/no whose criterion is on figures ('positive working capital based on FY2022 data', 'did X
     increase its debt between 2021 and 2022'): decided by Python from cited rows; True when decided (an
