@@ -42,8 +42,17 @@ def _words(text: str) -> list[re.Match]:
     return list(WORD_RE.finditer(text))
 
 
+POSSESSIVE_RE = re.compile(r"['’]s$")
+
+
 def _key(word: str) -> str:
-    return word.lower().rstrip(".'’s") if word.lower().endswith(("'s", "’s")) else word.lower().rstrip(".")
+    """A word as the lexicon lists it: lower case, without a trailing full stop or possessive 's."""
+    return POSSESSIVE_RE.sub("", word.lower().rstrip("."))
+
+
+def _honorific_or_initials(word: str, lexicon: Lexicon) -> bool:
+    """'Mr', 'Dr' or initials ('P', 'PS'): what stands before a person's name, never in a title."""
+    return _key(word) in lexicon.names.get("honorifics", frozenset()) or len(word) <= 2 and word.isupper()
 
 
 def _capital(word: str) -> bool:
@@ -71,7 +80,7 @@ def _title_word(prev: str, lexicon: Lexicon, events: frozenset[str]) -> bool:
     footnote mark glued to a name), not an event word ('Retired'), an honorific or initials ('Mr', 'P S' of a
     roster's 'P S Garling Independent Director'), and not a word that is never a name."""
     key = _key(prev)
-    if key in lexicon.names.get("honorifics", frozenset()) or len(prev) <= 2 and prev.isupper():  # Mr, P S
+    if _honorific_or_initials(prev, lexicon):
         return False
     return ((_capital(prev) or key in lexicon.names.get("role_modifiers", frozenset())) and not _is_event(prev, events)
             and not any(c.isdigit() for c in prev) and key not in lexicon.names.get("not_names", frozenset()))
@@ -86,8 +95,7 @@ def _title_start(text: str, words: list[re.Match], role: int, lexicon: Lexicon, 
                 not _title_word(words[first - 1].group(), lexicon, events):
             break
         first -= 1
-    before = words[first - 1].group() if first else ""
-    if _key(before) in lexicon.names.get("honorifics", frozenset()) or len(before) <= 2 and before.isupper():
+    if first and _honorific_or_initials(words[first - 1].group(), lexicon):
         modifiers = lexicon.names.get("role_modifiers", frozenset())
         while first < role and _key(words[first].group()) not in modifiers:
             first += 1
@@ -108,7 +116,7 @@ def _titles(text: str, words: list[re.Match], lexicon: Lexicon) -> list[Span]:
                 _key(after) not in roles and not _is_event(after, events):
             continue
         first = _title_start(text, words, i, lexicon, events)
-        title = re.sub(r"['’]s$", "", text[words[first].start(): m.end()].strip(".,"))
+        title = POSSESSIVE_RE.sub("", text[words[first].start(): m.end()].strip(".,"))
         out.append(Span(title, first, i))
     return out
 
