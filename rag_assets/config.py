@@ -15,7 +15,7 @@ class RunConfig(BaseModel):
     """Everything that decides how a question set is answered (each field's docstring is its documentation:
     docs/configuration.md is generated from it)."""
 
-    model_config = ConfigDict(use_attribute_docstrings=True)
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True)
 
     name: str
     """The preset's name."""

@@ -26,6 +26,7 @@ OcrRuntime = Literal["auto", "openvino", "onnxruntime"]
 EmbedderKind = Literal["onnx", "sentence-transformers", "openai"]
 ChunkContext = Literal["none", "deterministic", "llm"]
 ExecutorName = Literal["in_process", "multiprocess", "celery"]
+DeploymentName = Literal["local", "ci", "cluster"]
 LLMBackend = Literal["auto", "ik", "llama-cpp-python"]
 
 
@@ -78,9 +79,15 @@ class Settings(BaseModel):
     ingest_model: str | None = _env("RAG_ASSETS_INGEST_MODEL", "The model of the LLM enrichments (default "
                                     "`qwen2.5-coder-0.5b`).", group="ingestion")
     # orchestration
-    executor: ExecutorName = _env("RAG_ASSETS_EXECUTOR", "Executor of both jobs: `in_process`, `multiprocess`, "
-                                  "`celery` (a cluster, see docs/operations.md).", "in_process",
-                                  group="orchestration")
+    deployment: DeploymentName = _env("RAG_ASSETS_DEPLOYMENT", "Named deployment "
+                                      "(`orchestration/deployments.py`): `local` (one machine: steps in the run's "
+                                      "process, two queued runs share the cores, the inbox sensor on), `ci` (one "
+                                      "run at a time with every core, sensor off: nothing starts behind a test), "
+                                      "`cluster` (steps on Celery workers, each with its machine's cores; see "
+                                      "docs/operations.md).", "local", group="orchestration")
+    executor: ExecutorName | None = _env("RAG_ASSETS_EXECUTOR", "Executor of both jobs: `in_process`, "
+                                         "`multiprocess`, `celery`. Default: the deployment's.",
+                                         group="orchestration")
     inbox_cron: str = _env("RAG_ASSETS_INBOX_CRON", "Cron of `nightly_inbox_schedule` (off by default).",
                            "0 3 * * *", group="orchestration")
     # answering

@@ -72,7 +72,9 @@ def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, 
     only_unknown.write_text(json.dumps([UNKNOWN_Q]))
     assert main(["evaluate", "--config", "local-fast", "--set", "top_pages=2", "--questions", str(only_unknown),
                  "--gold", str(gold)]) == 0
-    evaluation = json.loads((ingested / "answers" / "local-fast" / "evaluation.json").read_text())
+    [folder] = (ingested / "answers").glob("local-fast+*")  # not the preset's own answers folder
+    assert f"answers, submission and evaluation.json -> {folder}" in capsys.readouterr().out
+    evaluation = json.loads((folder / "evaluation.json").read_text())
     assert evaluation["summary"]["configuration"] == "local-fast+top_pages=2"
 
     assert main(["answer", q, "--out", str(out), "--config", "local", "--model", "qwen2.5-coder-0.5b",

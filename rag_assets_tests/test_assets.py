@@ -18,7 +18,7 @@ from rag_assets.storage.artifacts import read_chunks, read_pages
 from rag_assets.index.vectors import VectorIndex
 from rag_assets.orchestration.definitions import build_definitions, defs
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
-from rag_assets.orchestration.automation import inbox_sensor, nightly_inbox_schedule
+from rag_assets.orchestration.automation import build_inbox_sensor, nightly_inbox_schedule
 from rag_assets.orchestration.staleness import assets_to_rebuild, dagster_stale
 from rag_assets_tests.conftest import BLUEBIRD, NORTHWIND
 
@@ -118,6 +118,7 @@ def test_bad_pdf_fails_only_its_own_partition(registered, data_home):
 
 
 def test_sensor_registers_new_pdfs_once(inbox, instance):
+    inbox_sensor = build_inbox_sensor()
     res = {"store": ReportStore()}
     ctx = dg.build_sensor_context(instance=instance, resources=res)
     result = inbox_sensor(ctx)

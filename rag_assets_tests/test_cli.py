@@ -115,7 +115,9 @@ def test_quickstart_ends_with_answers_and_their_pages_then_ask_works(data_home, 
     for i, q in enumerate(questions, 1):
         assert f"[{i}/{len(questions)}] {q['text']}" in out
     assert out.count("   pages: ") == len(questions) and "score against answers_gold.json" in out
-    evaluation = json.loads((data_home / "answers" / "local" / "evaluation.json").read_text())
+    [folder] = (data_home / "answers").glob("local+*")  # the preset with the --model override, said in the output
+    assert f"into {folder} ..." in out
+    evaluation = json.loads((folder / "evaluation.json").read_text())
     assert evaluation["summary"]["questions"] == len(questions)
     unknown = next(r for r in evaluation["rows"] if "Contoso" in r["question_text"])
     assert unknown["value"] == "N/A" and unknown["references"] == [] and unknown["error"] is None

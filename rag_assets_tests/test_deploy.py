@@ -87,3 +87,29 @@ def test_celery_executor_configuration_is_valid():
     assert dg.validate_run_config(job, run_config)
     with pytest.raises(dg.DagsterInvalidConfigError):
         dg.validate_run_config(job, {"execution": {"config": {"broker": 5}}})
+
+
+def test_named_deployments_choose_executor_threads_and_sensor():
+    """RAG_ASSETS_DEPLOYMENT swaps what differs between one machine, CI and a cluster; an executor set in the
+    environment wins; an unknown deployment is one line naming the variable."""
+    pytest.importorskip("dagster_celery", reason="pip install -e '.[deploy]' for the cluster executor")
+    import os
+
+    from rag_assets.orchestration.definitions import definitions_for
+    from rag_assets.settings import SettingsError, read_settings
+
+    cores = os.cpu_count() or 1
+
+    def shape(env):
+        defs = definitions_for(read_settings(env))
+        job = defs.resolve_job_def("ingest_reports")
+        sensor = defs.resolve_sensor_def("inbox_sensor")
+        threads = defs.resources["embedder"].threads
+        return job.executor_def.name, threads, sensor.default_status.value
+
+    assert shape({}) == ("in_process", max(1, cores // 2), "RUNNING")
+    assert shape({"RAG_ASSETS_DEPLOYMENT": "ci"}) == ("in_process", cores, "STOPPED")
+    assert shape({"RAG_ASSETS_DEPLOYMENT": "cluster"}) == ("celery", cores, "RUNNING")
+    assert shape({"RAG_ASSETS_DEPLOYMENT": "cluster", "RAG_ASSETS_EXECUTOR": "multiprocess"})[0] == "multiprocess"
+    with pytest.raises(SettingsError, match="RAG_ASSETS_DEPLOYMENT='prod'"):
+        read_settings({"RAG_ASSETS_DEPLOYMENT": "prod"})

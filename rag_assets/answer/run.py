@@ -176,14 +176,3 @@ def score_answers(records: list[dict], gold: dict, out_dir: Path, label: str = "
     tables = ev.tables()
     write_json(out_dir / "evaluation.json", {"summary": summary, "tables": tables, "rows": ev.rows})
     return summary, ev.rows, tables
-
-
-def answer_and_score(answerer: Answerer, questions: list[Question], gold: dict, out_dir: Path, db_path: Path,
-                     progress: Callable[[AnswerRecord, int, int], None] | None = None
-                     ) -> tuple[list[dict], dict, list, str]:
-    """The evaluation flow: answer (resuming), write the submission, score: (records, summary, scored rows,
-    tables)."""
-    records = answer_questions(answerer, questions, out_dir / "answers.jsonl", out_dir / "submission.json", db_path,
-                               progress=progress)
-    summary, rows, tables = score_answers(records, gold, out_dir, run_label(answerer.cfg))
-    return records, summary, rows, tables

@@ -6,20 +6,22 @@ import sys
 from pathlib import Path
 
 from rag_assets.answer.scoring import load_gold
-from rag_assets.cli.common import (answer_setup, failed_count, parse_sets, positive_int, progress_printer,
+from rag_assets.cli.common import (answering, failed_count, parse_sets, positive_int, progress_printer,
                                    questions_or_exit)
 
 
 def quickstart_answers(config: str, model: str | None = None) -> int:
     """Answer the question set with ``config`` from scratch, printing each answer with its pages."""
-    from rag_assets.answer.run import answer_and_score
+    from rag_assets.orchestration.resources import ReportStore
 
-    cfg, store, reports, make = answer_setup(config, model)
+    service = answering(config, model)
+    store, settings = ReportStore(), service.settings
     questions = questions_or_exit(store.questions_path)
-    answerer = make()  # checks the LLM backend, then fetches the model (progress bar, SHA-256 check)
-    out_dir = store.answers_dir(cfg.name)
-    (out_dir / "answers.jsonl").unlink(missing_ok=True)  # fresh answers, once the model is known to load
-    print(f"\nanswering {len(questions)} question(s) with '{cfg.name}' ({cfg.answer_model}) ...")
+    reports = settings.library.reports
+    service.answerer  # checks the LLM backend, then fetches the model (progress bar, SHA-256 check)
+    (settings.out_dir / "answers.jsonl").unlink(missing_ok=True)  # fresh answers, once the model is known to load
+    print(f"\nanswering {len(questions)} question(s) with '{settings.label}' ({settings.cfg.answer_model}) into "
+          f"{settings.out_dir} ...")
 
     def show(rec, done, total):
         pages = ", ".join(f"{reports.get(r['pdf_sha1'], '?')} p.{r['page_index']}" for r in rec.references) or "-"
@@ -27,34 +29,29 @@ def quickstart_answers(config: str, model: str | None = None) -> int:
         print(f"[{done}/{total}] {rec.question_text}\n      -> {shown}   ({rec.seconds:.0f}s)", flush=True)
 
     gold = load_gold(store.gold_path) if store.gold_path else {}
-    records, summary, _, _ = answer_and_score(answerer, questions, gold, out_dir, store.answers_db, progress=show)
+    scored = service.evaluate(questions, gold, progress=show)
     if gold:
+        summary = scored.summary
         print(f"\nscore against {store.gold_path.name}: G {summary['G_percent']}%, R {summary['R_percent']}%, "
               f"{summary['score_per_100']} per 100 questions; {summary['seconds_per_question']} s per question")
-    return 1 if failed_count(records) else 0
+    return 1 if failed_count(scored.records) else 0
 
 def cmd_answer(args) -> int:
-    from rag_assets.answer.fingerprint import run_label, settings_fingerprint
-    from rag_assets.answer.lineage import AnswerLog
-    from rag_assets.answer.run import answer_questions, reusable_answers
-
     questions = questions_or_exit(args.questions)
-    cfg, store, reports, make = answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
+    service = answering(args.config, args.model, args.base_url, parse_sets(args.set))
     out = Path(args.out).resolve()
-    answer_log = AnswerLog(out.with_name(out.name + ".progress.jsonl"))
-    if args.restart and answer_log.path.exists():
-        answer_log.path.unlink()
-    answerer = make()
-    logged = answer_log.load()
+    log_path = out.with_name(out.name + ".progress.jsonl")
+    if args.restart:
+        log_path.unlink(missing_ok=True)
+    reused, logged = service.reusable(questions, log_path)
     if logged:
-        reused, _ = reusable_answers(answerer, questions, answer_log, settings_fingerprint(cfg))
-        print(f"resuming: {len(reused)} answer(s) reused from {answer_log.path}"
-              + (f"; {len(logged) - len(reused)} made with other settings, model or indexes are answered again"
-                 if len(logged) > len(reused) else ""))
-    records = answer_questions(answerer, questions, answer_log.path, out, store.answers_db,
-                               run_id=f"{run_label(cfg)}:{out.name}", progress=progress_printer())
+        print(f"resuming: {reused} answer(s) reused from {log_path}"
+              + (f"; {logged - reused} made with other settings, model or indexes are answered again"
+                 if logged > reused else ""))
+    records = service.answer(questions, log_path, out, run_id=f"{service.settings.label}:{out.name}",
+                             progress=progress_printer())
     failed = failed_count(records)
-    print(f"{len(records) - failed} answers -> {out}  (lineage: {store.answers_db})")
+    print(f"{len(records) - failed} answers -> {out}  (lineage: {service.settings.library.answers_db})")
     return 1 if failed else 0
 
 def cmd_retrieve(args) -> int:
@@ -62,23 +59,19 @@ def cmd_retrieve(args) -> int:
 
     from rag_assets.storage.atomic import atomic_path
     from rag_assets.answer.scoring import add_page_hits
+    from rag_assets.retrieval.search import ReportIndexError
 
     questions = questions_or_exit(args.questions)
     gold = load_gold(args.gold) if args.gold else None
-    sets = {**parse_sets(args.set), "candidate_pages": args.top_k}
-    cfg, store, reports, _ = answer_setup(args.config, sets=sets)
-    from rag_assets.retrieval.search import ReportIndexError
-    from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
-
-    answerer = build_answerer(cfg, store.root, reports, llm=NoLLM() if cfg.rerank == "none" else None,
-                              filings=store.filings(reports))
+    service = answering(args.config, sets={**parse_sets(args.set), "candidate_pages": args.top_k},
+                        retrieval_only=True)
     out = Path(args.out)
     hits: dict = {}
     failed = []
     with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for q in questions:
             try:
-                pages = ranked_pages(answerer, q.text, args.top_k)
+                pages = service.rank(q.text, args.top_k)
             except ReportIndexError as exc:  # that report's questions fail; the others go on
                 failed.append(q.text)
                 fh.write(json.dumps({"question_text": q.text, "pages": [], "error": str(exc)}) + "\n")
@@ -91,6 +84,7 @@ def cmd_retrieve(args) -> int:
             ]}) + "\n")
     print(f"{len(questions) - len(failed)} ranked page lists -> {out}" + (f"; {len(failed)} failed" if failed else ""))
     if gold:
+        cfg = service.settings.cfg
         print("  ".join(f"page_hit@{k} {h / c:.3f}" for k, (h, c) in sorted(hits.items()) if c)
               + f"  ({next(iter(hits.values()), (0, 0))[1]} questions with gold pages; config {cfg.name}, "
               f"retrieval {cfg.retrieval})")
@@ -98,8 +92,6 @@ def cmd_retrieve(args) -> int:
 
 def cmd_evaluate(args) -> int:
     import json
-
-    from rag_assets.answer.run import answer_and_score
 
     from rag_assets.orchestration.resources import ReportStore
 
@@ -110,16 +102,16 @@ def cmd_evaluate(args) -> int:
         return 2
     gold = load_gold(gold_path)
     questions = questions_or_exit(args.questions or default.questions_path)
-    cfg, store, reports, make = answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
-    records, summary, rows, tables = answer_and_score(make(), questions, gold, store.answers_dir(cfg.name),
-                                              store.answers_db, progress=progress_printer())
-    print(json.dumps(summary, indent=2))
-    print(tables)
-    for r in rows:
+    service = answering(args.config, args.model, args.base_url, parse_sets(args.set))
+    scored = service.evaluate(questions, gold, progress=progress_printer())
+    print(json.dumps(scored.summary, indent=2))
+    print(f"answers, submission and evaluation.json -> {service.settings.out_dir}")
+    print(scored.tables)
+    for r in scored.rows:
         if r["value_score"] < 1 and not r["error"]:
             why = f" ({r['miss']} miss)" if r["miss"] else ""
             print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}{why}")
-    return 1 if failed_count(records) else 0
+    return 1 if failed_count(scored.records) else 0
 
 def guess_kind(question: str) -> str:
     q = question.strip().lower()
@@ -138,9 +130,10 @@ def guess_kind(question: str) -> str:
 def cmd_ask(args) -> int:
     import json
 
-    cfg, store, reports, make = answer_setup(args.config, args.model, args.base_url, parse_sets(args.set))
+    service = answering(args.config, args.model, args.base_url, parse_sets(args.set))
+    reports = service.settings.library.reports
     kind = args.kind or guess_kind(args.question)
-    rec = make().answer(args.question, kind)
+    rec = service.ask(args.question, kind)
     if rec.error:
         print(f"error: the question failed, no answer: {rec.error}", file=sys.stderr)
         return 1

@@ -74,8 +74,7 @@ def _label_sets(args) -> dict:
 def cmd_bench_retrieval(args) -> int:
     import json
 
-    from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
-    from rag_assets.config import get_config, with_overrides
+    from rag_assets.answer.service import AnsweringService, resolve
     from rag_assets.index.embedding import make_embedder
     from rag_assets.orchestration.resources import ReportStore
     from rag_assets.retrieval.bench import bench, misses, per_question, table
@@ -85,28 +84,26 @@ def cmd_bench_retrieval(args) -> int:
     if not label_sets:
         print("error: give --gold and/or --silver (pages to find)", file=sys.stderr)
         return 2
-    configs = []
+    library = ReportStore().library()
+    settings = []
     for spec in args.configs:
         preset, overrides = parse_config_spec(spec)
-        configs.append((spec, with_overrides(get_config(preset), overrides)))
-    store = ReportStore()
-    reports = store.indexed_reports()
-    if not reports:
-        raise SystemExit(f"no ingested reports under {store.root}: run `rag-assets ingest` first")
+        wide = resolve(preset, library, overrides).cfg.candidate_pages < args.top_k
+        settings.append((spec, resolve(preset, library, {**overrides, "candidate_pages": args.top_k} if wide
+                                       else overrides)))
     embedders: dict = {}
     results = []
-    for spec, cfg in configs:
-        cfg = cfg.model_copy(update={"candidate_pages": max(cfg.candidate_pages, args.top_k)})
+    for spec, setting in settings:
+        cfg = setting.cfg
         key = (cfg.embedder, cfg.embedding_model)
         if cfg.retrieval != "bm25" and key not in embedders:
             embedders[key] = make_embedder(cfg.embedder, cfg.embedding_model or None)
-        answerer = build_answerer(cfg, store.root, reports, embedder=embedders.get(key),
-                                  llm=NoLLM() if cfg.rerank == "none" else None, filings=store.filings(reports))
+        service = AnsweringService(setting, embedder=embedders.get(key), retrieval_only=True)
 
-        def rank(q, answerer=answerer):
-            return [f"{p.sha1}:{p.page_index}" for p in ranked_pages(answerer, q, args.top_k)]
+        def rank(q, service=service):
+            return [f"{p.sha1}:{p.page_index}" for p in service.rank(q, args.top_k)]
 
-        _preload(answerer, reports)  # indexes and models are loaded outside the timing
+        _preload(service.answerer, library.reports)  # indexes and models are loaded outside the timing
         results.append(bench(spec, rank, questions, label_sets))
     print(table(results))
     if args.misses:

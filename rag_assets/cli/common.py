@@ -41,24 +41,18 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{value} is not positive")
     return value
 
-def answer_setup(config: str, model: str | None = None, base_url: str | None = None, sets: dict | None = None):
-    """The run configuration (with command-line overrides) and the answering pipeline over the data root."""
-    from rag_assets.config import get_config, with_overrides
-    from rag_assets.answer.run import build_answerer
+def answering(config: str, model: str | None = None, base_url: str | None = None, sets: dict | None = None,
+              retrieval_only: bool = False):
+    """The answering service of preset ``config`` with the command line's overrides, over the data root."""
+    from rag_assets.answer.service import AnsweringService, resolve
     from rag_assets.orchestration.resources import ReportStore
 
     overrides = dict(sets or {})
     if model:
         overrides["answer_model"] = model
     if base_url:
-        overrides["base_url"] = base_url
-        overrides["llm"] = "openai"
-    cfg = with_overrides(get_config(config), overrides)
-    store = ReportStore()
-    reports = store.indexed_reports()
-    if not reports:
-        raise SystemExit(f"no ingested reports under {store.root}: run `rag-assets ingest` first")
-    return cfg, store, reports, lambda: build_answerer(cfg, store.root, reports, filings=store.filings(reports))
+        overrides.update(base_url=base_url, llm="openai")
+    return AnsweringService(resolve(config, ReportStore().library(), overrides), retrieval_only=retrieval_only)
 
 def questions_or_exit(path):
     """The validated questions of ``path``, or exit 2 with the file's problems on stderr."""

@@ -4,17 +4,17 @@ import time
 
 import dagster as dg
 
-from rag_assets.config import PRESETS, get_config
+from rag_assets.config import PRESETS, SettingsError
 from rag_assets.llm.embedded import BackendMissing
 from rag_assets.llm.models import ModelFetchError
 from rag_assets.answer.questions import QuestionsFileError, load_questions
 from rag_assets.answer.lineage import AnswerLog
 from rag_assets.answer.computed import describe
-from rag_assets.answer.run import answer_questions, build_answerer, score_answers
+from rag_assets.answer.run import score_answers
+from rag_assets.answer.service import AnswerSettings, AnsweringService, resolve
 from rag_assets.answer.scoring import load_gold
-from rag_assets.storage.atomic import read_json
 from rag_assets.storage.textfiles import InputFileError
-from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ReportStore
+from rag_assets.orchestration.resources import LLMResource, ReportStore
 
 config_partitions = dg.StaticPartitionsDefinition(list(PRESETS))
 GROUP = "answering"
@@ -47,33 +47,25 @@ def question_set(context: dg.AssetExecutionContext, store: ReportStore) -> dg.Ma
     ],
     kinds={"duckdb", "json"},
 )
-def answers(
-    context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResource, embedder: EmbedderResource
-) -> dg.MaterializeResult:
+def answers(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResource) -> dg.MaterializeResult:
     """Answers: every question answered by one run configuration, with pages, lineage and costs."""
-    cfg = llm.apply(get_config(context.partition_key))
+    try:
+        settings = resolve(context.partition_key, store.library(), llm.overrides())
+        service = AnsweringService(settings, llm=llm.client(settings.cfg))  # checks the backend, then the model
+    except (SettingsError, BackendMissing, ModelFetchError) as exc:
+        raise dg.Failure(description=str(exc)) from None
     questions = load_questions(store.questions_path)
-    reports = store.indexed_reports()
-    if not reports:
-        raise dg.Failure(description="no ingested report: materialize the ingestion assets first")
-    out_dir = store.answers_dir(cfg.name)
-    log_path = out_dir / "answers.jsonl"
+    log_path = settings.out_dir / "answers.jsonl"
     if log_path.exists() and context.run.tags.get("rag_assets/resume", "true") != "true":
         log_path.unlink()
-    try:
-        client = llm.client(cfg)  # checks the LLM backend before fetching any model
-    except (BackendMissing, ModelFetchError) as exc:
-        raise dg.Failure(description=str(exc)) from None
-    answerer = build_answerer(cfg, store.root, reports, llm=client, filings=store.filings(reports))
     t0 = time.perf_counter()
 
     def progress(rec, done, total):
         context.log.info(f"[{done}/{total}] {rec.value!r} ({rec.seconds:.1f}s) {rec.question_text[:80]}")
 
-    records = answer_questions(answerer, questions, log_path, out_dir / "submission.json", store.answers_db,
-                               progress=progress)
+    records = service.answer(questions, progress=progress)
     n = len(records)
-    metadata = _answers_metadata(records, cfg, out_dir, store, time.perf_counter() - t0)
+    metadata = _answers_metadata(records, settings, time.perf_counter() - t0)
     failed = [r for r in records if r.get("error")]
     if failed:
         raise dg.Failure(
@@ -84,7 +76,7 @@ def answers(
     return dg.MaterializeResult(metadata=metadata)
 
 
-def _answers_metadata(records: list[dict], cfg, out_dir, store: ReportStore, wall_seconds: float) -> dict:
+def _answers_metadata(records: list[dict], settings: AnswerSettings, wall_seconds: float) -> dict:
     n = len(records)
     return {
         "questions": n,
@@ -95,9 +87,10 @@ def _answers_metadata(records: list[dict], cfg, out_dir, store: ReportStore, wal
         "prompt_tokens": sum(r["prompt_tokens"] for r in records),
         "completion_tokens": sum(r["completion_tokens"] for r in records),
         "llm_calls": sum(r["llm_calls"] for r in records),
-        "submission": dg.MetadataValue.path(str(out_dir / "submission.json")),
-        "lineage_db": dg.MetadataValue.path(str(store.answers_db)),
-        "config": dg.MetadataValue.json(cfg.model_dump()),
+        "submission": dg.MetadataValue.path(str(settings.out_dir / "submission.json")),
+        "lineage_db": dg.MetadataValue.path(str(settings.library.answers_db)),
+        "configuration": settings.label,
+        "config": dg.MetadataValue.json(settings.cfg.model_dump()),
     }
 
 
@@ -142,7 +135,7 @@ def wrong_answers_table(rows: list[dict], reports: dict[str, str], limit: int = 
     deps=[answers],
     kinds={"json"},
 )
-def evaluation(context: dg.AssetExecutionContext, store: ReportStore) -> dg.MaterializeResult:
+def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResource) -> dg.MaterializeResult:
     """Evaluation: the challenge's G, R and Score, per-kind accuracy and page hit@k for one configuration."""
     gold_path = store.gold_path
     if gold_path is None:
@@ -151,11 +144,12 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore) -> dg.Mate
         gold = load_gold(gold_path)
     except InputFileError as exc:
         raise dg.Failure(description=str(exc)) from None
-    out_dir = store.answers_dir(context.partition_key)
-    records = list(AnswerLog(out_dir / "answers.jsonl").load(include_errors=True).values())
-    submitted = read_json(out_dir / "submission.json", default={}) or {}
-    label = str(submitted.get("submission_name", "")).removeprefix("rag_assets-")
-    summary, rows, tables = score_answers(records, gold, out_dir, label)
+    try:
+        settings = resolve(context.partition_key, store.library(), llm.overrides())
+    except SettingsError as exc:
+        raise dg.Failure(description=str(exc)) from None
+    records = list(AnswerLog(settings.out_dir / "answers.jsonl").load(include_errors=True).values())
+    summary, rows, tables = score_answers(records, gold, settings.out_dir, settings.label)
     return dg.MaterializeResult(
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},

@@ -20,18 +20,24 @@ def ingest_requests(reports: list) -> list[dg.RunRequest]:
             for r in reports]
 
 
-@dg.sensor(job_name="ingest_reports", minimum_interval_seconds=30, default_status=dg.DefaultSensorStatus.RUNNING,
-           description="Every 30 s: registers new PDFs of the inbox as report partitions and ingests each once.")
-def inbox_sensor(context: dg.SensorEvaluationContext, store: ReportStore) -> dg.SensorResult | dg.SkipReason:
-    new, total = new_reports(context.instance, store)
-    if not new:
-        return dg.SkipReason(f"no new PDFs in {store.inbox_dir} ({total} known)")
-    for r in new:
-        context.log.info(f"new report {r.sha1} {r.company_name} ({r.path})")
-    return dg.SensorResult(
-        run_requests=ingest_requests(new),
-        dynamic_partitions_requests=[reports_partitions.build_add_request([r.sha1 for r in new])],
-    )
+def build_inbox_sensor(running: bool = True) -> dg.SensorDefinition:
+    """The inbox sensor; ``running``: it starts by itself with the daemon (the deployment decides)."""
+    status = dg.DefaultSensorStatus.RUNNING if running else dg.DefaultSensorStatus.STOPPED
+
+    @dg.sensor(job_name="ingest_reports", minimum_interval_seconds=30, default_status=status, name="inbox_sensor",
+               description="Every 30 s: registers new PDFs of the inbox as report partitions and ingests each once.")
+    def inbox_sensor(context: dg.SensorEvaluationContext, store: ReportStore) -> dg.SensorResult | dg.SkipReason:
+        new, total = new_reports(context.instance, store)
+        if not new:
+            return dg.SkipReason(f"no new PDFs in {store.inbox_dir} ({total} known)")
+        for r in new:
+            context.log.info(f"new report {r.sha1} {r.company_name} ({r.path})")
+        return dg.SensorResult(
+            run_requests=ingest_requests(new),
+            dynamic_partitions_requests=[reports_partitions.build_add_request([r.sha1 for r in new])],
+        )
+
+    return inbox_sensor
 
 
 def nightly_inbox_schedule(cron: str) -> dg.ScheduleDefinition:

@@ -13,15 +13,13 @@ import dagster as dg
 from pydantic import ValidationError
 
 from rag_assets.orchestration.answer_assets import answering_assets
-from rag_assets.orchestration.automation import inbox_sensor, nightly_inbox_schedule
+from rag_assets.orchestration.automation import build_inbox_sensor, nightly_inbox_schedule
+from rag_assets.orchestration.deployments import Deployment, deployment_of
 from rag_assets.orchestration.checks import ingestion_checks
 from rag_assets.orchestration.ingest_assets import ingest_settings, ingestion_assets
 from rag_assets.orchestration.jobs import build_jobs, executor_named
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets.settings import ENV_OF, Settings, invalid, read_settings
-
-RUNS_AT_ONCE = 2  # dagster.yaml: the run queue's max_concurrent_runs
-
 
 def _resource(cls, settings: Settings, **fields):
     """A resource whose fields come from settings (resource field=settings field; unset ones keep the
@@ -34,12 +32,13 @@ def _resource(cls, settings: Settings, **fields):
         raise invalid(ENV_OF[name], getattr(settings, name), exc) from None
 
 
-def default_resources(env: Mapping[str, str] | Settings | None = None, runs_at_once: int = RUNS_AT_ONCE) -> dict:
+def default_resources(env: Mapping[str, str] | Settings | None = None, runs_at_once: int | None = None) -> dict:
     """Resources from the settings (every default works offline with no key). The cores are shared by the
-    runs that may run at once: two queued runs embed with one thread each on 2 cores (the CLI's in-process
-    ingestion, one run at a time, passes 1 and gets every core); OCR and Docling the same.
-    ``RAG_ASSETS_EMBED_THREADS`` and ``RAG_ASSETS_PARSER_THREADS`` override."""
+    runs that may run at once (default: the deployment's): on the `local` deployment two queued runs embed with
+    one thread each on 2 cores (the CLI's in-process ingestion, one run at a time, passes 1 and gets every
+    core); OCR and Docling the same. ``RAG_ASSETS_EMBED_THREADS`` and ``RAG_ASSETS_PARSER_THREADS`` override."""
     settings = env if isinstance(env, Settings) else read_settings(env)
+    runs_at_once = runs_at_once or deployment_of(settings).runs_at_once
     threads = max(1, (os.cpu_count() or 1) // max(1, runs_at_once))
     settings = settings.model_copy(update={"embed_threads": settings.embed_threads or threads,
                                            "parser_threads": settings.parser_threads or threads})
@@ -60,12 +59,13 @@ def ingestion_graph(resources: dict) -> list:
 
 
 def build_definitions(resources: dict, executor: dg.ExecutorDefinition = dg.in_process_executor,
-                      inbox_cron: str = Settings.model_fields["inbox_cron"].default) -> dg.Definitions:
+                      inbox_cron: str = Settings.model_fields["inbox_cron"].default,
+                      sensor_running: bool = True) -> dg.Definitions:
     """The code location over ``resources``; the ingestion assets' code versions follow their settings."""
     return dg.Definitions(
         assets=[*ingestion_graph(resources), *answering_assets],
         jobs=build_jobs(executor),
-        sensors=[inbox_sensor],
+        sensors=[build_inbox_sensor(sensor_running)],
         schedules=[nightly_inbox_schedule(inbox_cron)],
         resources=resources,
         executor=executor,
@@ -73,8 +73,10 @@ def build_definitions(resources: dict, executor: dg.ExecutorDefinition = dg.in_p
 
 
 def definitions_for(settings: Settings) -> dg.Definitions:
-    """The code location of one ``Settings``."""
-    return build_definitions(default_resources(settings), executor_named(settings.executor), settings.inbox_cron)
+    """The code location of one ``Settings`` on its deployment (``RAG_ASSETS_DEPLOYMENT``)."""
+    deployment: Deployment = deployment_of(settings)
+    return build_definitions(default_resources(settings, deployment.runs_at_once), executor_named(deployment.executor),
+                             settings.inbox_cron, deployment.sensor_running)
 
 
 defs = definitions_for(read_settings())

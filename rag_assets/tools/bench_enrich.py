@@ -67,12 +67,11 @@ def build_variant(root: Path, sha1: str, company: str, cfg: ChunkingConfig, llm,
 def page_hits_per_question(root: Path, questions, gold: dict, reports: set[str], top_k: int = 10,
                            config: str = "local", embedder=None) -> dict[str, dict[int, bool]]:
     """question -> {k: gold page in the first k}, for questions whose gold pages lie in ``reports``."""
-    from rag_assets.config import get_config
-    from rag_assets.answer.run import NoLLM, build_answerer, ranked_pages
+    from rag_assets.answer.service import AnsweringService, resolve
     from rag_assets.orchestration.resources import ReportStore
 
-    store = ReportStore(data_root=str(root))
-    answerer = build_answerer(get_config(config), root, store.indexed_reports(), llm=NoLLM(), embedder=embedder)
+    library = ReportStore(data_root=str(root)).library()
+    service = AnsweringService(resolve(config, library), embedder=embedder, retrieval_only=True)
     out = {}
     for q in questions:
         g = gold.get(q.text)
@@ -80,7 +79,7 @@ def page_hits_per_question(root: Path, questions, gold: dict, reports: set[str],
         refs = {r for pool in pools for r in pool}
         if not refs or not {r.split(":")[0] for r in refs} & reports:
             continue
-        ranked = [f"{p.sha1}:{p.page_index}" for p in ranked_pages(answerer, q.text, top_k)]
+        ranked = [f"{p.sha1}:{p.page_index}" for p in service.rank(q.text, top_k)]
         out[q.text] = {k: bool(refs & set(ranked[:k])) for k in (1, 3, 5, 10)}
     return out
 

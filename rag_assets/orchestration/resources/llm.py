@@ -34,9 +34,9 @@ class LLMResource(dg.ConfigurableResource):
 
         return build_llm(cfg)
 
-    def apply(self, cfg: RunConfig) -> RunConfig:
-        """The run configuration with this resource's overrides applied."""
-        update = {}
+    def overrides(self) -> dict:
+        """The run configuration fields this resource overrides."""
+        update: dict = {}
         if self.route != "preset":
             update["llm"] = self.route
         if self.model:
@@ -50,7 +50,7 @@ class LLMResource(dg.ConfigurableResource):
             update["tokens_per_minute"] = self.tokens_per_minute
         if self.retries >= 0:
             update["llm_retries"] = self.retries
-        return cfg.model_copy(update=update) if update else cfg
+        return update
 
     def ingest_client(self):
         """The ingestion LLM: ``ingest_model`` on the embedded route unless ``route`` is ``openai``."""

@@ -8,6 +8,7 @@ import dagster as dg
 from pydantic import Field
 
 from rag_assets.answer.filings import from_row
+from rag_assets.answer.service import Library
 from rag_assets.storage.catalog import Catalog, ReportSource
 from rag_assets.ingest.chunking import ChunkingConfig
 from rag_assets.llm.cache import LLMCache
@@ -70,13 +71,6 @@ class ReportStore(dg.ConfigurableResource):
         path = Path(self.gold).expanduser().resolve() if self.gold else self.root / "answers_gold.json"
         return path if path.exists() else None
 
-    def answers_dir(self, config: str) -> Path:
-        return self.root / "answers" / config
-
-    @property
-    def answers_db(self) -> Path:
-        return self.root / "answers.duckdb"
-
     def all_reports(self) -> dict[str, str]:
         """sha1 -> company name of every catalogued report."""
         return {sha1: src.company_name for sha1, src in self.catalog().reports.items()}
@@ -95,6 +89,11 @@ class ReportStore(dg.ConfigurableResource):
         cat = self.catalog().reports
         return {sha1: from_row(sha1, name, cat[sha1].filing_row() if sha1 in cat else {})
                 for sha1, name in reports.items()}
+
+    def library(self) -> Library:
+        """The current indexed reports, as the answering service takes them."""
+        reports = self.indexed_reports()
+        return Library(self.root, reports, self.filings(reports))
 
     def chunking(self) -> ChunkingConfig:
         return ChunkingConfig(max_tokens=self.chunk_tokens, overlap_tokens=self.chunk_overlap,
