@@ -45,6 +45,21 @@ def test_a_possibility_a_table_row_and_an_old_event_do_not_prove_it_happened():
     assert reading.value is False and cited(reading) == []  # no statement passed: the model is never asked
 
 
+def test_a_reported_result_does_not_answer_what_is_expected():
+    q = "Is growth in Fjordlys Ferjer's passenger revenue expected to accelerate in FY2023?"
+    query = "growth passenger revenue expected to accelerate"
+    pages = _pages({
+        2: "Passenger revenue grew 12% in 2022, accelerating from 4% in 2021.",
+        5: "For 2023 we expect passenger revenue growth of 6 to 8%, as the fleet renewal is completed.",
+    })
+    found, refused = find_statements(pages, q, query, default_lexicon(), 8, year=2022)
+    assert [s.page_index for s in found] == [5]  # the outlook, not the result already reported
+    assert refused == {"it reports a result, not an expectation": 1}
+    found, refused = find_statements(pages, "Did Fjordlys Ferjer's passenger revenue growth accelerate in 2022?",
+                                     "passenger revenue growth accelerate", default_lexicon(), 8, year=2022)
+    assert {s.page_index for s in found} == {2, 5} and not refused  # a question about results reads both
+
+
 def test_the_cover_year_is_the_year_printed_most_often():
     assert cover_year(["Annual Report 2022", "Letter to shareholders 2022, looking at 2023", "1,995 staff"]) == 2022
     assert cover_year(["no year here"]) is None

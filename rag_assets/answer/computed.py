@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from rag_assets.answer.formulas import evaluate, items_of, money, show
+from rag_assets.answer.formulas import FormulaError, Item, Node, Parser, evaluate, items_of, money, show, substitute
 from rag_assets.answer.metric_library import Library
 from rag_assets.answer.metric_question import Criterion, MetricPlan
 from rag_assets.answer.numbers import NA
@@ -54,23 +54,51 @@ def source_pages(retriever, sha1s, statement: str, query: str, lexicon) -> list[
     return out
 
 
-def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon) -> bool:
-    """Every operand of ``nodes`` into ``comp`` (or its name into ``comp.missing``); True when all were found."""
+def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int = 0):
+    """``nodes`` with every operand found into ``comp`` (or its name into ``comp.missing``), an item no row prints
+    replaced by the library's formula for it (``otherwise``) where all of that formula's operands are found;
+    None when an operand is missing."""
     pages: dict[str, list[SourcePage]] = {}  # an item's pages serve all its years: searched once
+    swaps: dict[Item, Node] = {}
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
         if item.name not in pages:
             pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else "", item.name, lexicon)
         found = find_operand(item, spec, pages[item.name])
-        if found is None:
-            comp.missing.append(f"{item.name} {item.year}")
-        else:
+        if found is not None:
             comp.operands.append(found)
-    if comp.missing:
+        elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth)) is not None:
+            swaps[item] = alt
+        else:
+            comp.missing.append(f"{item.name} {item.year}")
+    if depth == 0 and comp.missing:
         comp.notes.append(f"no statement row prints {', '.join(comp.missing)}: N/A")
-        return False
-    comp.operands = _same_scale(comp.operands, comp.notes)
-    return True
+    if comp.missing:
+        return None
+    if depth == 0:  # an operand of a formula and of its items' formulas is one figure
+        firsts = {}
+        for o in comp.operands:
+            firsts.setdefault(_key(o), o)
+        comp.operands = _same_scale(list(firsts.values()), comp.notes)
+    return [substitute(node, swaps) for node in nodes]
+
+
+def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int):
+    """The library's formula for ``item`` with its operands found into ``comp``, or None (no formula, too deep,
+    an operand missing: ``comp`` unchanged)."""
+    if spec is None or not spec.otherwise or depth >= 2:
+        return None
+    try:
+        alt = Parser(library, item.year).parse(spec.otherwise)
+    except FormulaError:
+        return None
+    sub = Computation()
+    resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1)
+    if resolved is None:
+        return None
+    comp.operands += sub.operands
+    comp.notes.append(f"no statement row prints {item.name} {item.year}: computed as {show(resolved[0])}")
+    return resolved[0]
 
 
 def _value(node, comp: Computation) -> float | None:
@@ -90,12 +118,15 @@ def _value(node, comp: Computation) -> float | None:
 def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Library, lexicon) -> Computation:
     """Find every operand of ``plan`` in the reports ``sha1s``, evaluate, and write the result as ``unit`` asks."""
     comp = Computation(formula=show(plan.node), how=plan.how)
-    if not _find_all([plan.node], comp, retriever, sha1s, library, lexicon):
+    resolved = _find_all([plan.node], comp, retriever, sha1s, library, lexicon)
+    if resolved is None:
         return comp
-    result = _value(plan.node, comp)
+    node = resolved[0]
+    comp.formula = show(node)
+    result = _value(node, comp)
     if result is None:
         return comp
-    comp.value = unit.amount(result) if money(plan.node) else unit.ratio(result)
+    comp.value = unit.amount(result) if money(node) else unit.ratio(result)
     comp.notes.append(f"computed {comp.formula} = {result:.6g} ({plan.how}); answered {comp.value} "
                       f"({unit.words})")
     return comp
@@ -105,10 +136,12 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon) -> Comp
     """A yes/no from figures: True/False when every operand was found, else N/A (the model judges then)."""
     nodes = [crit.now] + ([crit.before] if crit.before is not None else [])
     comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=f"a figure criterion ({crit.test})")
-    if not _find_all(nodes, comp, retriever, sha1s, library, lexicon):
+    resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon)
+    if resolved is None:
         return comp
-    now = _value(crit.now, comp)
-    before = _value(crit.before, comp) if crit.before is not None else 0.0
+    comp.formula = " vs ".join(show(n) for n in resolved)
+    now = _value(resolved[0], comp)
+    before = _value(resolved[1], comp) if crit.before is not None else 0.0
     if now is None or before is None:
         return comp
     comp.value = {"positive": now > 0, "negative": now < 0, "up": now > before, "down": now < before,

@@ -1,6 +1,6 @@
 """What a quote must say to prove an answer: the question's topic (its words or their synonyms), not only as a
 possibility ("may discourage a merger"), and, when the question asks whether something happened or changed, that
-it did (the lexicon's ``events``)."""
+it did, or when it asks what is expected, an expectation (the lexicon's ``events``)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,18 @@ def event_problem(question: str, quote: str, lexicon: Lexicon | None, stated: st
     if not any(contains(tokens, t) for t in lexicon.events.get(stated, ())):
         return "the quote does not say that it happened or changed"
     return None
+
+
+def expectation_problem(question: str, quote: str, lexicon: Lexicon | None) -> str | None:
+    """Why ``quote`` cannot answer a question about what is expected (it states no expectation: a result
+    already reported), or None."""
+    if not lexicon or not lexicon.events.get("expectation_asked_by"):
+        return None
+    if not any(contains(tokenize(question), t) for t in lexicon.events["expectation_asked_by"]):
+        return None
+    if any(contains(tokenize(quote), t) for t in lexicon.events.get("expectation_stated_by", ())):
+        return None
+    return "it reports a result, not an expectation"
 
 
 SENTENCE_END_RE = re.compile(r"(?<=[.;!?])\s+")

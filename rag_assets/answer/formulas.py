@@ -51,6 +51,17 @@ def items_of(node: Node) -> list[Item]:
     return list(dict.fromkeys(i for k in kids for i in items_of(k)))
 
 
+def substitute(node: Node, swaps: dict[Item, Node]) -> Node:
+    """``node`` with each item of ``swaps`` replaced by its node."""
+    if isinstance(node, Item):
+        return swaps.get(node, node)
+    if isinstance(node, Mean):
+        return Mean(tuple(substitute(t, swaps) for t in node.terms))
+    if isinstance(node, Op):
+        return Op(node.op, substitute(node.left, swaps), substitute(node.right, swaps))
+    return node
+
+
 def evaluate(node: Node, values: dict[Item, float]) -> float:
     if isinstance(node, Item):
         return values[node]

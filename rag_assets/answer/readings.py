@@ -14,6 +14,7 @@ from rag_assets.answer.number_reader import NumberReading
 from rag_assets.answer.numbers import NA
 from rag_assets.answer.record import AnswerRecord, add_call, note_computation, take_computation
 from rag_assets.answer.statements import Statement
+from rag_assets.answer.shares import decide_share
 from rag_assets.answer.units import asked_unit
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import RetrievedPage
@@ -95,12 +96,14 @@ def take_computed(question: str, retriever, sha1s: tuple[str, ...], rec: AnswerR
 
 def take_decided(question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord) -> bool:
     """A yes/no whose criterion is on figures ('positive working capital based on FY2022 data', 'did X
-    increase its debt between 2021 and 2022'): decided by Python from cited rows; True when decided (an
-    operand missing leaves the question to the model)."""
-    crit = metric_criterion(question, default_library())
-    if crit is None:
-        return False
-    comp = decide(crit, retriever, sha1s, default_library(), default_lexicon())
+    increase its debt between 2021 and 2022', 'any category over 20% of revenue'): decided by Python from cited
+    rows; True when decided (an operand or a breakdown missing leaves the question to the model)."""
+    comp = decide_share(question, retriever, sha1s, default_library(), default_lexicon())
+    if comp is None:
+        crit = metric_criterion(question, default_library())
+        if crit is None:
+            return False
+        comp = decide(crit, retriever, sha1s, default_library(), default_lexicon())
     if comp.value == NA:
         note_computation(rec, comp, "the figures do not decide it: the model judges")
         return False

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.candidates import SENTENCE_SPLIT_RE, MetricQuery
-from rag_assets.answer.evidence_policy import asks_event, event_problem
+from rag_assets.answer.evidence_policy import asks_event, event_problem, expectation_problem
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, contains, term_starts
 
@@ -100,6 +100,8 @@ def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: 
              year: int | None, rows: bool, stated: str) -> str | None:
     if hedged(text, metric, lexicon):
         return "it speaks of the topic as a possibility"
+    if expectation_problem(question, text, lexicon):
+        return "it reports a result, not an expectation"
     if asks_event(question, lexicon):
         if row and not rows:
             return "a table row shows figures, not that something happened"

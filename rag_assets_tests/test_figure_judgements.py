@@ -1,0 +1,77 @@
+"""Yes/no questions Python decides from figures where the statements print no ready-made row: a gross margin
+from revenue and the costs of products and services (no gross profit line), and a part's share of revenue
+from the rows that add up to the revenue total. A synthetic 10-K ingested by the real pipeline, answered
+without a model."""
+
+from __future__ import annotations
+
+import dagster as dg
+import pytest
+
+from rag_assets.answer.run import NoLLM, build_answerer
+from rag_assets.answer.shares import share_asked
+from rag_assets.config import get_config
+from rag_assets.orchestration.definitions import ingestion_graph
+from rag_assets.orchestration.ingest_assets import reports_partitions
+from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+from rag_assets_tests.filing_factory import write_10k
+
+COMPANY = "Ostrander Aerofab Corp"
+FIGURES = {  # in millions; no gross profit and no cost of sales row, as some manufacturers print them
+    "Sales of products": {2021: 700, 2022: 760, 2023: 880},
+    "Sales of services": {2021: 300, 2022: 240, 2023: 320},
+    "Total revenues": {2021: 1000, 2022: 1000, 2023: 1200},
+    "Cost of products": {2021: -560, 2022: -620, 2023: -700},
+    "Cost of services": {2021: -200, 2022: -180, 2023: -230},
+    "Total costs and expenses": {2021: -760, 2022: -800, 2023: -930},
+    "Total assets": {2022: 3000, 2023: 3100},
+}
+
+
+@pytest.fixture(scope="module")
+def answerer(tmp_path_factory):
+    root = tmp_path_factory.mktemp("figures_data")
+    (root / "pdfs").mkdir()
+    write_10k(root / "pdfs" / "oa_2023.pdf", COMPANY, 2023, FIGURES)
+    store = ReportStore(data_root=str(root))
+    [found] = store.scan_inbox()
+    (root / "pdfs" / "subset.csv").write_text(f"sha1,company_name\n{found.sha1},{COMPANY}\n")
+    [found] = store.scan_inbox()
+    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
+           "llm": LLMResource()}
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(reports_partitions.name, [found.sha1])
+        dg.materialize(ingestion_graph(res), partition_key=found.sha1, instance=instance, resources=res)
+    reports = store.indexed_reports()
+    return build_answerer(get_config("local"), root, reports, llm=NoLLM(), filings=store.filings(reports))
+
+
+def test_a_gross_margin_without_a_gross_profit_row_is_computed_from_its_costs(answerer):
+    """2023: (1,200 - 930) / 1,200 = 22.5 %; 2022: (1,000 - 800) / 1,000 = 20 %: improving."""
+    rec = answerer.answer(f"Does {COMPANY} have an improving gross margin profile as of FY2023?", "boolean")
+    assert rec.value is True and rec.llm_calls == 0
+    assert "(revenue 2023 - (cost of products 2023 + cost of services 2023))" in rec.computation["formula"]
+    assert any("no statement row prints gross profit 2023: computed as" in n for n in rec.notes)
+    operands = [(o["item"], o["year"]) for o in rec.computation["operands"]]
+    assert len(operands) == len(set(operands)) == 6  # revenue is one operand, though two formulas use it
+    rec = answerer.answer(f"What was {COMPANY}'s FY2023 gross profit? Answer in USD millions.", "number")
+    assert rec.value == pytest.approx(270.0)
+
+
+def test_a_share_of_revenue_is_decided_by_the_rows_that_add_up_to_the_total(answerer):
+    """Products are 880 of 1,200 (73 %) in FY2023: over 20 %, not over 80 %."""
+    rec = answerer.answer(f"Are there any product categories / service categories that represent more than 20% "
+                          f"of {COMPANY}'s revenue for FY2023?", "boolean")
+    assert rec.value is True and rec.llm_calls == 0
+    assert {o["written"] for o in rec.computation["operands"]} == {"880", "1,200"}
+    assert rec.references and rec.references[0]["page_index"] == 13  # the income statement, after 12 narratives
+    rec = answerer.answer(f"Does any single product line account for more than 80% of {COMPANY}'s net sales in "
+                          "FY2023?", "boolean")
+    assert rec.value is False and any("73.3% of revenue 2023" in n for n in rec.notes)
+
+
+def test_which_questions_ask_a_share_of_revenue():
+    assert share_asked("Are there any product categories that represent more than 20% of X's revenue?") == 0.2
+    assert share_asked("Does any segment account for over 50 percent of total net sales in FY2022?") == 0.5
+    assert share_asked("Did any customer account for more than 10% of X's revenue in FY2022?") is None
+    assert share_asked("Did X's revenue grow more than 20% in FY2022?") is None
