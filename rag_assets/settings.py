@@ -90,6 +90,9 @@ class Settings(BaseModel):
                                          group="orchestration")
     inbox_cron: str = _env("RAG_ASSETS_INBOX_CRON", "Cron of `nightly_inbox_schedule` (off by default).",
                            "0 3 * * *", group="orchestration")
+    viewer_port: int = _env("RAG_ASSETS_VIEWER_PORT", "Port of the evidence viewer (`rag-assets view`) on "
+                            "127.0.0.1; the links in answers and in the evaluation's metadata point there.", 3100,
+                            group="orchestration", ge=1, le=65535)
     # answering
     llm_threads: int | None = _env("RAG_ASSETS_LLM_THREADS", "Threads of the embedded LLM (default: every "
                                    "core; use 1 when two models share 2 cores).", group="answering", ge=0)

@@ -309,6 +309,9 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
     (row,) = ev["wrong_answers"].value.records
     assert row.data["question"] == qs[2]["text"] and row.data["answer"] == "False" and row.data["gold"] == "True"
     assert row.data["gold_pages"] == f"[Northwind Widgets plc p1](/assets/report_pages?view=partitions&partition={nw})"
+    from rag_assets.viewer.evidence import answer_url  # the same wrong answer, a clickable link to the viewer
+
+    assert f"({answer_url('http://127.0.0.1:3100', 'local', qs[2]['text'])})" in ev["wrong_answers_evidence"].value
     sub = json.loads((root / "answers" / "local" / "submission.json").read_text())
     assert [a["value"] for a in sub["answers"]] == [True, 406100000.0, False]
     assert sub["answers"][1]["references"] == [{"pdf_sha1": nw, "page_index": 3}]

@@ -17,10 +17,12 @@ ALLOWED = {
     "ingest": {"settings", "storage", "index", "llm", "config"},
     "retrieval": {"settings", "storage", "index", "llm", "config"},
     "answer": {"settings", "storage", "index", "llm", "config", "retrieval"},
-    "orchestration": {"settings", "storage", "index", "llm", "config", "ingest", "retrieval", "answer"},
-    "tools": {"settings", "storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration"},
+    "viewer": {"settings", "storage", "index", "llm", "config", "retrieval", "answer"},
+    "orchestration": {"settings", "storage", "index", "llm", "config", "ingest", "retrieval", "answer", "viewer"},
+    "tools": {"settings", "storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration",
+              "viewer"},
     "cli": {"settings", "storage", "index", "llm", "config", "ingest", "retrieval", "answer", "orchestration",
-            "tools"},
+            "viewer", "tools"},
 }
 
 

@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 
 from rag_assets.answer.scoring import load_gold
+from rag_assets.settings import read_settings
+from rag_assets.viewer.evidence import answer_url, needles, page_url
 from rag_assets.cli.common import (answering, failed_count, parse_sets, positive_int, progress_printer,
                                    questions_or_exit)
 
@@ -107,10 +109,12 @@ def cmd_evaluate(args) -> int:
     print(json.dumps(scored.summary, indent=2))
     print(f"answers, submission and evaluation.json -> {service.settings.out_dir}")
     print(scored.tables)
+    viewer = f"http://127.0.0.1:{read_settings().viewer_port}"  # rag-assets view
     for r in scored.rows:
         if r["value_score"] < 1 and not r["error"]:
             why = f" ({r['miss']} miss)" if r["miss"] else ""
-            print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}{why}")
+            print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}{why}\n"
+                  f"      view: {answer_url(viewer, service.settings.folder, r['question_text'])}")
     return 1 if failed_count(scored.records) else 0
 
 def guess_kind(question: str) -> str:
@@ -138,8 +142,12 @@ def cmd_ask(args) -> int:
         print(f"error: the question failed, no answer: {rec.error}", file=sys.stderr)
         return 1
     print(f"kind: {kind}\nanswer: {rec.value}")
+    viewer = f"http://127.0.0.1:{read_settings().viewer_port}"
+    shown = needles(rec.to_dict())
     for ref in rec.references:
-        print(f"  page {ref['page_index']} of {reports.get(ref['pdf_sha1'], '?')} ({ref['pdf_sha1']})")
+        sha1, page = ref["pdf_sha1"], ref["page_index"]
+        print(f"  page {page} of {reports.get(sha1, '?')} ({sha1})\n    view: "
+              f"{page_url(viewer, sha1, page, shown.get((sha1, page), []))}")
     from rag_assets.answer.computed import describe
 
     for line in describe(rec.computation, reports):

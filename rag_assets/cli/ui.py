@@ -1,4 +1,5 @@
-"""``rag-assets ui``: the Dagster UI on the project's instance, from a fresh clone or an installed package.
+"""``rag-assets ui``: the Dagster UI on the project's instance, from a fresh clone or an installed package, with the
+evidence viewer beside it; ``rag-assets view``: the evidence viewer alone.
 
 It creates the instance folder first (``$DAGSTER_HOME``, default ``<data root>/dagster``, with the packaged
 ``dagster.yaml``), then hands over to Dagster: ``dg dev`` in a checkout (the ``[tool.dg]`` project of
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 from rag_assets.orchestration.instance import ensure_dagster_home
+from rag_assets.settings import read_settings
 from rag_assets.storage.paths import PROJECT_ROOT, in_checkout
 
 DEFINITIONS_MODULE = "rag_assets.orchestration.definitions"
@@ -28,11 +30,45 @@ def ui_command(host: str, port: int) -> tuple[list[str], Path]:
 
 
 def cmd_ui(args) -> int:
+    import subprocess
+
     home = ensure_dagster_home()
     cmd, cwd = ui_command(args.host, args.port)
-    print(f"Dagster instance: {home}\nUI: http://{args.host}:{args.port}  (Ctrl-C stops it)", flush=True)
+    port = read_settings().viewer_port
+    # the viewer the evaluation's links open, in this process group: Ctrl-C stops both
+    subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "view", "--port", str(port)],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    print(f"Dagster instance: {home}\nUI: http://{args.host}:{args.port}  evidence viewer: http://127.0.0.1:{port}"
+          "  (Ctrl-C stops them)", flush=True)
     os.chdir(cwd)
     os.execve(cmd[0], cmd, os.environ)  # Dagster's own process from here: its signals, its exit code
+
+
+def viewer_reports() -> dict[str, tuple[Path, str]]:
+    """sha1 -> (PDF, company) of every catalogued report of the data root, read again per request."""
+    from rag_assets.orchestration.resources import ReportStore
+
+    return {sha1: (Path(src.path), src.company_name) for sha1, src in ReportStore().catalog().reports.items()}
+
+
+def cmd_view(args) -> int:
+    from rag_assets.storage.paths import data_root
+    from rag_assets.viewer.server import Viewer, serve
+
+    port = args.port or read_settings().viewer_port
+    try:
+        server = serve(Viewer(data_root(), viewer_reports), port)
+    except OSError as exc:
+        print(f"error: cannot serve on 127.0.0.1:{port}: {exc.strerror}", file=sys.stderr)
+        return 1
+    print(f"evidence viewer: http://127.0.0.1:{server.server_port}  (Ctrl-C stops it)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
 
 
 def add_ui_verb(sub) -> None:
@@ -40,3 +76,7 @@ def add_ui_verb(sub) -> None:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=3000)
     s.set_defaults(func=cmd_ui)
+
+    s = sub.add_parser("view", help="the evidence viewer: cited pages with the quote or figures highlighted")
+    s.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default RAG_ASSETS_VIEWER_PORT, 3100)")
+    s.set_defaults(func=cmd_view)

@@ -13,7 +13,9 @@ from rag_assets.answer.computed import describe
 from rag_assets.answer.run import score_answers
 from rag_assets.answer.service import AnswerSettings, AnsweringService, resolve
 from rag_assets.answer.scoring import load_gold
+from rag_assets.settings import read_settings
 from rag_assets.storage.textfiles import InputFileError
+from rag_assets.viewer.evidence import answer_url
 from rag_assets.orchestration.resources import LLMResource, ReportStore
 
 config_partitions = dg.StaticPartitionsDefinition(list(PRESETS))
@@ -128,6 +130,16 @@ def wrong_answers_table(rows: list[dict], reports: dict[str, str], limit: int = 
     return dg.MetadataValue.table(out, schema=schema)
 
 
+def wrong_answers_links(rows: list[dict], folder: str, viewer: str, limit: int = 60) -> dg.MetadataValue:
+    """The wrong answers as markdown links (clickable in the UI) to the evidence viewer: each answer's cited
+    pages highlighted beside its gold pages (served by `rag-assets view`, started by `rag-assets ui`)."""
+    wrong = [r for r in rows if r["value_score"] < 1][:limit]
+    lines = [f"- [{r['question_text'][:120].replace('[', '(').replace(']', ')')}]"
+             f"({answer_url(viewer, folder, r['question_text'])}): {_one_line(r['value'])} (gold {_one_line(r['gold'])})"
+             for r in wrong]
+    return dg.MetadataValue.md("\n".join(lines) or "no wrong answer")
+
+
 @dg.asset(
     group_name=GROUP,
     partitions_def=config_partitions,
@@ -150,10 +162,13 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMRe
         raise dg.Failure(description=str(exc)) from None
     records = list(AnswerLog(settings.out_dir / "answers.jsonl").load(include_errors=True).values())
     summary, rows, tables = score_answers(records, gold, settings.out_dir, settings.label)
+    viewer = f"http://127.0.0.1:{read_settings().viewer_port}"
     return dg.MaterializeResult(
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},
             "wrong_answers": wrong_answers_table(rows, store.all_reports()),
+            "wrong_answers_evidence": wrong_answers_links(rows, settings.folder, viewer),
+            "evidence_viewer": dg.MetadataValue.url(viewer),
             "tables": dg.MetadataValue.md(tables),
         }
     )

@@ -1,0 +1,157 @@
+"""The evidence viewer's web pages, served on 127.0.0.1: a PDF page with its highlights (``/page``), one answer
+with its cited pages beside the gold pages and its computation (``/answer``), and every evaluated answers
+folder with its wrong answers (``/``). Read-only: it opens the PDFs and the answers folders of the data root."""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from rag_assets.answer.computed import describe
+from rag_assets.answer.lineage import AnswerLog
+from rag_assets.viewer.evidence import answer_url, needles, page_url
+from rag_assets.viewer.highlight import render
+
+log = logging.getLogger(__name__)
+Reports = Callable[[], dict[str, tuple[Path, str]]]  # sha1 -> (PDF path, company name), read per request
+STYLE = ("body{font-family:sans-serif;margin:0}header{padding:8px 12px;background:#f4f4f4}"
+         ".found{color:#176b2c}.missing{color:#a0001c}.side{display:flex;gap:12px;align-items:flex-start}"
+         "figure{margin:0 12px}img{display:block;border:1px solid #ccc}")
+
+
+def _doc(title: str, body: str) -> bytes:
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body>{body}</body></html>").encode()
+
+
+def _shown(value) -> str:
+    return " | ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _item(found: bool, needle: str) -> str:
+    said = "found" if found else "not on the text layer"
+    return f"<li class='{'found' if found else 'missing'}'>{said}: {html.escape(needle[:200])}</li>"
+
+
+class Viewer:
+    """The pages, over the data root ``root`` and the reports ``reports`` knows."""
+
+    def __init__(self, root: Path, reports: Reports, base: str = ""):
+        self.root, self.reports, self.base = Path(root), reports, base
+        self._pdfium = threading.Lock()  # PDFium is not thread-safe: one page rendered at a time
+
+    def _render(self, path: Path, page: int, texts: list[str]):
+        with self._pdfium:
+            return render(path, page, texts)
+
+    def png(self, sha1: str, page: int, texts: list[str]) -> bytes:
+        path, _ = self._report(sha1)
+        return self._render(path, page, texts)[0]
+
+    def page(self, sha1: str, page: int, texts: list[str]) -> bytes:
+        path, company = self._report(sha1)
+        t0 = time.perf_counter()
+        _, found = self._render(path, page, texts)
+        items = "".join(_item(f.found, f.needle) for f in found)
+        log.info("page %s p%d: %d of %d found in %.2fs", sha1[:8], page, sum(f.found for f in found), len(found),
+                 time.perf_counter() - t0)
+        src = page_url("", sha1, page, texts, kind="png")
+        return _doc(f"{company} p{page}", f"<header><b>{html.escape(company)}</b>, page {page} (zero-based) of "
+                    f"{html.escape(path.name)}<ul>{items}</ul></header><img id='page' src='{src}'>")
+
+    def answer(self, folder: str, question: str) -> bytes:
+        record = AnswerLog(self.root / "answers" / folder / "answers.jsonl").load(include_errors=True).get(question)
+        if record is None:
+            raise KeyError(f"no answer to that question in answers/{folder}")
+        row = self._scored(folder).get(question, {})
+        cited = "".join(self._figure(sha1, p, texts, "cited") for (sha1, p), texts in needles(record).items())
+        gold = sorted({tuple(k.rsplit(":", 1)) for pool in row.get("gold_pools", []) for k in pool})
+        golds = "".join(self._figure(sha1, int(p), [], "gold") for sha1, p in gold[:4])
+        lines = "<br>".join(html.escape(x) for x in describe(record.get("computation"), self._names()))
+        head = (f"<b>{html.escape(question)}</b><br>answer: {html.escape(str(record.get('value')))}"
+                + (f" &nbsp; gold: {html.escape(_shown(row.get('gold')))}" if row else "") + f"<br>{lines}")
+        return _doc("answer", f"<header>{head}</header><div class='side'><div>{cited or 'no page cited'}</div>"
+                    f"<div>{golds}</div></div>")
+
+    def index(self) -> bytes:
+        parts = []
+        for folder in sorted(p.name for p in (self.root / "answers").glob("*") if (p / "evaluation.json").exists()):
+            wrong = [r for r in self._scored(folder).values() if r.get("value_score", 1) < 1]
+            links = "".join(f"<li><a href='{answer_url(self.base, folder, r['question_text'])}'>"
+                            f"{html.escape(r['question_text'][:140])}</a></li>" for r in wrong)
+            parts.append(f"<h3>{html.escape(folder)}: {len(wrong)} wrong</h3><ul>{links}</ul>")
+        return _doc("answers", "".join(parts) or "<p>no evaluated answers yet (rag-assets evaluate)</p>")
+
+    def _figure(self, sha1: str, page: int, texts: list[str], kind: str) -> str:
+        _, company = self._report(sha1)
+        link = page_url(self.base, sha1, page, texts)
+        src = page_url("", sha1, page, texts, kind="png")
+        return (f"<figure class='{kind}'><figcaption>{kind}: <a href='{link}'>{html.escape(company)} p{page}</a>"
+                f"</figcaption><img src='{src}' width='600'></figure>")
+
+    def _scored(self, folder: str) -> dict[str, dict]:
+        path = self.root / "answers" / folder / "evaluation.json"
+        rows = json.loads(path.read_text(encoding="utf-8")).get("rows", []) if path.exists() else []
+        return {r["question_text"]: r for r in rows}
+
+    def _report(self, sha1: str) -> tuple[Path, str]:
+        found = self.reports().get(sha1)
+        if found is None:
+            raise KeyError(f"no report {sha1} in the catalog")
+        return Path(found[0]), found[1]
+
+    def _names(self) -> dict[str, str]:
+        return {sha1: name for sha1, (_, name) in self.reports().items()}
+
+
+def handler(viewer: Viewer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the stdlib's name
+            url = urlsplit(self.path)
+            args = parse_qs(url.query)
+            parts = [unquote(p) for p in url.path.strip("/").split("/") if p]
+            try:
+                kind, body = route(viewer, parts, args)
+            except (KeyError, IndexError, ValueError, OSError) as exc:
+                self._send(404, "text/plain; charset=utf-8", f"not found: {exc}".encode())
+                return
+            self._send(200, kind, body)
+
+        def _send(self, status: int, kind: str, body: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, fmt, *a):  # through logging, not stderr
+            log.debug(fmt, *a)
+
+    return Handler
+
+
+def route(viewer: Viewer, parts: list[str], args: dict[str, list[str]]) -> tuple[str, bytes]:
+    """(content type, body) of a path's parts and query arguments."""
+    texts = args.get("q", [])
+    if len(parts) == 3 and parts[0] in ("page", "png"):
+        sha1, page = parts[1], int(parts[2])
+        if parts[0] == "png":
+            return "image/png", viewer.png(sha1, page, texts)
+        return "text/html; charset=utf-8", viewer.page(sha1, page, texts)
+    if len(parts) == 2 and parts[0] == "answer":
+        return "text/html; charset=utf-8", viewer.answer(parts[1], args.get("question", [""])[0])
+    if not parts:
+        return "text/html; charset=utf-8", viewer.index()
+    raise KeyError("/".join(parts))
+
+
+def serve(viewer: Viewer, port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    """A server of ``viewer`` bound to ``host:port`` (port 0: any free one); call ``serve_forever``."""
+    return ThreadingHTTPServer((host, port), handler(viewer))

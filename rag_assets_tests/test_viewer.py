@@ -1,0 +1,137 @@
+"""The evidence viewer: a cited page rendered with the quote and the figures highlighted where the PDF prints
+them, an answer's cited pages beside its gold pages, the wrong answers of an evaluation linked; and the same
+in a real browser (headless Chromium from Debian's package; skipped with a message where it is missing)."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+from PIL import Image
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+
+from rag_assets.answer.lineage import AnswerLog
+from rag_assets.answer.record import AnswerRecord
+from rag_assets.answer.run import score_answers
+from rag_assets.viewer.evidence import answer_url, needles, page_url
+from rag_assets.viewer.highlight import SCALE
+from rag_assets.viewer.server import Viewer, serve
+
+SHA1 = "ab" * 20
+QUOTE = "The Board approved a share buyback programme of up to 5% of issued shares."
+X, Y, SIZE = 72, 500, 11  # where the quote is drawn on page 2 (PDF points, y from the bottom)
+W, H = A4
+QUESTION = "Did Northwind Widgets plc announce a share buyback programme?"
+
+
+def _pdf(path):
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    for page in range(4):
+        c.setFont("Helvetica", SIZE)
+        c.drawString(X, 760, f"Northwind Widgets plc annual report, page {page + 1}")
+        if page == 2:
+            c.drawString(X, Y, QUOTE)
+        c.showPage()
+    c.save()
+    return path
+
+
+def _yellow_box(png: bytes) -> tuple[int, int, int, int] | None:
+    """The bounding box of the highlight's pixels (yellow over white, or over black text)."""
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    px = img.load()
+    hits = [(x, y) for y in range(img.height) for x in range(0, img.width, 2)
+            if px[x, y][0] > 200 and px[x, y][1] > 170 and px[x, y][2] < 150]
+    if not hits:
+        return None
+    xs, ys = [p[0] for p in hits], [p[1] for p in hits]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@pytest.fixture(scope="module")
+def viewer(tmp_path_factory):
+    """A data root with one report and one evaluated answers folder, served on a free port of 127.0.0.1."""
+    root = tmp_path_factory.mktemp("viewer_root")
+    pdf = _pdf(root / "northwind.pdf")
+    rec = AnswerRecord(question_text=QUESTION, kind="boolean", value=False, config="local",
+                       references=[{"pdf_sha1": SHA1, "page_index": 2}], parsed={"evidence_quote": QUOTE})
+    AnswerLog(root / "answers" / "local" / "answers.jsonl").append(rec)
+    gold = {QUESTION: {"kind": "boolean", "answers": ["True"], "reference_pools": [[f"{SHA1}:2"]]}}
+    score_answers([rec.to_dict()], gold, root / "answers" / "local")
+    server = serve(Viewer(root, lambda: {SHA1: (pdf, "Northwind Widgets plc")}), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def _get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        return resp.read()
+
+
+def test_the_quote_is_highlighted_where_the_page_prints_it(viewer):
+    png = _get(page_url(viewer, SHA1, 2, [QUOTE], kind="png"))
+    left, top, right, bottom = _yellow_box(png)
+    # the quote's line, in rendered pixels: from X, about SIZE points high around the baseline Y
+    assert abs(left - X * SCALE) <= 4 and top <= (H - Y - SIZE) * SCALE + 4 and bottom >= (H - Y) * SCALE - 4
+    assert right - left >= 0.9 * 400 * SCALE * SIZE / 11  # the whole sentence, not a word of it
+    assert bottom - top <= 2 * SIZE * SCALE  # one line
+    assert _yellow_box(_get(page_url(viewer, SHA1, 1, [QUOTE], kind="png"))) is None  # not on that page
+
+
+def test_the_page_says_what_was_found_and_refuses_what_does_not_exist(viewer):
+    html = _get(page_url(viewer, SHA1, 2, [QUOTE, "a sentence nobody wrote"])).decode()
+    assert f"found: {QUOTE}" in html and "not on the text layer: a sentence nobody wrote" in html
+    for bad in (page_url(viewer, "cd" * 20, 2), page_url(viewer, SHA1, 9), f"{viewer}/page/{SHA1}/two"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            _get(bad)
+        assert err.value.code == 404
+
+
+def test_a_wrong_answer_shows_its_cited_page_beside_the_gold_page(viewer):
+    index = _get(viewer + "/").decode()
+    assert "local: 1 wrong" in index and answer_url("", "local", QUESTION) in index.replace("&amp;", "&")
+    page = _get(answer_url(viewer, "local", QUESTION)).decode()
+    assert "answer: False" in page and "gold: True" in page
+    assert "cited: <a" in page and "gold: <a" in page and page.count("<img") == 2
+
+
+def test_an_answers_highlights_come_from_its_record():
+    rec = {"references": [{"pdf_sha1": SHA1, "page_index": 3}], "parsed": {"candidate": 2, "value_as_written": "406.1"},
+           "candidates": [{"id": 2, "sha1": SHA1, "page_index": 3, "label": "Cash generated from operations"}],
+           "computation": {"operands": [{"item": "revenue", "label": "Total revenues", "written": "66,608",
+                                         "sha1": SHA1, "page_index": 5}]}}
+    assert needles(rec) == {(SHA1, 5): ["Total revenues", "66,608"],
+                            (SHA1, 3): ["Cash generated from operations", "406.1"]}
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium; .ci/run does)")
+def test_in_a_browser_the_wrong_answer_link_opens_the_highlighted_page(viewer, tmp_path):
+    """From the list of wrong answers to the answer's evidence: the link in the index is followed, and the
+    screenshot shows the highlight of the same size as on the page image (the right place, checked above)."""
+    def chromium(*args):
+        return subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                               *args], capture_output=True, text=True, timeout=120)
+
+    dom = chromium("--dump-dom", viewer + "/").stdout
+    link = dom.split("<a href=\"", 1)[1].split("\"", 1)[0].replace("&amp;", "&")
+    assert link == answer_url("", "local", QUESTION)
+    shot = tmp_path / "answer.png"
+    chromium("--window-size=1400,1200", f"--screenshot={shot}", viewer + link)
+    box = _yellow_box(shot.read_bytes())
+    assert box is not None, "no highlight in the browser"
+    # the page image is shown at width 600 of its rendered width: the highlight scales with it
+    rendered = Image.open(io.BytesIO(_get(page_url(viewer, SHA1, 2, [QUOTE], kind="png"))))
+    ratio = 600 / rendered.width
+    expected = _yellow_box(_get(page_url(viewer, SHA1, 2, [QUOTE], kind="png")))
+    assert abs((box[2] - box[0]) - (expected[2] - expected[0]) * ratio) <= 6
