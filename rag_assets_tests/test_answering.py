@@ -308,7 +308,7 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
     # the wrong answer (and only it) is a row, linked to the partition view of its cited and gold pages
     (row,) = ev["wrong_answers"].value.records
     assert row.data["question"] == qs[2]["text"] and row.data["answer"] == "False" and row.data["gold"] == "True"
-    assert row.data["gold_pages"] == f"[Northwind Widgets plc p1](/assets/report_pages?view=partitions&partition={nw})"
+    assert row.data["gold_pages"] == f"Northwind Widgets plc p1 (northwind-widgets-plc-{nw[:8]})"  # its partition
     from rag_assets.viewer.evidence import answer_url  # the same wrong answer, a clickable link to the viewer
 
     assert f"({answer_url('http://127.0.0.1:3100', 'local', qs[2]['text'])})" in ev["wrong_answers_evidence"].value
@@ -491,3 +491,20 @@ def test_comparative_sub_questions_search_the_compared_metric_only(ingested, emb
     # "the Group employed 4,210 people" names the metric; the other company's name is not part of the search
     assert [s["value"] for s in rec.sub_answers] == [4210.0, 812.0]
     assert rec.value == "Bluebird Mining Ltd"
+
+
+def test_evaluate_config_on_a_fresh_instance_fails_in_one_line_without_questions(tmp_path):
+    """Issue 28: launched from the UI on a fresh instance, the job reads the question set itself (no confirm
+    dialog about a never-materialized upstream) and a missing file is one line, not a stack trace."""
+    from rag_assets.orchestration.definitions import build_definitions, default_resources
+
+    resources = {**default_resources({}), "store": ReportStore(data_root=str(tmp_path / "data"))}
+    job = build_definitions(resources).resolve_job_def("evaluate_config")
+    assert {k.to_user_string() for k in job.asset_layer.executable_asset_keys} >= {"question_set", "answers"}
+    with dg.instance_for_test() as instance:
+        result = job.execute_in_process(partition_key="local", instance=instance, raise_on_error=False)
+    assert not result.success
+    failure = next(e for e in result.all_events if e.event_type_value == "STEP_FAILURE")
+    assert failure.step_key == "question_set"
+    said = failure.step_failure_data.user_failure_data.description
+    assert "questions" in said and "not found" in said and "\n" not in said

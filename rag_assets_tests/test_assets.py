@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -124,7 +125,10 @@ def test_sensor_registers_new_pdfs_once(inbox, instance):
     result = inbox_sensor(ctx)
     assert isinstance(result, dg.SensorResult)
     keys = {r.partition_key for r in result.run_requests}
-    assert keys == {file_sha1(p) for p in inbox.glob("*.pdf")}
+    sources = ReportStore().catalog().reports.values()
+    assert keys == {s.key for s in sources} and len(keys) == len(list(inbox.glob("*.pdf")))
+    for s in sources:  # readable, typed as a person would: the company, then the SHA-1's first digits
+        assert s.key == f"{re.sub(r'[^a-z0-9]+', '-', s.company_name.lower()).strip('-')}-{s.sha1[:8]}"
     added = result.dynamic_partitions_requests[0].partition_keys
     instance.add_dynamic_partitions(reports_partitions.name, list(added))
     again = inbox_sensor(dg.build_sensor_context(instance=instance, resources=res))
@@ -136,7 +140,34 @@ def test_sensor_registers_new_pdfs_once(inbox, instance):
     with open(changed, "ab") as fh:
         fh.write(b"\n% appended revision\n")
     third = inbox_sensor(dg.build_sensor_context(instance=instance, resources=res))
-    assert [r.partition_key for r in third.run_requests] == [file_sha1(changed)]
+    [request] = third.run_requests
+    assert request.partition_key.endswith("-" + file_sha1(changed)[:8]) and request.partition_key not in keys
+
+
+def test_an_older_instances_sha1_partitions_get_readable_keys_without_ingesting_again(registered):
+    """An instance and a catalog as the code before readable keys made them (SHA-1 partitions, no keys):
+    the partitions are renamed, their materializations carried over, and nothing is stale."""
+    from rag_assets.orchestration.partition_keys import migrate_partition_keys
+    from rag_assets.orchestration.staleness import assets_to_rebuild
+
+    instance, store, reports = registered
+    src, other = reports[NORTHWIND.company], reports[BLUEBIRD.company]
+    res = _resources()
+    _materialize(instance, src.sha1, res)
+    data = json.loads(store.catalog_path.read_text())
+    for entry in data["reports"].values():
+        entry.pop("key", None)
+    store.catalog_path.write_text(json.dumps(data))
+    defs = build_definitions(res)
+    moved = migrate_partition_keys(instance, store)
+    key = moved[src.sha1]
+    assert key == f"northwind-widgets-plc-{src.sha1[:8]}"
+    assert set(instance.get_dynamic_partitions(reports_partitions.name)) == set(moved.values())
+    assert dagster_stale(instance, defs, key) == []
+    assert assets_to_rebuild(instance, defs, store.paths(src.sha1), key) == []
+    assert len(dagster_stale(instance, defs, moved[other.sha1])) == 7  # never ingested: still all missing
+    assert migrate_partition_keys(instance, store) == {}  # done once
+    assert _materialize(instance, key, res, selection=["bm25_index"]).success  # the key reads the same files
 
 
 def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registered):
@@ -152,7 +183,7 @@ def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registere
     defs2 = build_definitions(res2)
     assert dagster_stale(instance, defs2, sha) == ["report_chunks"]
     paths = store.paths(sha)
-    rebuild = assets_to_rebuild(instance, defs2, paths)
+    rebuild = assets_to_rebuild(instance, defs2, paths, sha)
     assert rebuild == ["report_chunks", "chunk_contexts", "faiss_index", "bm25_index"]
     # rebuilding the chunks alone leaves exactly the rest stale (new input data), as the rebuild list said
     _materialize(instance, sha, res2, selection=[dg.AssetKey("report_chunks")])
@@ -162,7 +193,7 @@ def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registere
     assert dagster_stale(instance, defs2, sha) == []
     # what Dagster cannot know: a file deleted by hand is rebuilt, with what reads it
     subprocess.run(["rm", "-rf", str(paths.bm25_dir)], check=True)  # as a user would (the link, not its target)
-    assert assets_to_rebuild(instance, defs2, paths) == ["bm25_index"]
+    assert assets_to_rebuild(instance, defs2, paths, sha) == ["bm25_index"]
 
 
 def test_index_checks_fail_when_an_index_disagrees_with_the_chunks(registered):
@@ -204,7 +235,8 @@ def test_nightly_schedule_requests_new_pdfs_once(inbox, instance):
     res = {"store": ReportStore()}
     with dg.build_schedule_context(instance=instance, resources=res) as ctx:
         out = nightly_inbox_schedule("0 3 * * *")(ctx)
-    assert {r.partition_key for r in out} == {file_sha1(p) for p in inbox.glob("*.pdf")}
+    keys = {s.sha1[:8]: s.key for s in ReportStore().catalog().reports.values()}
+    assert {r.partition_key for r in out} == {keys[file_sha1(p)[:8]] for p in inbox.glob("*.pdf")}
     assert all(r.tags["company"] for r in out)
     with dg.build_schedule_context(instance=instance, resources=res) as ctx:
         assert isinstance(nightly_inbox_schedule("0 3 * * *")(ctx), dg.SkipReason), "a registered (even failed) PDF is not retried"

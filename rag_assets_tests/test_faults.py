@@ -536,3 +536,22 @@ def test_odd_inbox_entries_are_named_and_listed(tmp_path, sample_pdfs, data_home
     said = caplog.text
     assert "skipped" in said and "loop.pdf" in said and "link loop" in said
     assert "2 reports are named 'Acme'" in said and "a question naming it searches all of them" in said
+
+
+def test_doctor_lists_the_stale_partitions_and_ingest_rebuilds_exactly_those(ingested, monkeypatch, capsys):
+    """Issue 28: Dagster shows a partition's stale markers only in its own view; `doctor` lists them for every
+    report, by partition key, and `ingest` rebuilds what it listed."""
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "stale:" not in out and "2 ok, 0 broken" in out and "northwind-widgets-plc-" in out
+    monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "deterministic")  # a new ingestion setting
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    stale_lines = [line for line in out.splitlines() if line.strip().startswith("stale:")]
+    assert len(stale_lines) == 2 and all("report_chunks" in line and "parsed_report" not in line
+                                         for line in stale_lines)  # the chunks' settings changed, not parsing
+    assert "2 with stale assets" in out
+    assert main(["ingest", str(ingested / "pdfs")]) == 0
+    capsys.readouterr()
+    assert main(["doctor"]) == 0
+    assert "stale:" not in capsys.readouterr().out

@@ -18,12 +18,14 @@ class Finding:
     problems: list[str] = field(default_factory=list)
     repaired: list[str] = field(default_factory=list)
     status: str = "ok"
+    partition: str = ""
+    stale: list[str] = field(default_factory=list)  # assets Dagster marks stale (settings or code changed)
 
 
 def examine(src: ReportSource, paths, apply: bool = False) -> Finding:
     """One report: leftovers cleared (``apply``; else only listed), then its PDF, its files and their
     agreement checked."""
-    found = Finding(src.sha1, src.company_name)
+    found = Finding(src.sha1, src.company_name, partition=src.partition)
     if src.superseded_by:
         found.status = f"superseded by {src.superseded_by[:12]} (not routed to)"
         return found
@@ -57,6 +59,7 @@ def doctor(repair: bool = False) -> int:
     store = resources["store"]
     catalog = store.catalog()
     findings = [examine(src, store.paths(sha), apply=repair) for sha, src in sorted(catalog.reports.items())]
+    mark_stale(findings, resources)
     _print(findings, store.root)
     broken = [f for f in findings if f.status == "broken"]
     if broken and repair:
@@ -73,11 +76,30 @@ def doctor(repair: bool = False) -> int:
     return 1 if broken else 0
 
 
+def mark_stale(findings: list[Finding], resources: dict) -> None:
+    """The assets Dagster marks stale in each consistent report's partition (the markers the UI shows only in a
+    partition's own view): what `rag-assets ingest` rebuilds."""
+    import dagster as dg
+
+    from rag_assets.orchestration.definitions import build_definitions
+    from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.staleness import dagster_stale
+
+    instance = dg.DagsterInstance.get()
+    known = set(instance.get_dynamic_partitions(reports_partitions.name))
+    defs = build_definitions(resources)
+    for f in findings:
+        if f.status == "ok" and f.partition in known:
+            f.stale = dagster_stale(instance, defs, f.partition)
+
+
 def _print(findings: list[Finding], root: Path) -> None:
     orphans = sorted(p.name for p in (root / "reports").glob("*") if p.is_dir()) if (root / "reports").exists() else []
     known = {f.sha1 for f in findings}
     for f in findings:
-        print(f"{f.company[:30]:30} {f.sha1[:12]}  {f.status}")
+        print(f"{f.company[:30]:30} {f.partition or f.sha1[:12]}  {f.status}")
+        if f.stale:
+            print(f"    stale:    {', '.join(f.stale)} (settings or code changed): `rag-assets ingest` rebuilds them")
         for line in f.repaired:
             print(f"    leftover: {line}")
         for line in f.problems:
@@ -86,4 +108,6 @@ def _print(findings: list[Finding], root: Path) -> None:
         if name not in known:
             print(f"{'(not in the catalog)':30} {name[:12]}  orphan folder {root / 'reports' / name}")
     ok = sum(1 for f in findings if f.status == "ok")
-    print(f"{len(findings)} report(s): {ok} ok, {sum(1 for f in findings if f.status == 'broken')} broken")
+    stale = sum(1 for f in findings if f.stale)
+    print(f"{len(findings)} report(s): {ok} ok, {sum(1 for f in findings if f.status == 'broken')} broken"
+          + (f"; {stale} with stale assets" if stale else ""))

@@ -114,12 +114,12 @@ def _run_report(job, instance, src, todo: list[str], tags: dict, log_level: str)
     """One report's ``ingest_reports`` run over the assets ``todo`` (none: up to date), as a summary row."""
     import dagster as dg
 
-    row = {"sha1": src.sha1, "company": src.company_name, "status": "up to date", "seconds": 0.0,
+    row = {"sha1": src.sha1, "partition": src.partition, "company": src.company_name, "status": "up to date", "seconds": 0.0,
            "assets": len(todo), "interrupted": False}
     if todo:
         t0 = time.perf_counter()
         result = job.execute_in_process(
-            instance=instance, partition_key=src.sha1, raise_on_error=False,
+            instance=instance, partition_key=src.partition, raise_on_error=False,
             asset_selection=[dg.AssetKey(k) for k in todo], tags=tags,
             run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
         )
@@ -140,6 +140,7 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     from rag_assets.ingest.stages import STAGES
     from rag_assets.orchestration.definitions import build_definitions
     from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.partition_keys import migrate_partition_keys
     from rag_assets.orchestration.staleness import assets_to_rebuild
 
     defs = build_definitions(resources)
@@ -147,8 +148,9 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     instance = dg.DagsterInstance.get()
     for line in mark_orphaned_runs(instance):
         print(line)
+    migrate_partition_keys(instance, store)  # an older instance's SHA-1 partitions: readable keys, not re-ingested
     known = set(instance.get_dynamic_partitions(reports_partitions.name))
-    new = [r.sha1 for r in found if r.sha1 not in known]
+    new = [r.partition for r in found if r.partition not in known]
     if new:
         instance.add_dynamic_partitions(reports_partitions.name, new)
     rows = []
@@ -159,7 +161,7 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
         try:
             for src in bar:
                 paths = store.paths(src.sha1)
-                todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths)
+                todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths, src.partition)
                 row = _run_report(job, instance, src, todo, {**tags, "company": src.company_name}, log_level)
                 if row.pop("interrupted"):
                     stop["signal"] = stop["signal"] or INTERRUPT
@@ -274,9 +276,9 @@ def partition_sizes(paths) -> dict:
 
 def print_summary(rows: list[dict]) -> None:
     print()
-    print(f"{'report':44} {'pages':>6} {'chunks':>7} {'sec':>7}  status")
+    print(f"{'report':24} {'partition key':40} {'pages':>6} {'chunks':>7} {'sec':>7}  status")
     for r in rows:
-        name = f"{printable(r['company'])[:30]} {r['sha1'][:8]}"
-        print(f"{name:44} {r.get('pages', ''):>6} {r.get('chunks', ''):>7} {r['seconds']:>7}  {r['status']}")
+        name = f"{printable(r['company'])[:24]:24} {printable(r.get('partition') or r['sha1'])[:40]:40}"
+        print(f"{name:65} {r.get('pages', ''):>6} {r.get('chunks', ''):>7} {r['seconds']:>7}  {r['status']}")
     failed = sum(1 for r in rows if r["status"].startswith("FAILED"))
     print(f"\n{len(rows)} report(s), {failed} failed. Data: {data_root() / 'reports'}")

@@ -32,7 +32,16 @@ def ui_command(host: str, port: int) -> tuple[list[str], Path]:
 def cmd_ui(args) -> int:
     import subprocess
 
+    import dagster as dg
+
+    from rag_assets.orchestration.partition_keys import migrate_partition_keys
+    from rag_assets.orchestration.resources import ReportStore
+
     home = ensure_dagster_home()
+    with dg.DagsterInstance.get() as instance:  # an older instance's SHA-1 partitions get readable keys
+        moved = migrate_partition_keys(instance, ReportStore())
+    if moved:
+        print(f"{len(moved)} report partition(s) renamed to readable keys (nothing is re-ingested)")
     cmd, cwd = ui_command(args.host, args.port)
     port = read_settings().viewer_port
     # the viewer the evaluation's links open, in this process group: Ctrl-C stops both

@@ -56,14 +56,21 @@ def answers(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResou
         service = AnsweringService(settings, llm=llm.client(settings.cfg))  # checks the backend, then the model
     except (SettingsError, BackendMissing, ModelFetchError) as exc:
         raise dg.Failure(description=str(exc)) from None
-    questions = load_questions(store.questions_path)
+    try:
+        questions = load_questions(store.questions_path)
+    except QuestionsFileError as exc:
+        raise dg.Failure(description=str(exc)) from None
     log_path = settings.out_dir / "answers.jsonl"
     if log_path.exists() and context.run.tags.get("rag_assets/resume", "true") != "true":
         log_path.unlink()
     t0 = time.perf_counter()
 
+    reused: list[int] = []  # answers reused before the first new one (known at the first progress call)
+
     def progress(rec, done, total):
-        context.log.info(f"[{done}/{total}] {rec.value!r} ({rec.seconds:.1f}s) {rec.question_text[:80]}")
+        reused[:] = reused or [done - 1]
+        context.log.info(f"[{done}/{total}] {rec.value!r} ({rec.seconds:.1f}s) {rec.question_text[:80]} "
+                         f"({time_left(time.perf_counter() - t0, done - reused[0], total - done)})")
 
     records = service.answer(questions, progress=progress)
     n = len(records)
@@ -76,6 +83,11 @@ def answers(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResou
             metadata=metadata,
         )
     return dg.MaterializeResult(metadata=metadata)
+
+
+def time_left(elapsed: float, made: int, left: int) -> str:
+    """'120 s so far, about 300 s left': the remaining questions at the pace of those answered in this run."""
+    return f"{elapsed:.0f} s so far, about {left * elapsed / max(1, made):.0f} s left"
 
 
 def _answers_metadata(records: list[dict], settings: AnswerSettings, wall_seconds: float) -> dict:
@@ -96,19 +108,19 @@ def _answers_metadata(records: list[dict], settings: AnswerSettings, wall_second
     }
 
 
-def _page_links(pages: list[tuple[str, int]], reports: dict[str, str]) -> str:
-    """Markdown links to each page's report partition of ``report_pages`` in the UI."""
-    return ", ".join(
-        f"[{reports.get(sha1, sha1[:8])[:24]} p{page}](/assets/report_pages?view=partitions&partition={sha1})"
-        for sha1, page in pages
-    ) or "-"
+def _pages(pages: list[tuple[str, int]], reports: dict[str, str], keys: dict[str, str]) -> str:
+    """Each page as its company, page and report partition key (a table cell shows text, not links: the
+    links to the highlighted pages are ``wrong_answers_evidence``)."""
+    return ", ".join(f"{reports.get(sha1, sha1[:8])[:24]} p{page} ({keys.get(sha1, sha1)})"
+                     for sha1, page in pages) or "-"
 
 
 def _one_line(value) -> str:
     return (" | ".join(map(str, value)) if isinstance(value, list) else str(value))[:80]
 
 
-def wrong_answers_table(rows: list[dict], reports: dict[str, str], limit: int = 60) -> dg.TableMetadataValue:
+def wrong_answers_table(rows: list[dict], reports: dict[str, str], keys: dict[str, str] | None = None,
+                        limit: int = 60) -> dg.TableMetadataValue:
     """The answers whose value is wrong, with their gold, scores and links to cited and gold pages."""
     out = []
     for r in [r for r in rows if r["value_score"] < 1][:limit]:
@@ -116,14 +128,14 @@ def wrong_answers_table(rows: list[dict], reports: dict[str, str], limit: int = 
         out.append(dg.TableRecord({
             "question": r["question_text"][:200], "answer": str(r["value"])[:80], "gold": _one_line(r["gold"]),
             "value_score": float(r["value_score"]), "reference_score": float(r["reference_score"]),
-            "cited_pages": _page_links([tuple(x) for x in r["references"]], reports),
-            "gold_pages": _page_links(gold_pages[:6], reports),
+            "cited_pages": _pages([tuple(x) for x in r["references"]], reports, keys or {}),
+            "gold_pages": _pages(gold_pages[:6], reports, keys or {}),
             "computation": " | ".join(describe(r.get("computation"), reports))[:400] or "-",
         }))
     schema = dg.TableSchema(columns=[
         dg.TableColumn("question"), dg.TableColumn("answer"), dg.TableColumn("gold"),
         dg.TableColumn("value_score", "float"), dg.TableColumn("reference_score", "float"),
-        dg.TableColumn("cited_pages", description="the answer's pages, linked to their report partition"),
+        dg.TableColumn("cited_pages", description="the answer's pages: company, page, report partition key"),
         dg.TableColumn("gold_pages", description="pages that prove the gold answer"),
         dg.TableColumn("computation", description="a computed answer's formula and operands (figure, row, page)"),
     ])
@@ -166,7 +178,7 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMRe
     return dg.MaterializeResult(
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},
-            "wrong_answers": wrong_answers_table(rows, store.all_reports()),
+            "wrong_answers": wrong_answers_table(rows, store.all_reports(), store.partition_keys()),
             "wrong_answers_evidence": wrong_answers_links(rows, settings.folder, viewer),
             "evidence_viewer": dg.MetadataValue.url(viewer),
             "tables": dg.MetadataValue.md(tables),

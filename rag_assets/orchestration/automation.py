@@ -4,19 +4,22 @@ partitions is left to the ingestion assets' automation condition (see ``ingest_a
 import dagster as dg
 
 from rag_assets.orchestration.ingest_assets import reports_partitions
+from rag_assets.orchestration.partition_keys import migrate_partition_keys
 from rag_assets.orchestration.resources import ReportStore
 
 
 def new_reports(instance: dg.DagsterInstance, store: ReportStore) -> tuple[list, int]:
-    """Inbox PDFs that are not yet report partitions, and how many PDFs the inbox holds."""
+    """Inbox PDFs that are not yet report partitions, and how many PDFs the inbox holds (SHA-1 partitions of an
+    older instance are renamed to readable keys first: they are not new)."""
     found = store.scan_inbox()
+    migrate_partition_keys(instance, store)
     known = set(instance.get_dynamic_partitions(reports_partitions.name))
-    return [r for r in found if r.sha1 not in known], len(found)
+    return [r for r in found if r.partition not in known], len(found)
 
 
 def ingest_requests(reports: list) -> list[dg.RunRequest]:
     """One ingestion run per new report, tagged with its company."""
-    return [dg.RunRequest(partition_key=r.sha1, run_key=f"ingest:{r.sha1}", tags={"company": r.company_name})
+    return [dg.RunRequest(partition_key=r.partition, run_key=f"ingest:{r.sha1}", tags={"company": r.company_name})
             for r in reports]
 
 
@@ -34,7 +37,7 @@ def build_inbox_sensor(running: bool = True) -> dg.SensorDefinition:
             context.log.info(f"new report {r.sha1} {r.company_name} ({r.path})")
         return dg.SensorResult(
             run_requests=ingest_requests(new),
-            dynamic_partitions_requests=[reports_partitions.build_add_request([r.sha1 for r in new])],
+            dynamic_partitions_requests=[reports_partitions.build_add_request([r.partition for r in new])],
         )
 
     return inbox_sensor
@@ -53,7 +56,7 @@ def nightly_inbox_schedule(cron: str) -> dg.ScheduleDefinition:
         new, total = new_reports(context.instance, store)
         if not new:
             return dg.SkipReason(f"no new PDFs in {store.inbox_dir} ({total} known)")
-        context.instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in new])
+        context.instance.add_dynamic_partitions(reports_partitions.name, [r.partition for r in new])
         return ingest_requests(new)
 
     return sweep

@@ -13,7 +13,7 @@ from rag_assets.storage.artifacts import read_chunks, read_pages
 
 def every_page_has_chunks(context: dg.AssetCheckExecutionContext, store: ReportStore) -> dg.AssetCheckResult:
     """Every non-empty cleaned page has at least one chunk."""
-    paths = store.paths(context.partition_key)
+    paths = store.partition_paths(context.partition_key)
     non_empty = {p.page_index for p in read_pages(paths.pages) if p.text.strip()}
     chunked = set(read_chunks(paths.chunks)["page_index"].tolist())
     missing = sorted(non_empty - chunked)
@@ -27,7 +27,7 @@ def faiss_rows_match_chunks(
     context: dg.AssetCheckExecutionContext, store: ReportStore, embedder: EmbedderResource
 ) -> dg.AssetCheckResult:
     """The FAISS index of the configured embedder holds exactly the chunk table's ids (``ingest.verify``)."""
-    paths = store.paths(context.partition_key)
+    paths = store.partition_paths(context.partition_key)
     ids = chunk_ids(paths.chunks)
     problem = faiss_problem(paths, ids, [paths.faiss_dir_for(embedder.get().model_name)])
     return dg.AssetCheckResult(passed=problem is None, metadata={"chunks": len(ids), "problem": problem or ""})
@@ -35,7 +35,7 @@ def faiss_rows_match_chunks(
 
 def bm25_docs_match_chunks(context: dg.AssetCheckExecutionContext, store: ReportStore) -> dg.AssetCheckResult:
     """The BM25 indexes hold exactly the chunk table's ids (``ingest.verify``)."""
-    paths = store.paths(context.partition_key)
+    paths = store.partition_paths(context.partition_key)
     ids = chunk_ids(paths.chunks)
     problem = bm25_problem(paths, ids)
     return dg.AssetCheckResult(passed=problem is None, metadata={"chunks": len(ids), "problem": problem or ""})

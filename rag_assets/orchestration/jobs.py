@@ -28,8 +28,9 @@ def build_jobs(executor: dg.ExecutorDefinition) -> list:
     )
     evaluate = dg.define_asset_job(
         "evaluate_config",
-        selection=dg.AssetSelection.assets("answers", "evaluation"),
+        selection=dg.AssetSelection.assets("question_set", "answers", "evaluation"),
         executor_def=executor,
-        description="Answer the question set with one configuration (partition) and score it.",
+        description="Read the question set, answer it with one configuration (partition) and score it (a "
+        "missing questions or gold file fails the run with one line).",
     )
     return [ingest, evaluate]

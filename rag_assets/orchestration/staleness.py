@@ -33,13 +33,14 @@ def dagster_stale(instance: dg.DagsterInstance, defs: dg.Definitions, partition:
             if resolver.get_status(dg.AssetKey(name), partition) in (StaleStatus.STALE, StaleStatus.MISSING)]
 
 
-def assets_to_rebuild(instance: dg.DagsterInstance, defs: dg.Definitions, paths: ReportPaths) -> list[str]:
+def assets_to_rebuild(instance: dg.DagsterInstance, defs: dg.Definitions, paths: ReportPaths,
+                      partition: str) -> list[str]:
     """What a run must materialize for ``paths``' partition, in stage order (empty: up to date): what Dagster
     marks stale or missing, and what the disk shows broken (files gone or changed since they were written,
     index ids that disagree with the chunk table; leftovers of killed writers are cleared first), then
     everything that reads them (their inputs change, and Dagster would mark them stale the moment the run
     starts)."""
-    stale = dagster_stale(instance, defs, paths.sha1)
+    stale = dagster_stale(instance, defs, partition)
     cleared, problems = check_partition_files(paths)
     for line in cleared:
         log.warning("%s: %s", paths.sha1[:8], line)

@@ -1,4 +1,8 @@
-"""The report catalog: which PDFs exist, their SHA-1 partition keys and company names."""
+"""The report catalog: which PDFs exist, their SHA-1s, partition keys and company names.
+
+A report's data lives under its SHA-1; its Dagster partition key is one a person can read and type
+(``boeing-2022-4af859e2``: company, period, the SHA-1's first eight digits), made when the PDF is first
+registered and kept from then on (a later edit of subset.csv does not move the partition)."""
 
 from __future__ import annotations
 
@@ -34,6 +38,12 @@ class ReportSource:
     doc_period: str | None = None
     doc_name: str | None = None
     aliases: str | None = None  # other names of the company, ';'-separated
+    key: str | None = None  # the partition key (None: registered before keys were readable; see ``partition``)
+
+    @property
+    def partition(self) -> str:
+        """The report's partition key: readable, or the SHA-1 for a report registered before."""
+        return self.key or self.sha1
 
     def filing_row(self) -> dict:
         """The subset.csv columns that describe the filing."""
@@ -56,6 +66,14 @@ def check_source(sha1: str, path: Path) -> None:
             f"{path} changed since it was registered as report {sha1[:12]} (its bytes are now {now[:12]}); this "
             "partition is superseded: run `rag-assets ingest` on its folder (or the sensor) to ingest the new file"
         )
+
+
+def report_key(company: str, period: str | None, sha1: str) -> str:
+    """A readable, unique partition key: the company's name as a slug, the period if subset.csv gives one,
+    and the SHA-1's first eight digits (``weis-markets-2022-31a60b93``)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", company.lower()).strip("-")[:40].strip("-") or "report"
+    year = re.sub(r"[^0-9a-z]+", "-", str(period or "").lower()).strip("-")[:12]
+    return "-".join(p for p in (slug, year, sha1[:8]) if p)
 
 
 def file_sha1(path: Path, bufsize: int = 1 << 20) -> str:
@@ -162,7 +180,7 @@ class Catalog:
         for sha, src in self.reports.items():
             theirs = on_disk.get(sha)
             if theirs is None or sha in self._scanned or not theirs.superseded_by:
-                merged[sha] = src
+                merged[sha] = replace(src, key=theirs.key or src.key) if theirs is not None else src  # keys stay
         for sha in self._scanned:
             path = merged[sha].path
             for other, src in list(merged.items()):
@@ -203,15 +221,18 @@ class Catalog:
                 log.warning("%s has the same content as %s; keeping the first", pdf, found[sha].path)
                 continue
             row = subset.get(sha) or self._row_of_path(str(pdf.resolve()))
+            company = (row.get("company_name") or "").strip() or name_from_filename(pdf)
+            known = self.reports.get(sha)
             found[sha] = ReportSource(
                 sha1=sha,
                 path=str(pdf.resolve()),
-                company_name=(row.get("company_name") or "").strip() or name_from_filename(pdf),
+                company_name=company,
                 size=size,
                 mtime_ns=mtime,
                 currency=(row.get("cur") or row.get("currency") or None),
                 **{k: (str(row.get(k) or "").strip() or None) for k in ("doc_type", "doc_period", "doc_name",
                                                                      "aliases")},
+                key=(known.key if known else None) or report_key(company, row.get("doc_period"), sha),
             )
         new = set(found) - set(self.reports)
         self.reports.update(found)
@@ -230,6 +251,26 @@ class Catalog:
     def current(self) -> dict[str, ReportSource]:
         """The reports not superseded by a newer file at their path: the ones questions are routed to."""
         return {sha: src for sha, src in self.reports.items() if not src.superseded_by}
+
+    def assign_keys(self) -> dict[str, str]:
+        """Readable partition keys for the reports registered before keys were (sha1 -> the new key); saved."""
+        new = {sha: report_key(src.company_name, src.doc_period, sha) for sha, src in self.reports.items()
+               if not src.key}
+        if new:
+            self.reports = {sha: replace(src, key=new.get(sha, src.key)) for sha, src in self.reports.items()}
+            self.save()
+        return new
+
+    def sha1_of(self, partition: str) -> str:
+        """The SHA-1 of the report whose partition key is ``partition`` (a SHA-1 itself: an instance made before
+        keys were readable)."""
+        if partition in self.reports:
+            return partition
+        found = [sha for sha, src in self.reports.items() if src.key == partition]
+        if not found:
+            raise KeyError(f"report partition {partition!r} is not in the catalog {self.path}; put its PDF in the "
+                           "inbox and run the sensor or `rag-assets ingest`")
+        return found[0]
 
     def get(self, sha1: str) -> ReportSource:
         try:

@@ -56,8 +56,14 @@ class ReportStore(dg.ConfigurableResource):
         cat.save()
         return found
 
-    def source(self, sha1: str) -> ReportSource:
-        return self.catalog().get(sha1)
+    def source(self, partition: str) -> ReportSource:
+        """The report of a partition key (or of a SHA-1)."""
+        cat = self.catalog()
+        return cat.get(cat.sha1_of(partition))
+
+    def partition_paths(self, partition: str) -> ReportPaths:
+        """The files of a partition key's report (its data lives under its SHA-1)."""
+        return self.paths(self.catalog().sha1_of(partition))
 
     def paths(self, sha1: str) -> ReportPaths:
         return ReportPaths(self.root, sha1)
@@ -74,6 +80,10 @@ class ReportStore(dg.ConfigurableResource):
     def all_reports(self) -> dict[str, str]:
         """sha1 -> company name of every catalogued report."""
         return {sha1: src.company_name for sha1, src in self.catalog().reports.items()}
+
+    def partition_keys(self) -> dict[str, str]:
+        """sha1 -> partition key of every catalogued report."""
+        return {sha1: src.partition for sha1, src in self.catalog().reports.items()}
 
     def indexed_reports(self) -> dict[str, str]:
         """sha1 -> company name of every current catalogued report (not superseded) that has chunks."""

@@ -1,0 +1,60 @@
+"""Readable report partition keys on an instance made before them: each SHA-1 partition is renamed to its
+report's key (``boeing-2022-4af859e2``) with the latest materialization of every ingestion asset carried
+over, so that nothing is ingested again (the data stays under the SHA-1). Idempotent: an instance with no
+SHA-1 partition left is not touched."""
+
+from __future__ import annotations
+
+import logging
+
+import dagster as dg
+
+from rag_assets.ingest.stages import STAGES
+from rag_assets.orchestration.ingest_assets import reports_partitions
+from rag_assets.orchestration.resources import ReportStore
+from rag_assets.storage.catalog import SHA1_RE
+
+log = logging.getLogger(__name__)
+
+
+POINTER = "dagster/input_event_pointer/"  # the tag that names the upstream event a materialization read
+
+
+def _latest(instance: dg.DagsterInstance, name: str, partition: str):
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey(name), asset_partitions=[partition]), limit=1).records
+    return records[0] if records else None
+
+
+def _carry_over(instance: dg.DagsterInstance, old: str, new: str) -> int:
+    """The latest materialization of each ingestion asset of partition ``old``, reported again for ``new``
+    (its metadata and tags: code version, data version and input data versions; the pointers to the events it
+    read now point to the carried-over events), so that its staleness is what it was; how many were carried."""
+    moved: dict[str, str] = {}  # asset -> storage id of its carried-over event
+    for name in STAGES:  # upstream first
+        record = _latest(instance, name, old)
+        if record is None:
+            continue
+        mat = record.event_log_entry.asset_materialization
+        tags = {k: moved.get(k[len(POINTER):], v) if k.startswith(POINTER) else v for k, v in mat.tags.items()}
+        instance.report_runless_asset_event(dg.AssetMaterialization(
+            asset_key=mat.asset_key, description=mat.description, metadata=mat.metadata, partition=new, tags=tags))
+        moved[name] = str(_latest(instance, name, new).storage_id)
+    return len(moved)
+
+
+def migrate_partition_keys(instance: dg.DagsterInstance, store: ReportStore) -> dict[str, str]:
+    """Rename every SHA-1 partition of ``instance`` to its report's readable key; returns old -> new."""
+    store.catalog().assign_keys()
+    keys = store.partition_keys()
+    known = instance.get_dynamic_partitions(reports_partitions.name)
+    moves = {old: keys[old] for old in known
+             if SHA1_RE.fullmatch(old) and old in keys and keys[old] != old}
+    if not moves:
+        return {}
+    instance.add_dynamic_partitions(reports_partitions.name, [k for k in moves.values() if k not in known])
+    for old, new in moves.items():
+        carried = _carry_over(instance, old, new)
+        instance.delete_dynamic_partition(reports_partitions.name, old)
+        log.info("report partition %s is now %s (%d materializations carried over)", old[:12], new, carried)
+    return moves
