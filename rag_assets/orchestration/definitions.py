@@ -80,3 +80,10 @@ def definitions_for(settings: Settings) -> dg.Definitions:
 
 
 defs = definitions_for(read_settings())
+
+
+def ingest_reports_job() -> dg.JobDefinition:
+    """The ingestion job of this process's settings, as a reconstructable entry point: a run launched with
+    ``dg.reconstructable(ingest_reports_job)`` is rebuilt the same way by every Celery worker that runs one
+    of its steps (``RAG_ASSETS_DEPLOYMENT=cluster`` in the workers' environment too)."""
+    return defs.resolve_job_def("ingest_reports")
