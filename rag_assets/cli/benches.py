@@ -75,6 +75,7 @@ def cmd_bench_retrieval(args) -> int:
     import json
 
     from rag_assets.answer.service import AnsweringService, resolve
+    from rag_assets.config import get_config, with_overrides
     from rag_assets.index.embedding import make_embedder
     from rag_assets.orchestration.resources import ReportStore
     from rag_assets.retrieval.bench import bench, misses, per_question, table
@@ -88,9 +89,8 @@ def cmd_bench_retrieval(args) -> int:
     settings = []
     for spec in args.configs:
         preset, overrides = parse_config_spec(spec)
-        wide = resolve(preset, library, overrides).cfg.candidate_pages < args.top_k
-        settings.append((spec, resolve(preset, library, {**overrides, "candidate_pages": args.top_k} if wide
-                                       else overrides)))
+        pages = with_overrides(get_config(preset), overrides).candidate_pages  # ranked pages reach top_k
+        settings.append((spec, resolve(preset, library, {**overrides, "candidate_pages": max(pages, args.top_k)})))
     embedders: dict = {}
     results = []
     for spec, setting in settings:
