@@ -46,10 +46,16 @@ class Viewer:
     def __init__(self, root: Path, reports: Reports, base: str = ""):
         self.root, self.reports, self.base = Path(root), reports, base
         self._pdfium = threading.Lock()  # PDFium is not thread-safe: one page rendered at a time
+        self._rendered: dict[tuple, tuple] = {}  # the last renders: a page view's image is fetched right after it
 
     def _render(self, path: Path, page: int, texts: list[str]):
+        key = (str(path), path.stat().st_mtime_ns, page, tuple(texts))
         with self._pdfium:
-            return render(path, page, texts)
+            if key not in self._rendered:
+                if len(self._rendered) >= 16:
+                    self._rendered.pop(next(iter(self._rendered)))
+                self._rendered[key] = render(path, page, texts)
+            return self._rendered[key]
 
     def png(self, sha1: str, page: int, texts: list[str]) -> bytes:
         path, _ = self._report(sha1)
