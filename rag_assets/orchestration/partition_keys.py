@@ -44,10 +44,13 @@ def _carry_over(instance: dg.DagsterInstance, old: str, new: str) -> int:
 
 
 def migrate_partition_keys(instance: dg.DagsterInstance, store: ReportStore) -> dict[str, str]:
-    """Rename every SHA-1 partition of ``instance`` to its report's readable key; returns old -> new."""
+    """Rename every SHA-1 partition of ``instance`` to its report's readable key; returns old -> new. Called on
+    every sensor tick: an instance with no SHA-1 partition costs one partition listing, no catalog read."""
+    known = instance.get_dynamic_partitions(reports_partitions.name)
+    if not any(SHA1_RE.fullmatch(k) for k in known):
+        return {}
     store.catalog().assign_keys()
     keys = store.partition_keys()
-    known = instance.get_dynamic_partitions(reports_partitions.name)
     moves = {old: keys[old] for old in known
              if SHA1_RE.fullmatch(old) and old in keys and keys[old] != old}
     if not moves:
