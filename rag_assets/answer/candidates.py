@@ -216,7 +216,17 @@ def _shorten(sentence: str, figure: str) -> str:
 
 def page_candidates(text: str, sha1: str, page_index: int) -> list[Candidate]:
     """Every table row and sentence of a page's markdown that prints a figure."""
-    out: list[Candidate] = []
+    return [c for _, block in page_blocks(text, sha1, page_index) for c in block]
+
+
+def page_tables(text: str, sha1: str, page_index: int) -> list[list[Candidate]]:
+    """The rows of each markdown table of a page, table by table."""
+    return [rows for kind, rows in page_blocks(text, sha1, page_index) if kind == "table"]
+
+
+def page_blocks(text: str, sha1: str, page_index: int):
+    """A page's markdown as ('text', the figures of a paragraph) and ('table', the rows of a table) in page
+    order; a table without its own years or scale takes the page's last ones."""
     lines = text.splitlines()
     i, para, page_scale, page_years = 0, [], None, []
     while i <= len(lines):
@@ -225,14 +235,14 @@ def page_candidates(text: str, sha1: str, page_index: int) -> list[Candidate]:
             j = i
             while j < len(lines) and lines[j].lstrip().startswith("|"):
                 j += 1
-            out += _text_candidates(" ".join(para), sha1, page_index)
+            yield "text", _text_candidates(" ".join(para), sha1, page_index)
             para = []
             rows = table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]), page_scale,
                               page_years)
             page_years = _columns(rows) or page_years
             scaled = next((r for r in rows if r.scale != 1.0), None)
             page_scale = (scaled.scale, scaled.scale_words) if scaled else page_scale
-            out += rows
+            yield "table", rows
             i = j
             continue
         if len(line) < 200:  # a caption or heading line may declare the scale of the tables below it
@@ -240,10 +250,9 @@ def page_candidates(text: str, sha1: str, page_index: int) -> list[Candidate]:
         if line.strip() and not line.lstrip().startswith("#"):
             para.append(line.strip())
         else:
-            out += _text_candidates(" ".join(para), sha1, page_index)
+            yield "text", _text_candidates(" ".join(para), sha1, page_index)
             para = []
         i += 1
-    return out
 
 
 def _text_candidates(paragraph: str, sha1: str, page_index: int) -> list[Candidate]:

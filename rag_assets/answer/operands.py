@@ -64,7 +64,8 @@ def label_match(label: str, labels: tuple[str, ...]) -> float:
     return best
 
 
-def _year_figure(cand: Candidate, year: int):
+def year_figure(cand: Candidate, year: int):
+    """The figure of ``cand`` in ``year``'s column (not a percentage), or None."""
     return next((f for f in cand.figures if f.period == str(year) and not f.percent), None)
 
 
@@ -78,7 +79,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
             if cand.source != "row":
                 continue
             match = label_match(cand.label, labels)
-            fig = _year_figure(cand, item.year) if match >= 1.0 else None
+            fig = year_figure(cand, item.year) if match >= 1.0 else None
             if fig is None:
                 continue
             key = (match + (1.5 if page.statement else 0.0) + (0.25 if page.titled_statement else 0.0), -rank)

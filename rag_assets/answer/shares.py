@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag_assets.answer.candidates import Candidate, table_rows
+from rag_assets.answer.candidates import Candidate, page_tables
 from rag_assets.answer.computed import Computation, source_pages
 from rag_assets.answer.filings import asked_period
 from rag_assets.answer.metric_library import Library
-from rag_assets.answer.operands import Operand, label_match
+from rag_assets.answer.operands import Operand, label_match, year_figure
 
 PARTS = r"(?:categor(?:y|ies)|segments?|divisions?|product\s+lines?|business\s+lines?|lines?\s+of\s+business|" \
         r"brands?|regions?|geograph\w*|products?|services?)"
@@ -49,7 +49,7 @@ def share_asked(question: str) -> float | None:
 
 
 def _figure(row: Candidate, year: int) -> float | None:
-    fig = next((f for f in row.figures if f.period == str(year) and not f.percent), None)
+    fig = year_figure(row, year)
     return row.value_of(fig) if fig is not None else None
 
 
@@ -73,24 +73,12 @@ def _breakdown(rows: list[Candidate], k: int, year: int, labels: tuple[str, ...]
 
 def breakdowns(text: str, sha1: str, page_index: int, year: int, labels: tuple[str, ...]) -> list[Breakdown]:
     """Every revenue breakdown of a page's markdown tables in ``year``."""
-    lines, out, i = text.splitlines(), [], 0
-    while i < len(lines):
-        if not lines[i].lstrip().startswith("|"):
-            i += 1
-            continue
-        j = i
-        while j < len(lines) and lines[j].lstrip().startswith("|"):
-            j += 1
-        rows = [r for r in table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12):i]))
-                if r.source == "row"]
-        out += [b for k, r in enumerate(rows) if label_match(r.label, labels) >= 2.0
-                and (b := _breakdown(rows, k, year, labels)) is not None]
-        i = j
-    return out
+    return [b for rows in page_tables(text, sha1, page_index) for k, r in enumerate(rows)
+            if label_match(r.label, labels) >= 2.0 and (b := _breakdown(rows, k, year, labels)) is not None]
 
 
 def _operand(row: Candidate, value: float, year: int, item: str) -> Operand:
-    fig = next(f for f in row.figures if f.period == str(year) and not f.percent)
+    fig = year_figure(row, year)
     return Operand(item, year, value, fig.written, row.label, row.sha1, row.page_index, row.scale, row.scale_words)
 
 
