@@ -6,8 +6,7 @@ import sys
 from pathlib import Path
 
 from rag_assets.answer.scoring import load_gold
-from rag_assets.settings import read_settings
-from rag_assets.viewer.evidence import answer_url, needles, page_url
+from rag_assets.viewer.evidence import answer_url, needles, page_url, viewer_base
 from rag_assets.cli.common import (answering, failed_count, parse_sets, positive_int, progress_printer,
                                    questions_or_exit)
 
@@ -109,7 +108,7 @@ def cmd_evaluate(args) -> int:
     print(json.dumps(scored.summary, indent=2))
     print(f"answers, submission and evaluation.json -> {service.settings.out_dir}")
     print(scored.tables)
-    viewer = f"http://127.0.0.1:{read_settings().viewer_port}"  # rag-assets view
+    viewer = viewer_base()  # rag-assets view
     for r in scored.rows:
         if r["value_score"] < 1 and not r["error"]:
             why = f" ({r['miss']} miss)" if r["miss"] else ""
@@ -142,7 +141,7 @@ def cmd_ask(args) -> int:
         print(f"error: the question failed, no answer: {rec.error}", file=sys.stderr)
         return 1
     print(f"kind: {kind}\nanswer: {rec.value}")
-    viewer = f"http://127.0.0.1:{read_settings().viewer_port}"
+    viewer = viewer_base()
     shown = needles(rec.to_dict())
     for ref in rec.references:
         sha1, page = ref["pdf_sha1"], ref["page_index"]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rag_assets.orchestration.instance import ensure_dagster_home
 from rag_assets.settings import read_settings
+from rag_assets.viewer.evidence import viewer_base
 from rag_assets.storage.paths import PROJECT_ROOT, in_checkout
 
 DEFINITIONS_MODULE = "rag_assets.orchestration.definitions"
@@ -47,7 +48,7 @@ def cmd_ui(args) -> int:
     # the viewer the evaluation's links open, in this process group: Ctrl-C stops both
     subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "view", "--port", str(port)],
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    print(f"Dagster instance: {home}\nUI: http://{args.host}:{args.port}  evidence viewer: http://127.0.0.1:{port}"
+    print(f"Dagster instance: {home}\nUI: http://{args.host}:{args.port}  evidence viewer: {viewer_base(port)}"
           "  (Ctrl-C stops them)", flush=True)
     os.chdir(cwd)
     os.execve(cmd[0], cmd, os.environ)  # Dagster's own process from here: its signals, its exit code
@@ -70,7 +71,7 @@ def cmd_view(args) -> int:
     except OSError as exc:
         print(f"error: cannot serve on 127.0.0.1:{port}: {exc.strerror}", file=sys.stderr)
         return 1
-    print(f"evidence viewer: http://127.0.0.1:{server.server_port}  (Ctrl-C stops it)", flush=True)
+    print(f"evidence viewer: {viewer_base(server.server_port)}  (Ctrl-C stops it)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

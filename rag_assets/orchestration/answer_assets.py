@@ -13,9 +13,8 @@ from rag_assets.answer.computed import describe
 from rag_assets.answer.run import score_answers
 from rag_assets.answer.service import AnswerSettings, AnsweringService, resolve
 from rag_assets.answer.scoring import load_gold
-from rag_assets.settings import read_settings
 from rag_assets.storage.textfiles import InputFileError
-from rag_assets.viewer.evidence import answer_url
+from rag_assets.viewer.evidence import answer_url, viewer_base
 from rag_assets.orchestration.resources import LLMResource, ReportStore
 
 config_partitions = dg.StaticPartitionsDefinition(list(PRESETS))
@@ -174,7 +173,7 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMRe
         raise dg.Failure(description=str(exc)) from None
     records = list(AnswerLog(settings.out_dir / "answers.jsonl").load(include_errors=True).values())
     summary, rows, tables = score_answers(records, gold, settings.out_dir, settings.label)
-    viewer = f"http://127.0.0.1:{read_settings().viewer_port}"
+    viewer = viewer_base()
     return dg.MaterializeResult(
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from urllib.parse import quote, urlencode
 
+from rag_assets.settings import read_settings
+
 Page = tuple[str, int]  # (report sha1, zero-based page)
 
 
@@ -32,6 +34,11 @@ def needles(record: dict) -> dict[Page, list[str]]:
         _add(out, page, parsed.get("evidence_quote", ""))
         out.setdefault(page, [])
     return out
+
+
+def viewer_base(port: int | None = None) -> str:
+    """The viewer's address on 127.0.0.1 (``RAG_ASSETS_VIEWER_PORT`` unless ``port``): where links point."""
+    return f"http://127.0.0.1:{port or read_settings().viewer_port}"
 
 
 def page_url(base: str, sha1: str, page_index: int, texts: list[str] = (), kind: str = "page") -> str:
