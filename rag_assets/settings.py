@@ -88,6 +88,9 @@ class Settings(BaseModel):
     executor: ExecutorName | None = _env("RAG_ASSETS_EXECUTOR", "Executor of both jobs: `in_process`, "
                                          "`multiprocess`, `celery`. Default: the deployment's.",
                                          group="orchestration")
+    celery_broker: str | None = _env("RAG_ASSETS_CELERY_BROKER", "The Celery broker (and result backend) of the "
+                                     "`celery` executor when a run's config names none, e.g. "
+                                     "`redis://redis:6379/0` (deploy/docker).", group="orchestration")
     inbox_cron: str = _env("RAG_ASSETS_INBOX_CRON", "Cron of `nightly_inbox_schedule` (off by default).",
                            "0 3 * * *", group="orchestration")
     viewer_port: int = _env("RAG_ASSETS_VIEWER_PORT", "Port of the evidence viewer (`rag-assets view`) on "

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from rag_assets.storage.paths import erc_dir
+from rag_assets.storage.paths import PROJECT_ROOT, erc_dir
 from rag_assets.tools.samples import SAMPLES, write_samples
 
 
@@ -109,3 +110,19 @@ def run_in_fresh_process(fn, *args) -> None:
     error = queue.get(timeout=5) if proc.exitcode == 0 else f"process exited with code {proc.exitcode}"
     if error:
         pytest.fail(error)
+
+
+def _tracked_files() -> list[str]:
+    """What a fresh clone of the working tree holds: the tracked and the new, not ignored, files."""
+    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=PROJECT_ROOT,
+                         capture_output=True, check=True).stdout.decode()
+    return [f for f in out.split("\0") if f and (PROJECT_ROOT / f).is_file()]
+
+
+def fresh_clone(target: Path) -> Path:
+    """The working tree as a fresh clone would hold it (no build folders, no data), copied to ``target``."""
+    for rel in _tracked_files():
+        dst = target / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        dst.write_bytes((PROJECT_ROOT / rel).read_bytes())
+    return target

@@ -113,3 +113,59 @@ def test_named_deployments_choose_executor_threads_and_sensor():
     assert shape({"RAG_ASSETS_DEPLOYMENT": "cluster", "RAG_ASSETS_EXECUTOR": "multiprocess"})[0] == "multiprocess"
     with pytest.raises(SettingsError, match="RAG_ASSETS_DEPLOYMENT='prod'"):
         read_settings({"RAG_ASSETS_DEPLOYMENT": "prod"})
+
+
+def test_docker_deployment_validates_with_dagsters_own_config_checks(monkeypatch):
+    """deploy/docker: the instance (Postgres storage, queued runs, Docker run launcher, run monitoring) passes
+    Dagster's instance-config validation and builds its run launcher; every container that runs steps mounts
+    the one data root; the workers' Celery file validates against the executor and the run config of a
+    launched run takes the broker from the image's environment."""
+    pytest.importorskip("dagster_docker", reason="pip install -e '.[deploy]' for the Docker run launcher")
+    from dagster._core.instance.config import dagster_instance_config
+    from dagster._serdes.config_class import ConfigurableClassData
+    from dagster_celery.cli import get_validated_config
+
+    from rag_assets.orchestration.definitions import definitions_for
+    from rag_assets.settings import read_settings
+
+    docker = DEPLOY / "docker"
+    compose = yaml.safe_load((docker / "docker-compose.yaml").read_text())
+    env = compose["x-rag"]["environment"]
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    config, _ = dagster_instance_config(str(docker))
+    assert config["storage"]["postgres"]["postgres_url"] == {"env": "DAGSTER_PG_URL"}
+    launcher_conf = config["run_launcher"]
+    launcher = ConfigurableClassData(launcher_conf["module"], launcher_conf["class"],
+                                     yaml.safe_dump(launcher_conf["config"])).rehydrate(object)
+    assert type(launcher).__name__ == "DockerRunLauncher" and launcher.image == env["RAG_ASSETS_IMAGE"]
+    assert config["run_monitoring"]["enabled"]
+    from rag_assets.orchestration.jobs import LINEAGE_WRITER_TAG
+
+    limits = config["run_coordinator"]["config"]["tag_concurrency_limits"]
+    assert {"key": LINEAGE_WRITER_TAG, "limit": 1} in limits
+    assert set(launcher.env_vars) >= {"DAGSTER_PG_URL", "RAG_ASSETS_DEPLOYMENT", "RAG_ASSETS_CELERY_BROKER"}
+
+    data_volume = "rag_assets_data:/data"
+    image_env = dict(line.split("=", 1) for line in _dockerfile_env(docker / "Dockerfile"))
+    assert image_env["RAG_ASSETS_HOME"] == "/data"
+    assert data_volume in launcher.container_kwargs["volumes"]  # the run containers
+    for name in ("webserver", "daemon", "worker"):  # every other container that reads or writes the data root
+        service = {**compose["x-rag"], **compose["services"][name]}
+        assert data_volume in service["volumes"], name
+        assert service["image"] == env["RAG_ASSETS_IMAGE"]
+
+    worker_file = get_validated_config(str(docker / "celery.yaml"))  # what `dagster-celery worker -y` checks
+    assert worker_file["broker"] == env["RAG_ASSETS_CELERY_BROKER"]
+    defs = definitions_for(read_settings(env))
+    job = defs.resolve_job_def("ingest_reports")
+    executor = dg.validate_run_config(job, {})["execution"]["celery"]  # a run launched from the UI or sensor
+    assert (job.executor_def.name, executor["broker"], executor["backend"]) == (
+        "celery", worker_file["broker"], worker_file["backend"])
+    assert defs.resolve_job_def("evaluate_config").tags[LINEAGE_WRITER_TAG]  # the queue sees the writers
+
+
+def _dockerfile_env(path: Path) -> list[str]:
+    """The ``KEY=value`` pairs of a Dockerfile's ENV instructions (continued lines joined)."""
+    text = path.read_text().replace("\\\n", " ")
+    return [pair for line in text.splitlines() if line.startswith("ENV ") for pair in line[4:].split()]

@@ -11,31 +11,15 @@ import sys
 import time
 import urllib.request
 import venv
-from pathlib import Path
 
 import pytest
 
 from rag_assets.storage.paths import PROJECT_ROOT, in_checkout
-from rag_assets_tests.conftest import embedded_model, free_port, stop_process_group
+from rag_assets_tests.conftest import embedded_model, free_port, fresh_clone, stop_process_group
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not in_checkout(), reason="needs the source checkout")]
 
 NOISE = re.compile(r"Traceback|WARNING|Warning:|UserWarning|packaged ONNX graph", re.I)
-
-
-def _tracked_files() -> list[str]:
-    """What a fresh clone of the working tree holds: the tracked and the new, not ignored, files."""
-    out = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=PROJECT_ROOT,
-                         capture_output=True, check=True).stdout.decode()
-    return [f for f in out.split("\0") if f and (PROJECT_ROOT / f).is_file()]
-
-
-def fresh_clone(target: Path) -> Path:
-    for rel in _tracked_files():
-        dst = target / rel
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        dst.write_bytes((PROJECT_ROOT / rel).read_bytes())
-    return target
 
 
 def _clean_env(**extra: str) -> dict:

@@ -75,8 +75,9 @@ def build_definitions(resources: dict, executor: dg.ExecutorDefinition = dg.in_p
 def definitions_for(settings: Settings) -> dg.Definitions:
     """The code location of one ``Settings`` on its deployment (``RAG_ASSETS_DEPLOYMENT``)."""
     deployment: Deployment = deployment_of(settings)
-    return build_definitions(default_resources(settings, deployment.runs_at_once), executor_named(deployment.executor),
-                             settings.inbox_cron, deployment.sensor_running)
+    executor = executor_named(deployment.executor, settings.celery_broker)
+    return build_definitions(default_resources(settings, deployment.runs_at_once), executor, settings.inbox_cron,
+                             deployment.sensor_running)
 
 
 defs = definitions_for(read_settings())

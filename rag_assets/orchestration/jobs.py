@@ -9,12 +9,18 @@ import dagster as dg
 from rag_assets.settings import ExecutorName
 
 
-def executor_named(name: ExecutorName) -> dg.ExecutorDefinition:
-    """The executor of a name (``Settings.executor``, from ``RAG_ASSETS_EXECUTOR``)."""
-    if name == "celery":
-        from dagster_celery import celery_executor
+# Runs that write the answers' lineage (one DuckDB file, one writer at a time) carry this tag; a cluster's
+# run coordinator runs one of them at a time (``tag_concurrency_limits`` in deploy/).
+LINEAGE_WRITER_TAG = "rag_assets/lineage_writer"
 
-        return celery_executor
+
+def executor_named(name: ExecutorName, celery_broker: str | None = None) -> dg.ExecutorDefinition:
+    """The executor of a name (``Settings.executor``, from ``RAG_ASSETS_EXECUTOR``); Celery's broker, when
+    given, is the default of its run config (``Settings.celery_broker``)."""
+    if name == "celery":
+        from rag_assets.orchestration.celery_watch import watched_celery_executor
+
+        return watched_celery_executor(celery_broker)
     return dg.multiprocess_executor if name == "multiprocess" else dg.in_process_executor
 
 
@@ -30,6 +36,7 @@ def build_jobs(executor: dg.ExecutorDefinition) -> list:
         "evaluate_config",
         selection=dg.AssetSelection.assets("question_set", "answers", "evaluation"),
         executor_def=executor,
+        tags={LINEAGE_WRITER_TAG: "duckdb"},  # a cluster's run queue limits these (deploy/*dagster*.yaml)
         description="Read the question set, answer it with one configuration (partition) and score it (a "
         "missing questions or gold file fails the run with one line).",
     )
