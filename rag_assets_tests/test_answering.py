@@ -296,11 +296,23 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
         result = dg.materialize([question_set, answers, evaluation], partition_key="local", instance=instance,
                                 resources={"store": store, "llm": ScriptedLLMResource(), "embedder": EmbedderResource()},
                                 selection=["answers", "evaluation"])
+        # every evaluation also records the latest figures of each configuration side by side (plotted)
+        accuracy = instance.get_latest_materialization_event(dg.AssetKey("accuracy_by_config"))
+        from rag_assets.orchestration.monitoring import accuracy_metadata, latest_evaluations
+
+        latest = latest_evaluations(instance)
     assert result.success
+    plotted = accuracy.asset_materialization.metadata
+    assert plotted["local G_percent"].value == pytest.approx(100 * 2 / 3, abs=0.1)
+    assert "| local | 3 |" in plotted["configurations"].value
+    assert set(latest) == {"local"} and latest["local"]["G_percent"] == plotted["local G_percent"].value
+    both = accuracy_metadata({**latest, "winner": {"questions": 3, "G_percent": 100.0}})
+    assert both["winner G_percent"] == 100.0 and both["local G_percent"] == plotted["local G_percent"].value
     meta = result.asset_materializations_for_node("answers")[0].metadata
     assert meta["questions"].value == 3 and meta["errors"].value == 0
     ev = result.asset_materializations_for_node("evaluation")[0].metadata
-    assert ev["G_percent"].value == pytest.approx(100 * 2 / 3, abs=0.1)
+    (ev,) = [m.metadata for m in result.asset_materializations_for_node("evaluation")
+             if m.asset_key == dg.AssetKey("evaluation")]  # the node also records accuracy_by_config
     assert ev["accuracy_number"].value == 1.0
     # the tables behind the score: per kind, none/value confusion, retrieval vs reading misses
     assert "| number | 1 | 1 | 1.000 |" in ev["tables"].value and ev["gold_value_answered_none"].value == 1

@@ -196,6 +196,35 @@ def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registere
     assert assets_to_rebuild(instance, defs2, paths, sha) == ["bm25_index"]
 
 
+def test_report_status_lists_the_stale_reports_and_its_check_fails_until_none_is(registered):
+    """What a user scanning many reports sees: one table of the partitions Dagster marks stale or missing, and
+    a warning check, on both sides: one report never ingested, then none, then a chunking change."""
+    from rag_assets.orchestration.monitoring import report_status_asset
+
+    instance, store, reports = registered
+    sha, other = reports[NORTHWIND.company].sha1, reports[BLUEBIRD.company].sha1
+
+    def status(res):
+        ingestion = ingestion_graph(res)
+        result = dg.materialize([*ingestion, report_status_asset(ingestion)], instance=instance, resources=res,
+                                selection=["report_status"])
+        (check,) = result.get_asset_check_evaluations()
+        return result.asset_materializations_for_node("report_status")[0].metadata, check
+
+    res = _resources()
+    _materialize(instance, sha, res)
+    meta, check = status(res)
+    assert (meta["reports"].value, meta["stale_reports"].value, check.passed) == (2, 1, False)
+    assert check.severity == dg.AssetCheckSeverity.WARN
+    assert f"| {other} | {BLUEBIRD.company} | parsed_report," in meta["stale"].value and sha not in meta["stale"].value
+    _materialize(instance, other, res)
+    meta, check = status(res)
+    assert (meta["stale_reports"].value, check.passed, meta["stale"].value) == (0, True, "every report is up to date")
+    meta, check = status(_resources(chunk_tokens=200))  # a chunking change: both reports' chunks are stale
+    assert (meta["stale_reports"].value, check.passed) == (2, False)
+    assert meta["stale"].value.count("| report_chunks |") == 2
+
+
 def test_index_checks_fail_when_an_index_disagrees_with_the_chunks(registered):
     """The failing side of the blocking checks: a BM25 index that lost a chunk id fails its check (with the
     problem in the metadata) while the FAISS check, on an index that still agrees, passes."""

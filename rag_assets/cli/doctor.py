@@ -83,14 +83,15 @@ def mark_stale(findings: list[Finding], resources: dict) -> None:
 
     from rag_assets.orchestration.definitions import build_definitions
     from rag_assets.orchestration.ingest_assets import reports_partitions
-    from rag_assets.orchestration.staleness import dagster_stale
+    from rag_assets.orchestration.staleness import stale_by_partition
 
     instance = dg.DagsterInstance.get()
     known = set(instance.get_dynamic_partitions(reports_partitions.name))
-    defs = build_definitions(resources)
-    for f in findings:
-        if f.status == "ok" and f.partition in known:
-            f.stale = dagster_stale(instance, defs, f.partition)
+    checked = [f for f in findings if f.status == "ok" and f.partition in known]
+    stale = stale_by_partition(instance, build_definitions(resources).resolve_asset_graph(),
+                               [f.partition for f in checked])
+    for f in checked:
+        f.stale = stale[f.partition]
 
 
 def _print(findings: list[Finding], root: Path) -> None:

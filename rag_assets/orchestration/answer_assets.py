@@ -15,6 +15,7 @@ from rag_assets.answer.service import AnswerSettings, AnsweringService, resolve
 from rag_assets.answer.scoring import load_gold
 from rag_assets.storage.textfiles import InputFileError
 from rag_assets.viewer.evidence import answer_url, viewer_base
+from rag_assets.orchestration.monitoring import record_accuracy
 from rag_assets.orchestration.resources import LLMResource, ReportStore
 
 config_partitions = dg.StaticPartitionsDefinition(list(PRESETS))
@@ -173,6 +174,7 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMRe
         raise dg.Failure(description=str(exc)) from None
     records = list(AnswerLog(settings.out_dir / "answers.jsonl").load(include_errors=True).values())
     summary, rows, tables = score_answers(records, gold, settings.out_dir, settings.label)
+    record_accuracy(context, context.partition_key, summary)
     viewer = viewer_base()
     return dg.MaterializeResult(
         metadata={

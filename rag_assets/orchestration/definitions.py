@@ -18,6 +18,7 @@ from rag_assets.orchestration.deployments import Deployment, deployment_of
 from rag_assets.orchestration.checks import ingestion_checks
 from rag_assets.orchestration.ingest_assets import ingest_settings, ingestion_assets
 from rag_assets.orchestration.jobs import build_jobs, executor_named
+from rag_assets.orchestration.monitoring import accuracy_by_config, report_status_asset
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets.settings import ENV_OF, Settings, invalid, read_settings
 
@@ -62,8 +63,9 @@ def build_definitions(resources: dict, executor: dg.ExecutorDefinition = dg.in_p
                       inbox_cron: str = Settings.model_fields["inbox_cron"].default,
                       sensor_running: bool = True) -> dg.Definitions:
     """The code location over ``resources``; the ingestion assets' code versions follow their settings."""
+    ingestion = ingestion_graph(resources)
     return dg.Definitions(
-        assets=[*ingestion_graph(resources), *answering_assets],
+        assets=[*ingestion, *answering_assets, accuracy_by_config, report_status_asset(ingestion)],
         jobs=build_jobs(executor),
         sensors=[build_inbox_sensor(sensor_running)],
         schedules=[nightly_inbox_schedule(inbox_cron)],

@@ -12,25 +12,29 @@ from rag_assets.storage.paths import ReportPaths
 log = logging.getLogger(__name__)
 
 
-def stale_status_resolver(instance: dg.DagsterInstance, defs: dg.Definitions):
-    """Dagster's stale-status resolver over ``defs`` (pinned Dagster: this is the UI's own code path)."""
+def stale_status_resolver(instance: dg.DagsterInstance, graph):
+    """Dagster's stale-status resolver over an asset graph (pinned Dagster: this is the UI's own code path)."""
     from dagster._core.asset_graph_view.asset_graph_view import AssetGraphView, TemporalContext
     from dagster._core.definitions.data_version import CachingStaleStatusResolver
     from dagster._time import get_current_datetime
 
-    graph = defs.resolve_asset_graph()
     view = AssetGraphView(temporal_context=TemporalContext(effective_dt=get_current_datetime(), last_event_id=None),
                           instance=instance, asset_graph=graph)
     return CachingStaleStatusResolver(instance=instance, asset_graph=graph, loading_context=view)
 
 
-def dagster_stale(instance: dg.DagsterInstance, defs: dg.Definitions, partition: str) -> list[str]:
-    """Ingestion assets of ``partition`` that Dagster marks stale or missing."""
+def stale_by_partition(instance: dg.DagsterInstance, graph, partitions: list[str]) -> dict[str, list[str]]:
+    """Partition -> its ingestion assets that Dagster marks stale or missing (one resolver for them all)."""
     from dagster._core.definitions.data_version import StaleStatus
 
-    resolver = stale_status_resolver(instance, defs)
-    return [name for name in STAGES
-            if resolver.get_status(dg.AssetKey(name), partition) in (StaleStatus.STALE, StaleStatus.MISSING)]
+    resolver = stale_status_resolver(instance, graph)
+    behind = (StaleStatus.STALE, StaleStatus.MISSING)
+    return {p: [name for name in STAGES if resolver.get_status(dg.AssetKey(name), p) in behind] for p in partitions}
+
+
+def dagster_stale(instance: dg.DagsterInstance, defs: dg.Definitions, partition: str) -> list[str]:
+    """Ingestion assets of ``partition`` that Dagster marks stale or missing."""
+    return stale_by_partition(instance, defs.resolve_asset_graph(), [partition])[partition]
 
 
 def assets_to_rebuild(instance: dg.DagsterInstance, defs: dg.Definitions, paths: ReportPaths,

@@ -85,6 +85,13 @@ class ReportStore(dg.ConfigurableResource):
         """sha1 -> partition key of every catalogued report."""
         return {sha1: src.partition for sha1, src in self.catalog().reports.items()}
 
+    def company_of_partition(self, key: str) -> str:
+        """The company of a report partition, by its key (or its SHA-1); empty when the catalog has none."""
+        for sha1, src in self.catalog().reports.items():
+            if key in (src.partition, sha1):
+                return src.company_name
+        return ""
+
     def indexed_reports(self) -> dict[str, str]:
         """sha1 -> company name of every current catalogued report (not superseded) that has chunks."""
         return {
