@@ -126,3 +126,19 @@ def fresh_clone(target: Path) -> Path:
         dst.parent.mkdir(parents=True, exist_ok=True)
         dst.write_bytes((PROJECT_ROOT / rel).read_bytes())
     return target
+
+
+def yellow_box(png: bytes) -> tuple[int, int, int, int] | None:
+    """The bounding box of the highlight's pixels (yellow over white, or over black text)."""
+    import io
+
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    px = img.load()
+    hits = [(x, y) for y in range(img.height) for x in range(0, img.width, 2)
+            if px[x, y][0] > 200 and px[x, y][1] > 170 and px[x, y][2] < 150]
+    if not hits:
+        return None
+    xs, ys = [p[0] for p in hits], [p[1] for p in hits]
+    return min(xs), min(ys), max(xs), max(ys)

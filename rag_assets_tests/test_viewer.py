@@ -22,6 +22,7 @@ from rag_assets.answer.run import score_answers
 from rag_assets.viewer.evidence import answer_url, needles, page_url
 from rag_assets.viewer.highlight import SCALE
 from rag_assets.viewer.server import Viewer, serve
+from rag_assets_tests.conftest import yellow_box
 
 SHA1 = "ab" * 20
 QUOTE = "The Board approved a share buyback programme of up to 5% of issued shares."
@@ -40,18 +41,6 @@ def _pdf(path):
         c.showPage()
     c.save()
     return path
-
-
-def _yellow_box(png: bytes) -> tuple[int, int, int, int] | None:
-    """The bounding box of the highlight's pixels (yellow over white, or over black text)."""
-    img = Image.open(io.BytesIO(png)).convert("RGB")
-    px = img.load()
-    hits = [(x, y) for y in range(img.height) for x in range(0, img.width, 2)
-            if px[x, y][0] > 200 and px[x, y][1] > 170 and px[x, y][2] < 150]
-    if not hits:
-        return None
-    xs, ys = [p[0] for p in hits], [p[1] for p in hits]
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 @pytest.fixture(scope="module")
@@ -78,12 +67,12 @@ def _get(url: str) -> bytes:
 
 def test_the_quote_is_highlighted_where_the_page_prints_it(viewer):
     png = _get(page_url(viewer, SHA1, 2, [QUOTE], kind="png"))
-    left, top, right, bottom = _yellow_box(png)
+    left, top, right, bottom = yellow_box(png)
     # the quote's line, in rendered pixels: from X, about SIZE points high around the baseline Y
     assert abs(left - X * SCALE) <= 4 and top <= (H - Y - SIZE) * SCALE + 4 and bottom >= (H - Y) * SCALE - 4
     assert right - left >= 0.9 * 400 * SCALE * SIZE / 11  # the whole sentence, not a word of it
     assert bottom - top <= 2 * SIZE * SCALE  # one line
-    assert _yellow_box(_get(page_url(viewer, SHA1, 1, [QUOTE], kind="png"))) is None  # not on that page
+    assert yellow_box(_get(page_url(viewer, SHA1, 1, [QUOTE], kind="png"))) is None  # not on that page
 
 
 def test_the_page_says_what_was_found_and_refuses_what_does_not_exist(viewer):
@@ -128,10 +117,10 @@ def test_in_a_browser_the_wrong_answer_link_opens_the_highlighted_page(viewer, t
     assert link == answer_url("", "local", QUESTION)
     shot = tmp_path / "answer.png"
     chromium("--window-size=1400,1200", f"--screenshot={shot}", viewer + link)
-    box = _yellow_box(shot.read_bytes())
+    box = yellow_box(shot.read_bytes())
     assert box is not None, "no highlight in the browser"
     # the page image is shown at width 600 of its rendered width: the highlight scales with it
     rendered = Image.open(io.BytesIO(_get(page_url(viewer, SHA1, 2, [QUOTE], kind="png"))))
     ratio = 600 / rendered.width
-    expected = _yellow_box(_get(page_url(viewer, SHA1, 2, [QUOTE], kind="png")))
+    expected = yellow_box(_get(page_url(viewer, SHA1, 2, [QUOTE], kind="png")))
     assert abs((box[2] - box[0]) - (expected[2] - expected[0]) * ratio) <= 6
