@@ -73,7 +73,25 @@ def ui(tmp_path_factory):
         _wait_for(f"http://127.0.0.1:{ports['ui']}/server_info")
         _wait_for(f"http://127.0.0.1:{ports['viewer']}/")
         yield {"ui": f"http://127.0.0.1:{ports['ui']}", "viewer": f"http://127.0.0.1:{ports['viewer']}",
-               "work": work}
+               "work": work, "env": env, "northwind": sha1}
+    finally:
+        stop_process_group(proc)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def changed_ui(ui):
+    """Dagster's webserver alone (no daemon: nothing rebuilds behind the test) on the same instance, with a
+    chunking setting changed since the reports were ingested."""
+    port = free_port()
+    env = {**ui["env"], "RAG_ASSETS_CHUNK_CONTEXT": "deterministic"}
+    log = open(ui["work"] / "webserver.log", "w")
+    proc = subprocess.Popen(["dagster-webserver", "-m", "rag_assets.orchestration.definitions", "-h", "127.0.0.1",
+                             "-p", str(port)], cwd=ui["work"], env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/server_info")
+        yield f"http://127.0.0.1:{port}"
     finally:
         stop_process_group(proc)
         log.close()
@@ -135,3 +153,30 @@ def test_a_wrong_answers_link_in_the_evaluation_opens_the_highlighted_cited_page
     assert cited, images
     _, left, top, right, bottom = cited[0]
     assert left <= box[0] and box[2] <= right and top <= box[1] and box[3] <= bottom, (box, cited[0])
+
+
+def test_a_partition_made_with_other_settings_shows_unsynced_in_its_own_view(ui, changed_ui, page):
+    """Dagster marks a stale ("unsynced") partition only in its own detail view (dagster-io/dagster#9374): after
+    a chunking change, a report's chunks say so there, with the reason in the tag's tooltip; its pages do not."""
+    key = next(k for k in _partition_keys(ui["work"]) if k.startswith("northwind-widgets-plc-"))
+    page.goto(f"{changed_ui}/assets/report_chunks?view=partitions&partition={key}")
+    _dismiss_welcome(page)
+    tag = page.get_by_text("Unsynced", exact=False).first
+    tag.wait_for()
+    tag.hover()
+    page.get_by_text("has a new code version", exact=False).first.wait_for()
+    page.screenshot(path=str(ui["work"] / "unsynced.png"))
+    page.goto(f"{changed_ui}/assets/report_pages?view=partitions&partition={key}")
+    page.get_by_text("Latest materialization", exact=False).first.wait_for()
+    assert "Unsynced" not in page.inner_text("body"), "pages do not depend on chunking"
+
+
+def _partition_keys(work: Path) -> list[str]:
+    from rag_assets.orchestration.ingest_assets import reports_partitions
+
+    script = ("import dagster as dg; print(*dg.DagsterInstance.get().get_dynamic_partitions("
+              f"{reports_partitions.name!r}))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=work, capture_output=True, text=True,
+                          env={**os.environ, "DAGSTER_HOME": str(work / "data" / "dagster")})
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.split()
