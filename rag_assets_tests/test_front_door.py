@@ -54,6 +54,9 @@ def test_a_wheel_in_a_fresh_virtualenv_answers_from_another_folder(tmp_path):
     where = subprocess.run([str(py), "-c", "import rag_assets; print(rag_assets.__file__)"], cwd=work, env=env,
                            capture_output=True, text=True, check=True).stdout
     assert str(env_dir) in where and str(PROJECT_ROOT) not in where
+    models = subprocess.run([str(py), "-c", "from rag_assets.ingest.ocr import models_version; print(models_version())"],
+                            cwd=work, env=env, capture_output=True, text=True, check=True).stdout
+    assert models.startswith("int8-"), f"the wheel's OCR reads with {models!r}, not its shipped int8 models"
     run("samples", "pdfs")
     ingested = run("ingest", "pdfs")
     assert not NOISE.search(ingested.stderr), ingested.stderr[-3000:]

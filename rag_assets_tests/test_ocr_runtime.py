@@ -122,7 +122,7 @@ def test_runtime_settings_are_one_line_errors(tmp_path):
         default_resources({"RAG_ASSETS_PARSER_THREADS": "-2"})
     parser = default_resources({"RAG_ASSETS_OCR_RUNTIME": "onnxruntime", "RAG_ASSETS_PARSER_THREADS": "1"})["parser"]
     assert (parser.ocr_runtime, parser.num_threads) == ("onnxruntime", 1)
-    assert "ocr_runtime" not in parser.fingerprint(), "both runtimes run the same models"
+    assert "ocr_runtime" not in parser.fingerprint(), "the runtime is not, the models it reads with are"
 
 
 def test_parsing_a_scanned_report_releases_the_ocr_engine(tmp_path):

@@ -29,7 +29,7 @@ def cmd_bench_ocr(args) -> int:
         raise SystemExit("error: --pages and --dpi must be at least 1")
     try:
         run_ocr_bench(pdf, count=args.pages, dpi=args.dpi, compare_defaults=not args.no_defaults,
-                      threads=args.threads)
+                      threads=args.threads, precision=args.precision)
     except PdfParseError as exc:
         raise SystemExit(f"error: {exc}") from None
     return 0
@@ -145,6 +145,8 @@ def add_bench_verbs(sub) -> None:
     s.add_argument("--dpi", type=int, default=150, help="scan resolution (default 150)")
     s.add_argument("--no-defaults", action="store_true", help="skip the RapidOCR-defaults comparison")
     s.add_argument("--threads", type=whole_number, default=0, help="inference threads (0: one per core)")
+    s.add_argument("--precision", choices=["f32"], default="",
+                   help="force OpenVINO's inference precision (f32: what a CPU without BF16 runs)")
     s.set_defaults(func=cmd_bench_ocr)
 
     s = sub.add_parser("bench-llm", help="embedded LLM backends side by side: prompt/generated tokens/s, s/answer")

@@ -70,16 +70,24 @@ class LineRecognizer:
         return TextRecOutput(images, texts, scores, (None,) * len(images), time.perf_counter() - t0)
 
 
-def install(engine, model_path: str, threads: int) -> None:
-    """Replace ``engine``'s line recognizer (a RapidOCR on OpenVINO) by a ``LineRecognizer`` over the same
-    model, with two streams when ``threads`` (0: every core) allows two."""
+def install(engine, model_path: str, threads: int, keep: tuple[int, ...] | None = None, precision: str = "") -> None:
+    """Replace ``engine``'s line recognizer (a RapidOCR on OpenVINO) by a ``LineRecognizer`` over
+    ``model_path``, with two streams when ``threads`` (0: every core) allows two. ``keep``: the model reads
+    only these columns of the source model's characters (a pruned output layer); the decoder gets the same."""
     import os
 
     import openvino as ov
 
     threads = threads or os.cpu_count() or 1
     streams = 2 if threads >= 2 else 1
-    compiled = ov.Core().compile_model(model_path, "CPU", {"NUM_STREAMS": streams, "INFERENCE_NUM_THREADS": threads})
+    config = {"NUM_STREAMS": streams, "INFERENCE_NUM_THREADS": threads}
+    if precision:
+        config["INFERENCE_PRECISION_HINT"] = precision
+    compiled = ov.Core().compile_model(model_path, "CPU", config)
     inner = engine._load_rec_model()  # RapidOCR's recognizer: its resizing, its decoder, its settings
     inner.session = None  # its own compiled copy is not used
+    if keep is not None:
+        characters = inner.postprocess_op.character
+        inner.postprocess_op.character = [characters[i] for i in keep]
+        inner.postprocess_op.dict = {char: i for i, char in enumerate(inner.postprocess_op.character)}
     engine.text_rec = LineRecognizer(inner, compiled, streams)

@@ -46,16 +46,25 @@ def spread(n_pages: int, count: int) -> list[int]:
     return list(range(0, n_pages, step))[:count]
 
 
-def bench_settings(compare_defaults: bool = True, threads: int = 0) -> dict:
-    """The engines to compare: the project's settings on each installed runtime (the default one first) and,
+def bench_settings(compare_defaults: bool = True, threads: int = 0, precision: str = "") -> dict:
+    """The engines to compare: the project's settings on each installed runtime (the default one first; on
+    OpenVINO with the shipped int8 models and with RapidOCR's float models, at ``precision`` if given) and,
     if asked, RapidOCR's own defaults."""
     from rapidocr import RapidOCR
 
     from rag_assets.ingest.ocr import build_engine, quiet_rapidocr, resolve_runtime
+    from rag_assets.ingest.ocr_models import shipped
 
     default = resolve_runtime("auto")
     runtimes = [default] + [rt for rt in ("openvino", "onnxruntime") if rt != default and _installed(rt)]
-    settings = {f"project, {rt}": build_engine(rt, threads) for rt in runtimes}
+    settings = {}
+    for rt in runtimes:
+        on_ov = rt == "openvino"
+        settings[f"project, {rt}" + (f" {precision}" if on_ov and precision else "")] = build_engine(
+            rt, threads, precision=precision if on_ov else "")
+        if on_ov and shipped() is not None:
+            settings["openvino, float models" + (f" {precision}" if precision else "")] = build_engine(
+                rt, threads, use_shipped=False, precision=precision)
     if compare_defaults:
         settings["rapidocr defaults"] = RapidOCR()
     quiet_rapidocr()
@@ -72,7 +81,8 @@ def _installed(runtime: str) -> bool:
         return False
 
 
-def run_ocr_bench(src: Path, count: int = 8, dpi: int = 150, compare_defaults: bool = True, threads: int = 0) -> dict:
+def run_ocr_bench(src: Path, count: int = 8, dpi: int = 150, compare_defaults: bool = True, threads: int = 0,
+                  precision: str = "") -> dict:
     """OCR ``count`` pages spread over ``src`` as ingestion does (``ocr_page``), with the project's settings on
     each installed runtime and, for comparison, RapidOCR's defaults; prints and returns s/page and word recall
     per setting."""
@@ -82,7 +92,7 @@ def run_ocr_bench(src: Path, count: int = 8, dpi: int = 150, compare_defaults: b
     with tempfile.TemporaryDirectory() as tmp:
         scan = Path(tmp) / "scan.pdf"
         truth = make_scan(Path(src), scan, count, dpi)
-        settings = bench_settings(compare_defaults, threads)
+        settings = bench_settings(compare_defaults, threads, precision)
         pdf = pdfium.PdfDocument(str(scan))
         try:
             for name, engine in settings.items():
@@ -92,7 +102,7 @@ def run_ocr_bench(src: Path, count: int = 8, dpi: int = 150, compare_defaults: b
                            for i in range(len(pdf))]
                 secs = (time.perf_counter() - t0) / len(pdf)
                 results[name] = {"s_per_page": round(secs, 2), "word_recall": round(sum(recalls) / len(recalls), 3)}
-                print(f"{name:22} {secs:6.2f} s/page  word recall {results[name]['word_recall']:.3f}  "
+                print(f"{name:30} {secs:6.2f} s/page  word recall {results[name]['word_recall']:.3f}  "
                       f"({len(pdf)} pages of {Path(src).name} at {dpi} dpi)", flush=True)
         finally:
             pdf.close()

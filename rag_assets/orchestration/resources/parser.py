@@ -9,6 +9,7 @@ import dagster as dg
 from pydantic import Field
 
 from rag_assets.settings import OcrRuntime, ParserRoute
+from rag_assets.ingest.ocr import models_version as ocr_models_version
 from rag_assets.ingest.parsing import (
     PARSER_VERSION,
     docling_artifacts_available,
@@ -35,7 +36,7 @@ class ParserResource(dg.ConfigurableResource):
                                                   "pages without readable text (auto), every page, or never")
     ocr_runtime: OcrRuntime = Field(
         default="auto", description="weight-free route: what OCR runs on (auto: OpenVINO where installed, "
-        "else ONNX Runtime); not in the fingerprint: both run the same models")
+        "else ONNX Runtime); in the fingerprint as the models it reads with (OpenVINO: the shipped int8 ones)")
     num_threads: int = Field(default=2, ge=0, description="threads for Docling's pipeline, or for OCR on the "
                              "weight-free route (0: every core)")
 
@@ -47,7 +48,10 @@ class ParserResource(dg.ConfigurableResource):
     def fingerprint(self) -> dict:
         route = self.resolved_route()
         if route == "weight_free":
-            return {"route": PARSER_VERSION, "ocr": self.ocr}
+            found = {"route": PARSER_VERSION, "ocr": self.ocr}
+            if self.ocr != "off":  # the int8 models read differently from RapidOCR's float ones
+                found["ocr_models"] = ocr_models_version(self.ocr_runtime)
+            return found
         return {"route": "docling", "tables": self.do_table_structure, "ocr": self.do_ocr}
 
     def parse(self, path: Path, name: str | None = None, progress=None, ocr_progress=None):
