@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.storage.paths import PROJECT_ROOT, erc_dir
+from rag_assets.storage.paths import PROJECT_ROOT, erc_dir, financebench_dir
 from rag_assets.tools.samples import SAMPLES, write_samples
 
 
@@ -43,6 +43,14 @@ def erc() -> Path:
     d = erc_dir()
     if not (d / "pdfs").is_dir():
         pytest.skip(f"ERC2 development data not found at {d} (set RAG_ASSETS_ERC_DIR to its folder)")
+    return d
+
+
+@pytest.fixture
+def financebench() -> Path:
+    d = financebench_dir()
+    if not (d / "pdfs").is_dir():
+        pytest.skip(f"FinanceBench development data not found at {d} (set RAG_ASSETS_FINANCEBENCH_DIR to its folder)")
     return d
 
 

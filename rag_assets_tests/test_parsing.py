@@ -119,3 +119,43 @@ def test_surrogate_halves_from_pdfium_are_repaired():
     assert _fix_surrogates("a\ud835\udc00b") == "a\U0001d400b"
     assert _fix_surrogates("x\ud800y") == "xy"
     assert _fix_surrogates("plain") == "plain"
+
+
+def test_rows_that_pdfium_reads_as_one_line_become_rows():
+    """Words carried on to the next row without a line break (PDFium reads a statement's rows as one line when
+    they are one text object): a word starting left of the last one, outside its height, starts a row; a
+    superscript or a dollar sign on the same row does not."""
+    from rag_assets.ingest.pdf_layout import _rows
+
+    def word(text, x0, y0, h=4.6):
+        return (text, x0, x0 + 5 * len(text), y0, y0 + h)
+
+    words = [word("Income", 171, 646), word("taxes", 205, 646), word("586.3", 348, 646), word("(1)", 380, 648),
+             word("After-tax", 171, 638.4), word("earnings", 220, 638.4), word("111.7", 349, 639.4),
+             word("Net", 171, 612.8), word("$", 325, 612.5), word("2,707.3", 345, 612.8)]
+    assert [[w[0] for w in row] for row in _rows(words)] == [
+        ["Income", "taxes", "586.3", "(1)"], ["After-tax", "earnings", "111.7"], ["Net", "$", "2,707.3"]]
+    hyphenated = [word("The", 40, 781.7), word("consolidated", 60, 781.7), word("finan\ufffecial", 53, 768.4, h=20.8),
+                  word("statements", 58, 768.2)]
+    assert len(_rows(hyphenated)) == 1, "a word hyphenated across two rows spans both"
+
+
+@pytest.mark.real_data
+def test_a_statement_whose_rows_share_a_text_object_keeps_one_row_per_line_item(financebench):
+    """A 10-K's income statement in small print whose rows PDFium joins into lines of two or three rows."""
+    import pypdfium2 as pdfium
+
+    from rag_assets.ingest.pdf_layout import layout_page
+
+    pdf_path = financebench / "pdfs" / "1f89c4b9dd50dee72f36195f01813b61d49da229.pdf"
+    if not pdf_path.exists():
+        pytest.skip(f"{pdf_path} not in this copy of the FinanceBench data")
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        (table,) = [b for b in layout_page(pdf[44], 44).blocks if b.kind == "table"]
+    finally:
+        pdf.close()
+    rows = {r[0]: [c for c in r[1:] if c.strip(" $")] for r in table.rows}
+    assert [c.strip(" $") for c in rows["Income taxes"]] == ["586.3", "629.1", "480.5"]
+    assert [c.strip(" $") for c in rows["After-tax earnings from joint ventures"]] == ["111.7", "117.7", "91.1"]
+    assert [c.strip(" $") for c in rows["Net earnings attributable to General Mills"]] == ["2,707.3", "2,339.8", "2,181.2"]

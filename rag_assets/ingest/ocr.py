@@ -184,8 +184,10 @@ def ocr_page(page: pdfium.PdfPage, page_index: int, scale: float = 2.0, engine=N
         ys = [p[1] for p in quad]
         boxes.append((text.strip(), min(xs) / scale, max(xs) / scale, height - max(ys) / scale,
                       height - min(ys) / scale))
-    lines = boxes_to_lines(boxes)
-    n_chars = sum(len(b[0]) for b in boxes)
+    # a line without a letter or digit is the edge of a picture read as "_" or "■", not text (a table's "-" for
+    # nil sits on its row's line, beside the row's label)
+    lines = [ln for ln in boxes_to_lines(boxes) if any(ch.isalnum() for s in ln.segments for ch in s.text)]
+    n_chars = sum(len(s.text) for ln in lines for s in ln.segments)
     return PageLayout(page_index, width, height, group_blocks(lines), n_chars, page.get_rotation()), n_chars
 
 

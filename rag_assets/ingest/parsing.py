@@ -26,7 +26,7 @@ from rag_assets.ingest.pdf_layout import PageLayout, layout_page
 
 log = logging.getLogger(__name__)
 
-PARSER_VERSION = "pdfium-layout-1"
+PARSER_VERSION = "pdfium-layout-2"
 
 
 class PdfParseError(Exception):

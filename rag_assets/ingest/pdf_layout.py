@@ -136,12 +136,27 @@ def page_lines(textpage: pdfium.PdfTextPage, gap_factor: float = 0.8) -> tuple[l
             if rot:
                 b0, b1 = to_text_frame(b0, rot), to_text_frame(b1, rot)
             words.append((_fix_surrogates(wm.group()), min(b0[0], b1[0]), max(b0[1], b1[1]), min(b0[2], b1[2]), max(b0[3], b1[3])))
-        if not words:
-            continue
-        lines.append(_split_at_gaps(words, gap_factor, rot))
-        words_of.append(words)
+        for row in _rows(words):
+            lines.append(_split_at_gaps(row, gap_factor, rot))
+            words_of.append(row)
     merged, merged_words = _merge_same_row(lines, words_of, gap_factor)
     return [_split_trailing_numbers(ln, ws) for ln, ws in zip(merged, merged_words)], n
+
+
+def _rows(words: list) -> list[list]:
+    """One PDFium text line's words, split where the text carried on to another row without a line break: a
+    word that starts left of the previous word's start, wholly above or below it (a statement whose rows are
+    one text object, so PDFium reads two or three rows as one line). A word hyphenated across two rows spans
+    both and stays."""
+    rows: list[list] = []
+    for w in words:
+        if rows:
+            prev = rows[-1][-1]
+            if not (w[1] < prev[1] and (w[4] < prev[3] or w[3] > prev[4])):
+                rows[-1].append(w)
+                continue
+        rows.append([w])
+    return rows
 
 
 def _segment(words: list) -> Segment:
