@@ -61,6 +61,18 @@ def test_table_rows_carry_period_scale_and_sign():
     assert npl.latest.percent and npl.value_of(npl.latest) == 0.25
 
 
+def test_a_currency_sign_after_a_figure_leaves_it_a_figure_in_its_year():
+    """Small print sets the next column's "$" against the figure before it; a suffix sign ("1.234 €") reads alike."""
+    page = ("(In Millions)\n\n|  |  | 2022 | 2021 |  | 2020 |\n|---|---|---|---|---|---|\n"
+            "| Net sales | $ | 18,992.8 $ |  | 18,127.0 $ | 17,626.6 |\n"
+            "| Net earnings attributable to the company | $ | 2,707.3 $ |  | 2,339.8 $ | 2,181.2 |\n")
+    rows = {c.label: c for c in page_candidates(page, "s", 44)}
+    earnings = rows["Net earnings attributable to the company"]
+    assert [(f.period, f.written) for f in earnings.figures] == [("2022", "2,707.3"), ("2021", "2,339.8"),
+                                                                   ("2020", "2,181.2")]
+    assert earnings.value_of(earnings.figures[0]) == 2_707_300_000
+
+
 def test_sentences_keep_their_own_scale_and_drop_durations_and_list_numbers():
     (cand,) = [c for c in page_candidates(TEXT, "s", 3) if "research expenses" in c.label]
     assert cand.latest.written == "$31.4 million" and cand.latest.period == "2022"

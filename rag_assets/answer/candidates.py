@@ -17,6 +17,8 @@ YEAR_RE = re.compile(r"(?<![\d.,])(?:FY\s?)?((?:19[89]|20[0-4])\d)(?![\d,]|\.\d)
 CELL_NUMBER_RE = re.compile(
     r"^\(?\s*[-−–]?\s*(?:US\$|A\$|C\$|HK\$|[$€£¥])?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*\)?$")
 FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
+# a currency sign after a figure: a suffix ("1.234 €"), or the next column's "$" that small print set too close
+TRAILING_CURRENCY_RE = re.compile(r"\s+(?:US\$|A\$|C\$|HK\$|[$€£¥])$")
 TEXT_FIGURE_RE = re.compile(
     r"\(?(?:US\$|A\$|C\$|HK\$|[$€£¥]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|RMB|NOK|SEK)\s?)?(?<![\w.,/-])"
     r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?"
@@ -90,7 +92,7 @@ def _cells(line: str) -> list[str]:
 
 
 def _cell_figure(cell: str) -> Figure | None:
-    cell = FOOTNOTE_RE.sub("", cell.replace("\u2212", "-")).strip()
+    cell = TRAILING_CURRENCY_RE.sub("", FOOTNOTE_RE.sub("", cell.replace("\u2212", "-")).strip())
     if not cell or not CELL_NUMBER_RE.match(cell):
         return None
     value = parse_number(cell.replace(" ", ""))
