@@ -43,8 +43,8 @@ OCR_PARAMS = {
 # The same two packaged models run faster on OpenVINO where it is installed: on a CPU with AMX/AVX512-BF16
 # it infers in bf16 by default (detection ~4x, recognition ~2x faster than ONNX Runtime in fp32; same word
 # recall); elsewhere it infers in fp32, as fast as ONNX Runtime. ``auto`` takes OpenVINO when importable.
-# On OpenVINO the project reads with its own int8 copies of those models (``ocr_models``), 2.6-3x faster in
-# fp32 (a CPU without BF16).
+# On OpenVINO the project reads with its own int8 copies of those models (``ocr_models``), 2.2-2.7x faster in
+# fp32 (a CPU without BF16) at the same word recall.
 OCR_RUNTIMES = ("auto", "openvino", "onnxruntime")
 PACKAGED_MODELS = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx"}
 

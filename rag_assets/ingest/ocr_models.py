@@ -4,14 +4,15 @@ PP-OCRv6 detection and recognition models by ``python -m rag_assets.tools.build_
 - the recognizer's output layer keeps only the characters of Latin, Greek and Cyrillic scripts, digits,
   punctuation, currency, arrows and math signs (1,277 of 18,710; code points below U+2500), so its largest
   matrix product and softmax shrink 15x;
-- both models are quantized to int8 (NNCF post-training quantization on lines of the sample reports).
+- both models are quantized to int8 (NNCF post-training quantization on the sample reports' scans), the
+  recognizer's first convolution left in float.
 
-On 2 cores with OpenVINO in f32 (a CPU without BF16) this took OCR from 4.31 to 1.72 s/page at the same word
-recall (.999 on 8 scanned pages of an unseen report). A filing in another script (CJK) needs the full
-vocabulary: ``RAG_ASSETS_OCR_RUNTIME=onnxruntime`` runs RapidOCR's own float models.
+On 2 cores with OpenVINO in f32 (a CPU without BF16) this reads 0.9-1.4 s/page against 2.3-3.9 for the float
+models, word recall within .003 on scans of four dev-set reports (docs/benchmarks.md). A filing in another
+script (CJK) needs the full vocabulary: ``RAG_ASSETS_OCR_RUNTIME=onnxruntime`` runs RapidOCR's own float models.
 
-The manifest names the source models by SHA-256: if the installed rapidocr ships different ones, the shipped
-models are not used (the packaged float models are, and ``available()`` says why)."""
+The manifest names the source models by SHA-256: if the installed rapidocr ships different ones, ``shipped()``
+is None and the packaged float models are used (``test_ocr_models.py`` fails, asking for a rebuild)."""
 
 from __future__ import annotations
 
