@@ -27,16 +27,14 @@ def scan(tmp_path_factory):
 
 
 def _recall(engine, scan) -> float:
-    from rag_assets.ingest.ocr import ocr_page, page_text
-    from rag_assets.tools.bench_ocr import word_recall
+    from rag_assets.tools.bench_ocr import scan_recall
 
     path, truth = scan
     pdf = pdfium.PdfDocument(str(path))
     try:
-        recalls = [word_recall(page_text(ocr_page(pdf[i], i, engine=engine)[0]), truth[i]) for i in range(len(pdf))]
+        return scan_recall(engine, pdf, truth)
     finally:
         pdf.close()
-    return sum(recalls) / len(recalls)
 
 
 def test_the_shipped_models_match_the_installed_rapidocr_and_its_characters():

@@ -81,12 +81,20 @@ def _installed(runtime: str) -> bool:
         return False
 
 
+def scan_recall(engine, pdf: pdfium.PdfDocument, truth: list[str]) -> float:
+    """Mean word recall of ``engine`` reading every page of the scan ``pdf`` against its pages' ``truth``."""
+    from rag_assets.ingest.ocr import ocr_page, page_text
+
+    recalls = [word_recall(page_text(ocr_page(pdf[i], i, engine=engine)[0]), truth[i]) for i in range(len(pdf))]
+    return sum(recalls) / len(recalls)
+
+
 def run_ocr_bench(src: Path, count: int = 8, dpi: int = 150, compare_defaults: bool = True, threads: int = 0,
                   precision: str = "") -> dict:
     """OCR ``count`` pages spread over ``src`` as ingestion does (``ocr_page``), with the project's settings on
     each installed runtime and, for comparison, RapidOCR's defaults; prints and returns s/page and word recall
     per setting."""
-    from rag_assets.ingest.ocr import ocr_page, page_text
+    from rag_assets.ingest.ocr import ocr_page
 
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,10 +106,9 @@ def run_ocr_bench(src: Path, count: int = 8, dpi: int = 150, compare_defaults: b
             for name, engine in settings.items():
                 ocr_page(pdf[0], 0, engine=engine)  # warm-up: sessions, arenas, compiled shapes
                 t0 = time.perf_counter()
-                recalls = [word_recall(page_text(ocr_page(pdf[i], i, engine=engine)[0]), truth[i])
-                           for i in range(len(pdf))]
+                recall = scan_recall(engine, pdf, truth)
                 secs = (time.perf_counter() - t0) / len(pdf)
-                results[name] = {"s_per_page": round(secs, 2), "word_recall": round(sum(recalls) / len(recalls), 3)}
+                results[name] = {"s_per_page": round(secs, 2), "word_recall": round(recall, 3)}
                 print(f"{name:30} {secs:6.2f} s/page  word recall {results[name]['word_recall']:.3f}  "
                       f"({len(pdf)} pages of {Path(src).name} at {dpi} dpi)", flush=True)
         finally:
