@@ -8,13 +8,14 @@ import csv
 import dagster as dg
 import pytest
 
-from rag_assets.answer.filings import Filing, asked_period, select
+from rag_assets.answer.filings import Filing, select
+from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.formulas import Parser, evaluate, items_of, show
 from rag_assets.answer.metric_library import default_library
-from rag_assets.answer.metric_question import plan
+from rag_assets.answer.question.plan import plan
 from rag_assets.answer.routing import Router
 from rag_assets.answer.run import NoLLM, build_answerer
-from rag_assets.answer.units import asked_unit
+from rag_assets.answer.question.unit import asked_unit
 from rag_assets.config import get_config
 from rag_assets.orchestration.definitions import ingestion_graph
 from rag_assets.orchestration.ingest_assets import reports_partitions

@@ -12,9 +12,11 @@ from rag_assets.answer.boolean_reader import read_boolean
 from rag_assets.answer.comparative import answer_comparative
 from rag_assets.answer.evidence_policy import asks_event
 from rag_assets.answer.filing_routes import FilingRoutes
-from rag_assets.answer.filings import Filing, asked_period
+from rag_assets.answer.filings import Filing
+from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.names_reader import read_names
 from rag_assets.answer.number_reader import read_number
+from rag_assets.answer.numbers import NA
 from rag_assets.answer.passage_reader import na_value, read_passages
 from rag_assets.answer.question_text import retrieval_query, too_long
 from rag_assets.answer.readings import take_boolean, take_computed, take_decided, take_names, take_number
@@ -105,6 +107,10 @@ class Answerer:
     def _single(self, question: str, kind: str, route: Route, rec: AnswerRecord, query: str | None = None) -> None:
         """Answer ``question`` from ``route``'s report(s); ``query`` is what is searched and what quotes and
         figures must name (default: the question without its template tail and the company's name)."""
+        if not route.sha1s:  # no filing of the company covers the period asked: never another year's figure
+            rec.value = NA
+            rec.notes.append(f"{route.company}: no filing covers the period asked; answered N/A")
+            return
         query = query or retrieval_query(question, route.company)
         ranked, chunks, usage = self.rank_pages(question, route, query, self._page_count(kind, question))
         rec.retrieved_chunks = [

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field, replace
 
 from rag_assets.answer.formulas import FormulaError, Item, Node, Parser, evaluate, items_of, money, show, substitute
 from rag_assets.answer.metric_library import Library
-from rag_assets.answer.metric_question import Criterion, MetricPlan
+from rag_assets.answer.question.criterion import Criterion
+from rag_assets.answer.question.plan import MetricPlan
 from rag_assets.answer.numbers import NA
 from rag_assets.answer.operands import Operand, SourcePage, find_operand
-from rag_assets.answer.units import AskedUnit
+from rag_assets.answer.question.unit import AskedUnit
 
 OPERAND_PAGES = 8  # pages retrieval adds per operand and report, after the item's statement pages
 
@@ -144,9 +145,13 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon) -> Comp
     before = _value(resolved[1], comp) if crit.before is not None else 0.0
     if now is None or before is None:
         return comp
+    against = before if crit.before is not None else crit.bound
+    change = (now - before) / abs(before) if crit.before is not None and before else 0.0
     comp.value = {"positive": now > 0, "negative": now < 0, "up": now > before, "down": now < before,
-                  "at_least": now >= crit.bound}[crit.test]
-    rule = f" (yes at {crit.bound:g} or more: {crit.rule})" if crit.test == "at_least" else ""
+                  "more": now > against, "less": now < against, "at_least": now >= crit.bound,
+                  "up_by": change > crit.bound, "down_by": -change > crit.bound}[crit.test]
+    rule = f" (yes at {crit.bound:g} or more: {crit.rule})" if crit.test == "at_least" else \
+        f" ({crit.test} {crit.bound:g})" if crit.test in ("more", "less", "up_by", "down_by") and crit.bound else ""
     comp.notes.append(f"decided from figures: {comp.formula} = {now:.6g}"
                       + (f" vs {before:.6g}" if crit.before is not None else "") + f"{rule} -> {comp.value}")
     return comp

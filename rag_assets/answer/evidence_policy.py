@@ -35,12 +35,17 @@ def event_problem(question: str, quote: str, lexicon: Lexicon | None, stated: st
     return None
 
 
+def asks_expectation(question: str, lexicon: Lexicon | None) -> bool:
+    """The question asks what is expected (guidance, an outlook, a forecast: the lexicon's
+    ``events.expectation_asked_by``), not a result already reported."""
+    tokens = tokenize(question)
+    return bool(lexicon) and any(contains(tokens, t) for t in lexicon.events.get("expectation_asked_by", ()))
+
+
 def expectation_problem(question: str, quote: str, lexicon: Lexicon | None) -> str | None:
     """Why ``quote`` cannot answer a question about what is expected (it states no expectation: a result
     already reported), or None."""
-    if not lexicon or not lexicon.events.get("expectation_asked_by"):
-        return None
-    if not any(contains(tokenize(question), t) for t in lexicon.events["expectation_asked_by"]):
+    if not asks_expectation(question, lexicon):
         return None
     if any(contains(tokenize(quote), t) for t in lexicon.events.get("expectation_stated_by", ())):
         return None

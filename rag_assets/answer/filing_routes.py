@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rag_assets.answer.filings import COVER_PAGES, Filing, asked_period, cover_year, detect, select
+from rag_assets.answer.evidence_policy import asks_expectation
+from rag_assets.answer.filings import COVER_PAGES, Filing, cover_year, detect, select
+from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.routing import Route, Router
+from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import Retriever
 
 
@@ -21,13 +24,14 @@ class FilingRoutes:
         self.retriever = retriever
 
     def routes(self, question: str, notes: list[str] | None = None) -> list[Route]:
-        """The companies ``question`` names, each with the filing(s) that answer it; why a filing was chosen
-        among several goes to ``notes``."""
+        """The companies ``question`` names, each with the filing(s) that answer it (none when no filing covers
+        the period asked); why a filing was chosen among several goes to ``notes``."""
         asked = asked_period(question)
+        forward = asks_expectation(question, default_lexicon())
         out = []
         for route in self.router.route(question):
-            chosen, why = select([self.filing(s) for s in route.sha1s], asked)
-            if len(route.sha1s) > 1 and notes is not None:
+            chosen, why = select([self.filing(s) for s in route.sha1s], asked, forward)
+            if (len(route.sha1s) > 1 or not chosen) and notes is not None:
                 notes.append(f"{route.company}: {why} ({', '.join(f.label for f in chosen)})")
             out.append(replace(route, sha1s=tuple(f.sha1 for f in chosen)))
         return out

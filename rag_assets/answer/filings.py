@@ -8,7 +8,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-YEAR = r"(?:19[89]|20[0-4])\d"
+from rag_assets.answer.question.period import YEAR, AskedPeriod
+
 DOC_TYPES = {  # how subset.csv and file names write a document type -> ours
     "10k": "annual", "10-k": "annual", "annual": "annual", "annual report": "annual", "20f": "annual",
     "20-f": "annual", "10q": "quarterly", "10-q": "quarterly", "quarterly": "quarterly", "8k": "current",
@@ -18,9 +19,6 @@ ANNUAL_RE = re.compile(rf"\b(?:for\s+the\s+)?(?:fiscal\s+)?year\s+ended\s+[A-Z][
 QUARTER_RE = re.compile(rf"\bquarterly\s+period\s+ended\s+([A-Z][a-z]+)\s+\d{{1,2}},?\s+({YEAR})", re.I)
 FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F)\b")
 NAME_PERIOD_RE = re.compile(rf"(?<!\d)({YEAR})(?:[ _-]?Q([1-4]))?(?!\d)", re.I)
-ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-Q_ASKED_RE = re.compile(rf"\b(?:Q([1-4])|({'|'.join(ORDINAL)})\s+(?:fiscal\s+)?quarter)\b", re.I)
-YEAR_ASKED_RE = re.compile(rf"(?<![\w.])(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR})(?![\w])", re.I)
 COVER_PAGES = 3  # the pages that state a filing's form and period
 LATER_FILING_YEARS = 2  # an annual report prints the two years before its own (income and cash flow statements)
 
@@ -80,32 +78,38 @@ def cover_year(first_pages: list[str]) -> int | None:
     return max(years, key=lambda y: (years[y], y)) if years else None
 
 
-@dataclass(frozen=True)
-class AskedPeriod:
-    years: tuple[int, ...]  # every fiscal year the question names, in order
-    quarter: int | None = None
-
-    @property
-    def target(self) -> int | None:
-        """The year whose filing answers: the latest named (a change 'between FY2021 and FY2022' is read in
-        the FY2022 report, which prints both)."""
-        return max(self.years) if self.years else None
-
-
-def asked_period(question: str) -> AskedPeriod:
-    """The fiscal years and quarter a question names ('FY2018', 'Q2 of FY2023', 'second fiscal quarter of
-    2023', 'between 2022 and the 2021 fiscal period')."""
-    years = tuple(dict.fromkeys(int(m.group(1)) for m in YEAR_ASKED_RE.finditer(question)))
-    q = Q_ASKED_RE.search(question)
-    quarter = (int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]) if q else None
-    return AskedPeriod(years, quarter)
+def covers(filing: Filing, asked: AskedPeriod, forward: bool = False) -> bool | None:
+    """Whether ``filing`` can print the period asked: an annual report its own fiscal year and the
+    ``LATER_FILING_YEARS`` before it; an interim filing its year (up to its own quarter) and the year before
+    (the comparative columns); with ``forward`` (the question asks what is expected) also the year after.
+    None when the filing's year is unknown."""
+    if filing.year is None or asked.target is None:
+        return None
+    target, year = asked.target, filing.year
+    if forward and target == year + 1:
+        return True
+    if filing.doc_type in ("annual", ""):
+        return year - LATER_FILING_YEARS <= target <= year
+    if target == year and asked.quarter and filing.quarter:
+        return asked.quarter <= filing.quarter
+    return year - 1 <= target <= year
 
 
-def select(filings: list[Filing], asked: AskedPeriod) -> tuple[list[Filing], str]:
-    """The filings of one company that answer a question asking for ``asked``, with why. One filing: that one.
-    A quarter: the quarterly reports and earnings releases of the target year. A year: that year's annual
+def uncovered(filings: list[Filing], asked: AskedPeriod, forward: bool = False) -> bool:
+    """No filing of the company can print the period asked (every filing's year is known, none covers it)."""
+    seen = [covers(f, asked, forward) for f in filings]
+    return bool(seen) and all(c is False for c in seen)
+
+
+def select(filings: list[Filing], asked: AskedPeriod, forward: bool = False) -> tuple[list[Filing], str]:
+    """The filings of one company that answer a question asking for ``asked``, with why. None when no filing
+    covers the period asked (``uncovered``: the answer is N/A, never another year's figure). One filing: that
+    one. A quarter: the quarterly reports and earnings releases of the target year. A year: that year's annual
     report, else the nearest later one (it prints the prior years' columns), else that year's other filings.
     No period: the latest annual report. When nothing fits, every filing."""
+    if asked.target and uncovered(filings, asked, forward):
+        dated = ", ".join(sorted(f.label for f in filings))
+        return [], f"no filing covers {'Q%d ' % asked.quarter if asked.quarter else 'FY'}{asked.target} ({dated})"
     if len(filings) <= 1:
         return filings, "the company's only filing"
     target = asked.target

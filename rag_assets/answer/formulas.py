@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag_assets.answer.metric_library import Library, fold
+from rag_assets.answer.metric_library import POSSESSIVE_RE, Library, fold
 
 YEAR = r"(?:fy\s?)?((?:19|20)\d\d)"
 
@@ -102,14 +102,42 @@ def show(node: Node) -> str:
     return f"({show(node.left)} {node.op} {show(node.right)})"
 
 
-WORD_OPS = [(r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bless\b", "-"), (r"\bminus\b", "-"),
-            (r"\bplus\b", "+"), (r"\b(?:multiplied\s+by|times)\b", "*"), (r"[×x](?=\s*\d)", "*"), (r"\s[−–]\s", " - ")]
-ASIDE_RE = re.compile(r"\((?:from|using|as|in|i\.e\.|e\.g\.|see)\b[^()]*\)", re.I)
-SPLIT_RE = re.compile(r"([()+*/\u2212])")
+WORD_OPS = [(r"\bdivided\s+by\b", "/"), (r"\bover\b(?!\s+(?:the\s+)?(?:fiscal|fy|years?|\d|two|three|four|five))", "/"),
+            (r"\bless\b", "-"), (r"\bminus\b", "-"), (r"\bplus\b", "+"),
+            (r"\b(?:multiplied\s+by|times)\b", "*"), (r"(?<=\d)\s*[×x]\s*|\s[×x]\s", " * "), (r"\s[−–]\s", " - ")]
+ASIDE_RE = re.compile(r"\((?:from|using|as|in|i\.e\.|e\.g\.|see|taken|reported|excluding|including|used|provided)\b"
+                      r"[^()]*\)|"
+                      r"\b(?:taken\s+|as\s+reported\s+|reported\s+)?(?:from|in|on|per)\s+(?:the\s+)?(?:consolidated\s+)?"
+                      r"(?:statements?\s+of\s+(?:cash\s+flows?|income|operations|earnings|financial\s+position)|"
+                      r"cash[\s-]+flows?\s+statement|income\s+statement|balance\s+sheet|p&l(?:\s+statement)?)", re.I)
+SUM_RE = re.compile(r"\b(?:the\s+)?sum\s+of\s+(.+?)\s+and\s+(.+?)(?=$|[.,;)])", re.I)
+SPLIT_RE = re.compile(r"([()+*/^\u2212])")
+MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
+          "jun|jul|aug|sep|sept|oct|nov|dec")
+# Words that only say when (years, dates, year ends): an operand's words lose them from either end.
+PERIOD_WORD_RE = re.compile(rf"(?:fy\s?)?(?:19|20)\d\d|fy|fiscal|years?|year[\s-]?ends?|ends?|close|closing|"
+                            rf"balances?|ended|ending|at|as|of|for|in|on|over|during|between|from|to|through|and|the|its|"
+                            rf"respectively|{MONTHS}|\d{{1,2}}")
+OPERATORS = {"average": "mean", "mean": "mean", "avg": "mean", "change in": "change", "increase in": "change",
+             "change of": "change"}
+OPERATOR_RE = re.compile(rf"^(?:the\s+)?({'|'.join(sorted(OPERATORS, key=len, reverse=True))})\b\s*(?:of\s+)?", re.I)
+YEAR_IN_RE = re.compile(YEAR)
+
+
+def _strip_period(words: list[str]) -> list[str]:
+    """``words`` without the period words at either end ('fy2019 revenue' -> 'revenue', 'total assets at the end of
+    2018 and 2019' -> 'total assets')."""
+    start, end = 0, len(words)
+    while start < end and PERIOD_WORD_RE.fullmatch(words[start]):
+        start += 1
+    while end > start and PERIOD_WORD_RE.fullmatch(words[end - 1]):
+        end -= 1
+    return words[start:end]
 
 
 class Parser:
-    """Recursive descent over + - * / and parentheses; an operand's words become items of one year."""
+    """Recursive descent over + - * / ^ and parentheses; an operand's words become items of one year (or an
+    average or change over two)."""
 
     def __init__(self, library: Library, year: int, defined: dict[str, str] | None = None):
         self.library, self.year, self.defined = library, year, defined or {}
@@ -119,9 +147,11 @@ class Parser:
         self.depth += 1
         if self.depth > 8:
             raise FormulaError("definitions refer to each other")
+        text = SUM_RE.sub(lambda m: f"({m.group(1)} + {m.group(2)})", text)
         for pattern, op in WORD_OPS:
             text = re.sub(pattern, f" {op} ", text, flags=re.I)
         text = re.sub(r"(?:(?<=\s)|^)-(?=\s|\()", "\u2212", ASIDE_RE.sub(" ", text).strip().rstrip("."))  # a minus sign
+        text = _period_asides(text)
         tokens = [t.strip().replace("\u2212", "-") for t in SPLIT_RE.split(text) if t.strip()]
         node, rest = self._expr(tokens)
         if rest:
@@ -133,7 +163,10 @@ class Parser:
         return self._chain(tokens, ("+", "-"), self._term)
 
     def _term(self, tokens: list[str]) -> tuple[Node, list[str]]:
-        return self._chain(tokens, ("*", "/"), self._factor)
+        return self._chain(tokens, ("*", "/"), self._power)
+
+    def _power(self, tokens: list[str]) -> tuple[Node, list[str]]:
+        return self._chain(tokens, ("^",), self._factor)
 
     @staticmethod
     def _chain(tokens: list[str], ops: tuple[str, ...], operand) -> tuple[Node, list[str]]:
@@ -152,28 +185,38 @@ class Parser:
             if not rest or rest[0] != ")":
                 raise FormulaError("unbalanced parentheses")
             return node, rest[1:]
-        if tokens[0] in ")+*/-":
+        if tokens[0] in ")+*/-^":
             raise FormulaError(f"an operand is expected before {tokens[0]!r}")
         return self.atom(tokens[0]), tokens[1:]
 
     def atom(self, words: str) -> Node:
-        """One operand: a number, 'average X between FYa and FYb', 'change in X between ...', 'FY2019 X', a
-        defined name, a library metric, or a line item."""
-        text = fold(words)
+        """One operand: a number; an average or change of an item over the years it names ('the average of total
+        assets at the end of FY2016 and FY2017', 'change in inventory between FY2019 and FY2020'; the asked year and
+        the one before where none is named); an item of the year it names ('FY2019 revenue', 'net income for
+        2017'); a defined name, a library metric, or a line item."""
+        text = fold(POSSESSIVE_RE.sub(" ", words))
         if re.fullmatch(r"\d+(?:\.\d+)?", text.replace(" ", "")):
             return Const(float(text.replace(" ", "")))
-        m = re.fullmatch(rf"(average|change in)\s+(?:of\s+)?(?:the\s+)?(.+?)(?:\s+between\s+{YEAR}\s+and\s+{YEAR})?",
-                         text)
-        if m:
-            a, b = (int(m.group(3)), int(m.group(4))) if m.group(3) else (self.year - 1, self.year)
-            a, b = min(a, b), max(a, b)
-            x, y = self.item(m.group(2), a), self.item(m.group(2), b)
-            return Mean((x, y)) if m.group(1) == "average" else Op("-", y, x)
-        m = re.fullmatch(rf"{YEAR}\s+(.+)|(.+?)\s+(?:in\s+|for\s+)?{YEAR}", text)
-        if m:
-            year, rest = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-            return Parser(self.library, int(year), self.defined).named(rest) or self.item(rest, int(year))
-        return self.named(text) or self.item(text, self.year)
+        years = sorted({int(y) for y in YEAR_IN_RE.findall(text)})
+        core = _strip_period(text.split())
+        op = OPERATOR_RE.match(" ".join(core))
+        if op:
+            core = _strip_period(" ".join(core)[op.end():].split())
+        name = " ".join(core)
+        if not name:
+            raise FormulaError(f"no line item in {words!r}")
+        if op:
+            first, last = (years[0], years[-1]) if len(years) >= 2 else \
+                (years[0] - 1, years[0]) if years else (self.year - 1, self.year)
+            if OPERATORS[op.group(1).lower()] == "mean":
+                return Mean(tuple(self._at(name, y) for y in range(first, last + 1)))
+            return Op("-", self._at(name, last), self._at(name, first))
+        return self._at(name, years[-1] if len(years) == 1 else self.year)
+
+    def _at(self, name: str, year: int) -> Node:
+        """``name`` (a defined name, a metric, a line item) in ``year``."""
+        parser = self if year == self.year else Parser(self.library, year, self.defined)
+        return parser.named(name) or self.item(name, year)
 
     def named(self, text: str) -> Node | None:
         """A name the question defines, or a metric of the library, read as its formula."""
@@ -184,5 +227,24 @@ class Parser:
         return self.parse(spec.formula) if spec else None
 
     def item(self, words: str, year: int) -> Item:
-        spec = self.library.item_in(words)
-        return Item(spec.name if spec else fold(words), year)
+        """The library's item the words name (a label or name of it, or one of its names with at most one word
+        more: 'unadjusted operating income'), else the line item as written, matched to a row as printed
+        ('short-term debt and current portion of long-term debt')."""
+        folded = fold(POSSESSIVE_RE.sub(" ", words))
+        spec = self.library.item_in(folded)
+        if spec is None or not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", folded)
+                                   and len(folded.split()) - len(n.split()) <= 1 for n in spec.names + spec.labels):
+            return Item(folded, year)
+        return Item(spec.name, year)
+
+
+PERIOD_ASIDE_RE = re.compile(r"\(([^()]*(?:19|20)\d\d(?!\d)[^()]*)\)")
+
+
+def _period_asides(text: str) -> str:
+    """A parenthesis that only says when ('average total assets (FY2016 and FY2017 year-ends)') joins the operand
+    before it, so its years are that operand's."""
+    def join(m: re.Match) -> str:
+        words = fold(m.group(1)).split()
+        return f" {m.group(1)}" if words and all(PERIOD_WORD_RE.fullmatch(w) for w in words) else m.group(0)
+    return PERIOD_ASIDE_RE.sub(join, text)

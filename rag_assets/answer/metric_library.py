@@ -69,15 +69,19 @@ class Library:
         return cls(items, metrics, judgements)
 
     def item_in(self, text: str) -> ItemSpec | None:
-        """The item whose name is the longest one printed in ``text`` (whole words), or None."""
-        return _longest(fold(text), [(n, spec) for spec in self.items.values() for n in spec.names])
+        """The item whose name, or label of several words, is printed first in ``text`` (the longest there; whole
+        words), or None. A one-word name that another noun modifies or continues ('revenue' in 'membership fee
+        revenue', 'cash' in 'cash flow from operating activities') names no item: that is a longer line item."""
+        named = [(n, spec) for spec in self.items.values() for n in spec.names]
+        named += [(x, spec) for spec in self.items.values() for x in spec.labels if " " in x]
+        return _longest(fold(POSSESSIVE_RE.sub(" ", text)), named)
 
     def metric_in(self, text: str) -> MetricSpec | None:
-        """The metric whose name is the longest one printed in ``text`` (whole words), or None."""
+        """The metric whose name is printed first in ``text`` (the longest there; whole words), or None."""
         return _longest(fold(text), [(n, m) for m in self.metrics for n in m.names])
 
     def judgement_in(self, text: str) -> JudgementSpec | None:
-        """The judgement whose phrase is the longest one printed in ``text`` (whole words), or None."""
+        """The judgement whose phrase is printed first in ``text`` (the longest there; whole words), or None."""
         return _longest(fold(text), [(n, j) for j in self.judgements for n in j.phrases])
 
     def metric_is(self, text: str) -> MetricSpec | None:
@@ -86,11 +90,43 @@ class Library:
         return next((m for m in self.metrics if folded in m.names), None)
 
 
+CONTINUES_RE = re.compile(r"\s+(?!(?:and|or|of|for|in|on|at|as|to|from|by|the|a|an|its|their|is|was|were|are|"
+                          r"did|does|has|have|over|between|during|than|year|years|fy|fiscal|end|ends|net|total|"
+                          r"reported|based|using|per|with|after|before|divided|less|minus|plus|times|"
+                          r"increas\w*|decreas\w*|grow\w*|grew|ris\w*|rose|fall\w*|fell|declin\w*|chang\w*|"
+                          r"improv\w*|exceed\w*|drop\w*|compared|versus|vs|higher|lower|above|below|more|"
+                          r"positive|negative)\b)[a-z]")
+
+
+POSSESSIVE_RE = re.compile(r"^.*?[\w&.-]+(?:'s|’s|(?<!holder)(?<!owner)(?<!partner)(?<!member)s'|"
+                           r"(?<!holder)(?<!owner)(?<!partner)(?<!member)s’)(?=\s)", re.I)  # 'X Corp's': the owner
+MODIFIES_RE = re.compile(r"(?<!\S)(?!(?:and|or|of|for|in|on|at|as|to|from|by|the|a|an|its|their|is|was|were|are|did|"
+                         r"does|do|has|have|had|what|which|how|much|many|total|net|gross|consolidated|reported|annual|"
+                         r"quarterly|unadjusted|balance|sheet|overall|gaap|year|years|fy|fiscal|end|ends|ending|ended|over|between|"
+                         r"during|than|"
+                         r"more|less|any|all|average|avg|mean|change|growth|yoy|its|s)\b)(?:[a-z][a-z&-]*)\s+$")
+
+
 def _longest(folded: str, named: list[tuple[str, object]]):
+    """The name printed first in ``folded`` (the longest of those starting there), whole words; a one-word name
+    that a further noun continues ('cash' in 'cash flow from operating activities') names nothing."""
     best = None
     for name, thing in named:
-        if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", folded) and (best is None or len(name) > len(best[0])):
-            best = (name, thing)
+        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", folded):
+            if " " not in name and (CONTINUES_RE.match(folded, m.end()) or MODIFIES_RE.search(folded[:m.start()])
+                                    and not re.search(r"(?:^|\s)(?:19|20)\d\d\s+$|fy\d{4}\s+$", folded[:m.start()])):
+                continue
+            key = (m.start(), -len(name))
+            if best is None or key < best[0]:
+                best = (key, thing, m.end(), name)
+            break
+    if best and " " not in best[3]:  # 'cash in dividends', 'cash on buybacks': the item it is spent on
+        after = re.match(r"\s+(?:in|on|for)\s+", folded[best[2]:])
+        if after:
+            rest = folded[best[2] + after.end():]
+            nxt = _longest(rest, [(n, t) for n, t in named if rest.startswith(n)])
+            if nxt is not None:
+                return nxt
     return best[1] if best else None
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from rag_assets.answer.computed import compute, decide
 from rag_assets.answer.formulas import Item
 from rag_assets.answer.metric_library import default_library
-from rag_assets.answer.metric_question import criterion as metric_criterion, plan as metric_plan
+from rag_assets.answer.question.criterion import criterion as metric_criterion
+from rag_assets.answer.question.plan import plan as metric_plan
 from rag_assets.answer.boolean_reader import BooleanReading, cited as boolean_cited
 from rag_assets.answer.names_reader import NamesReading, cited as names_cited
 from rag_assets.answer.number_reader import NumberReading
@@ -15,7 +16,7 @@ from rag_assets.answer.numbers import NA
 from rag_assets.answer.record import AnswerRecord, add_call, note_computation, take_computation
 from rag_assets.answer.statements import Statement
 from rag_assets.answer.shares import decide_share
-from rag_assets.answer.units import asked_unit
+from rag_assets.answer.question.unit import asked_unit
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import RetrievedPage
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rag_assets.answer.candidates import Candidate, page_tables
 from rag_assets.answer.computed import Computation, source_pages
-from rag_assets.answer.filings import asked_period
+from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.metric_library import Library
 from rag_assets.answer.operands import Operand, label_match, year_figure
 

@@ -1,0 +1,133 @@
+"""The figure criterion a yes/no question states, in the forms analysts write: a sign ('positive working capital
+based on FY2022 data'), a movement between two years ('did X increase its debt between 2021 and 2022', 'was X
+higher at December 31, 2022 than at December 31, 2021', 'is X trending upward'), two figures of one year compared
+('more current assets than current liabilities', 'more cash in dividends than it spent on capex'), a figure
+against a bound the question prints ('net sales exceed $70 billion', 'an effective tax rate above 50%', 'fall by
+more than half'), or a judgement of the library ('a capital-intensive business')."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag_assets.answer.formulas import FormulaError, Node, Op, Parser, money
+from rag_assets.answer.metric_library import Library
+from rag_assets.answer.question.period import AskedPeriod, asked_period
+from rag_assets.answer.question.plan import _metric
+from rag_assets.answer.question.wording import canonical, definitions, without
+
+SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"
+                     r"\b(?:was|were|is|are)\s+(.+?)\s+(positive|negative)\b", re.I)
+UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|trending\s+up|upward)\w*", re.I)
+DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contract|lower|drop|downward|trending\s+down)"
+                     r"\w*", re.I)
+MORE_THAN_RE = re.compile(r"\b(more|less|fewer|higher|lower|greater|larger|smaller)\s+(.+?)\s+than\s+(?:it\s+\w+\s+"
+                          r"(?:on|in|for)\s+)?(.+?)(?:\s+(?:in|for|at|during)\s+(?:fiscal|fy|the|q\d)\b.*)?(?:\?|$)", re.I)
+BOUND_RE = re.compile(r"\b(exceed\w*|above|over|more\s+than|greater\s+than|at\s+least|below|under|less\s+than|"
+                      r"beneath)\s+(\$|us\$|usd\s*)?(\d+(?:[.,]\d+)*)\s*(%|percent|billion|million|thousand|bn|m)?", re.I)
+BY_MORE_THAN_RE = re.compile(r"\b(?:fall|fell|decline|declined|drop|dropped|decrease|decreased|grow|grew|increase|"
+                             r"increased|rise|rose)\w*\s+by\s+(?:more|over)\s+than\s+(\d+(?:\.\d+)?)\s*(?:%|percent)", re.I)
+SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "thousand": 1e3}
+LOW_WORDS = ("below", "under", "less", "beneath")
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """A yes/no that figures decide: ``now`` is positive/negative, went up/down from ``before``, is above or
+    below ``before`` or ``bound`` (``more``/``less``), or (an analyst's judgement, ``at_least``) reaches
+    ``bound`` by the library's rule of thumb."""
+
+    test: str  # positive, negative, up, down, more, less, at_least
+    now: Node
+    before: Node | None = None
+    bound: float = 0.0
+    rule: str = ""
+
+
+def criterion(question: str, library: Library) -> Criterion | None:
+    """The figure criterion ``question`` states or names (see the module), or None (a judgement the model makes,
+    or a question naming no fiscal year)."""
+    text = canonical(question)
+    asked = asked_period(text)
+    if asked.target is None:
+        return None
+    defs = definitions(text)
+    parser = Parser(library, asked.target, defs.named)
+    body = re.split(r"\?", without(text, defs.spans))[0]
+    try:
+        return (_sign(body, parser) or _relative_bound(body, asked, parser) or _bound(body, parser)
+                or _compared(body, parser) or _movement(body, asked, parser) or _judgement(text, parser))
+    except (FormulaError, RecursionError):
+        return None
+
+
+def _sign(body: str, parser: Parser) -> Criterion | None:
+    m = SIGN_RE.search(body)
+    if not m:
+        return None
+    sign, words = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    node = _metric(words, parser)
+    return Criterion(sign.lower(), node) if node is not None else None
+
+
+def _bound(body: str, parser: Parser) -> Criterion | None:
+    """'did net sales exceed $70 billion', 'an effective tax rate above 50%'."""
+    m = BOUND_RE.search(body)
+    if not m:
+        return None
+    node = _metric(body[:m.start()], parser)
+    if node is None:
+        return None
+    value, unit = float(m.group(3).replace(",", "")), (m.group(4) or "").lower()
+    percent = unit in ("%", "percent")
+    if percent == money(node):  # a percent bound for an amount, or an amount bound for a ratio
+        return None
+    bound = value / 100 if percent else value * SCALES.get(unit, 1.0)
+    return Criterion("less" if m.group(1).lower().startswith(LOW_WORDS) else "more", node, bound=bound)
+
+
+def _relative_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:
+    """'did X fall by more than 50% (half) in FY2017 compared with FY2016': the change over the earlier figure
+    against the bound."""
+    m = BY_MORE_THAN_RE.search(body)
+    if not m:
+        return None
+    node = _metric(body[:m.start()], parser)
+    before_year = min(asked.years) if len(asked.years) >= 2 else asked.target - 1
+    before = _metric(body[:m.start()], Parser(parser.library, before_year, parser.defined))
+    if node is None or before is None:
+        return None
+    test = "down_by" if DOWN_RE.search(m.group(0)) else "up_by"
+    return Criterion(test, node, before, bound=float(m.group(1)) / 100)
+
+
+def _compared(body: str, parser: Parser) -> Criterion | None:
+    """'more current assets than current liabilities': two figures of the year asked, their difference's sign."""
+    m = MORE_THAN_RE.search(body)
+    if not m or re.search(r"\d{4}", m.group(3)):  # 'higher in 2022 than in 2021' is a movement
+        return None
+    a, b = _metric(m.group(2), parser), _metric(m.group(3), parser)
+    if a is None or b is None or a == b:
+        return None
+    less = m.group(1).lower() in ("less", "fewer", "lower", "smaller")
+    return Criterion("negative" if less else "positive", Op("-", a, b))
+
+
+def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:
+    """'did X increase/decrease ... between FYa and FYb' (default: the year before the one asked)."""
+    if not (UP_RE.search(body) or DOWN_RE.search(body)):
+        return None
+    before_year = min(asked.years) if len(asked.years) >= 2 else asked.target - 1
+    text = re.sub(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|between|than)\b.*$", "", body, flags=re.I)
+    now = _metric(text, parser)
+    before = _metric(text, Parser(parser.library, before_year, parser.defined))
+    if now is None or before is None:
+        return None
+    return Criterion("up" if UP_RE.search(body) else "down", now, before)
+
+
+def _judgement(question: str, parser: Parser) -> Criterion | None:
+    spec = parser.library.judgement_in(question)
+    if spec is None:
+        return None
+    return Criterion("at_least", parser.parse(spec.formula), bound=spec.yes_at_least, rule=spec.rule)

@@ -1,0 +1,65 @@
+"""The fiscal period a question asks, in every common form analysts write it: 'FY2019', 'FY 2019', 'FY19',
+'fiscal 2019', 'the fiscal year ended May 26, 2019', 'Q2 of FY2023', 'the second quarter of 2023', '2Q23',
+'Q2 2023', spans such as 'FY2017 - FY2019', 'FY17-FY19', 'from fiscal 2016 through 2018'."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+YEAR = r"(?:19[89]|20[0-4])\d"
+ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+TWO_DIGIT_FY_RE = re.compile(r"\b(FY|fiscal(?:\s+year)?)\s?['’]?(\d{2})(?!\d|[.,]\d|\s*%)", re.I)
+QUARTER_FIRST_RE = re.compile(r"\b([1-4])Q\s?['’]?(\d{2}|\d{4})\b", re.I)  # 2Q23, 2Q 2023
+QUARTER_SHORT_RE = re.compile(r"\bQ([1-4])\s?(?:FY\s?)?['’](\d{2})\b|\bQ([1-4])\s?FY\s?(\d{2})\b", re.I)  # Q2'23, Q2 FY23
+SPAN_RE = re.compile(rf"(?<![\w.])((?:FY\s?)?)({YEAR})\s*(?:-|–|—|to|through|thru)\s*(?:FY\s?)?({YEAR})(?![\w])",
+                     re.I)
+Q_ASKED_RE = re.compile(rf"\b(?:Q([1-4])|({'|'.join(ORDINAL)})\s+(?:fiscal\s+)?quarter)\b", re.I)
+YEAR_ASKED_RE = re.compile(rf"(?<![\w.])(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR})(?![\w])", re.I)
+MAX_SPAN = 10  # a span longer than this is read as its two ends
+
+
+def _century(two: str) -> str:
+    return ("20" if int(two) < 70 else "19") + two
+
+
+def normalize(text: str) -> str:
+    """``text`` with two-digit fiscal years and short quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2
+    2023', "Q2'23" -> 'Q2 2023'); idempotent."""
+    text = QUARTER_FIRST_RE.sub(lambda m: f"Q{m.group(1)} {m.group(2) if len(m.group(2)) == 4 else _century(m.group(2))}",
+                                text)
+    text = QUARTER_SHORT_RE.sub(lambda m: f"Q{m.group(1) or m.group(3)} {_century(m.group(2) or m.group(4))}", text)
+    return TWO_DIGIT_FY_RE.sub(lambda m: f"{m.group(1)}{' ' if m.group(1).lower() != 'fy' else ''}"
+                                         f"{_century(m.group(2))}", text)
+
+
+@dataclass(frozen=True)
+class AskedPeriod:
+    years: tuple[int, ...]  # every fiscal year the question names, in order (a span's years all)
+    quarter: int | None = None
+
+    @property
+    def target(self) -> int | None:
+        """The year whose filing answers: the latest named (a change 'between FY2021 and FY2022' is read in
+        the FY2022 report, which prints both)."""
+        return max(self.years) if self.years else None
+
+    @property
+    def span(self) -> tuple[int, ...]:
+        """Every year from the first named to the last ('FY2017 - FY2019': 2017, 2018, 2019)."""
+        return tuple(range(min(self.years), max(self.years) + 1)) if self.years else ()
+
+
+def asked_period(question: str) -> AskedPeriod:
+    """The fiscal years and quarter a question names ('FY2018', 'Q2 of FY2023', 'second fiscal quarter of
+    2023', 'between 2022 and the 2021 fiscal period', 'FY17-FY19')."""
+    text = normalize(question)
+    years: list[int] = []
+    for m in SPAN_RE.finditer(text):
+        a, b = int(m.group(2)), int(m.group(3))
+        if a < b <= a + MAX_SPAN:
+            years += range(a, b + 1)
+    years += [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
+    q = Q_ASKED_RE.search(text)
+    quarter = (int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]) if q else None
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter)

@@ -1,0 +1,222 @@
+"""What formula a question asks Python to compute. Read from the question's canonical text
+(``question.wording``): the clause that asks (its own sentence first, never the boilerplate after it) is read
+with the question's definitions known, so a defined name inside it ('EBITDA margin, where EBITDA is ...') is
+its formula and a definition is never the whole answer; then the generic forms analysts write (an N-year average,
+a change or growth between two years, a CAGR, 'X as a % of Y', 'X-to-Y ratio', 'X margin'), then a metric or a
+line item of the library. The plan is checked before it runs: a percent or a ratio asked is never an amount.
+Only questions that name a fiscal year are computed; the others (the ERC templates: 'the last period') are read
+as printed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag_assets.answer.formulas import Const, FormulaError, Item, Mean, Node, Op, Parser, items_of, money
+from rag_assets.answer.metric_library import Library, fold
+from rag_assets.answer.question.period import AskedPeriod, asked_period
+from rag_assets.answer.question.unit import asked_unit
+from rag_assets.answer.question.wording import Definitions, asked_clauses, canonical, definitions, name_key, without
+
+AVERAGE_RE = re.compile(r"\b(?:(?:\d|two|three|four|five)[\s-]+years?\s+)?(?:average|mean|avg)\b(?:\s+(?:of|over))?"
+                        r"(?:\s+the)?|\bover\s+the\s+(?:\d|two|three|four|five)\s+years\b|\b(?:for\s+)?each\s+of\b|"
+                        r"\bthen\s+give\b|\bof\s+the\s+(?:\d|two|three|four|five)\s+years\b", re.I)
+CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)
+SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"
+                         r"\s+(?:the\s+)?(?:company's\s+)?(.+?)(?:\s+for\b|\s+from\b|\s+in\b|\s+over\b|,|\?|$)", re.I)
+RATIO_OF_RE = re.compile(r"\bratio\s+of\s+(.+?)\s+to\s+(.+?)(?:\s+for\b|\s+from\b|\s+in\b|,|\?|$)", re.I)
+RATIO_TO_RE = re.compile(r"([\w&'’ -]+?)[\s-]+to[\s-]+([\w&'’ -]+?)\s+ratio\b", re.I)  # 'capex-to-revenue ratio'
+MARGIN_RE = re.compile(r"(.+?)\s*%?\s*margin\b", re.I)
+GROWTH_RE = re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y)?\s*(?:%\s*|percent(?:age)?\s+)?(?:change|growth)\s+"
+                       r"(?:rate\s+)?(?:in|of)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\b|\?|$)|"
+                       r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y)?\s*(?:growth|change)(?:\s+rate)?"
+                       r"(?:\s+(?:from|between|for)\b|\s*\?|\s*$)|"
+                       r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall)\b", re.I)
+RELATIVE_RE = re.compile(r"%|percent|growth|grow|yoy|year[\s-]+over|rate", re.I)
+WORD_OPERATOR_RE = re.compile(r"\b(?:less|minus|plus|divided\s+by|times|multiplied\s+by)\b|\s[+*/]\s|"
+                              r"(?<!\d)\s-\s(?!(?:fy\s?)?\d{4})", re.I)  # 'FY2017 - FY2019' is a span of years
+UNIT_PHRASE_RE = re.compile(r"(?i:\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+of\s+)?(?:usd|us\$|\$)?\s*(?:thousands|"
+                            r"millions|billions|percents?)\s*\)?)|\b(?i:for)\s+[A-Z][^?]*(?:\?.*)?$|\?.*$")
+SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+\w+|business\s+units?|products?\s+line|"
+                      r"excluding|adjusted|non-gaap|organic)\b", re.I)
+
+
+@dataclass(frozen=True)
+class MetricPlan:
+    node: Node
+    how: str  # where the formula came from: the question's definition, a form, the library
+
+
+def plan(question: str, library: Library) -> MetricPlan | None:
+    """The formula ``question`` asks for, or None when it names no fiscal year, nothing Python can compute, a
+    result whose dimension contradicts the unit asked, or (without a definition) a part of the company (a
+    segment, a region, per share, adjusted): the company's total would be a confident wrong answer."""
+    text = canonical(question)
+    period = asked_period(text)
+    if period.target is None:
+        return None
+    defs = definitions(text)
+    try:
+        found = _read(text, period, defs, library)
+    except (FormulaError, RecursionError, ZeroDivisionError):
+        return None
+    if found is None or dimension_problem(found.node, question):
+        return None
+    return found
+
+
+def dimension_problem(node: Node, question: str) -> str | None:
+    """Why ``node`` cannot answer ``question``: a percent or a ratio asked and an amount computed. None when
+    they agree."""
+    if money(node) and (asked_unit(question).percent or re.search(r"\bratio\b|\bturnover\b|\bmargin\b", question,
+                                                                     re.I)):
+        return "a percent or ratio is asked and the formula gives an amount"
+    return None
+
+
+def _read(text: str, period: AskedPeriod, defs: Definitions, library: Library) -> MetricPlan | None:
+    parser = Parser(library, period.target, defs.named)
+    if defs.anonymous:  # the question writes the formula of what it asks: that is the plan
+        return MetricPlan(parser.parse(defs.anonymous), "the question's definition")
+    item = None  # a bare line item: what is asked only when the question defines no formula
+    for clause in asked_clauses(without(text, defs.spans)):
+        found = _clause(clause, period, parser, defs)
+        if found is not None and not (defs and isinstance(found.node, Item)):
+            return found
+        item = item or found
+    if defs:
+        return MetricPlan(parser.parse(defs.first()), "the question's definition")
+    return item
+
+
+def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions) -> MetricPlan | None:
+    """The formula one asking clause names, or None."""
+    clause = UNIT_PHRASE_RE.sub(" ", clause).strip(" ,")
+    defined = _defined_in(clause, defs)
+    if defined is None and SCOPE_RE.search(clause):  # a part of the company: not its statements
+        return None
+    form = _cagr(clause, period, parser) or _growth(clause, period, parser) or _average(clause, period, parser)
+    if form is not None:
+        return form
+    if defined is None and not defs.anonymous and WORD_OPERATOR_RE.search(clause):
+        return _written(clause, parser)
+    node = _metric(clause, parser)
+    if node is None:
+        return MetricPlan(parser.parse(defs.anonymous), "the question's definition") if defs.anonymous else None
+    how = "the question's definition" if defined else "a line item" if isinstance(node, Item) else "the metric library"
+    return MetricPlan(node, how)
+
+
+def _defined_in(clause: str, defs: Definitions) -> str | None:
+    """The longest name the question defines that the clause prints, or None."""
+    folded = fold(clause)
+    names = [k for k in defs.named if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", folded)]
+    return max(names, key=len) if names else None
+
+
+def _written(clause: str, parser: Parser) -> MetricPlan | None:
+    """A formula the clause writes ('FY2021 unadjusted EBITDA less capex'), when every operand is a line item or
+    metric of the library (never a half-read: 'EBITDA' alone for 'EBITDA less capex')."""
+    node = parser.parse(clause)
+    if all(item.name in parser.library.items for item in items_of(node)):
+        return MetricPlan(node, "a formula the question writes")
+    return None
+
+
+def _average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
+    """'the FY2017 - FY2019 3 year average of X', 'the average of X over fiscal 2019, 2020 and 2021', 'X for each
+    of fiscal 2017, 2018 and 2019, then give the average': X in every year of the span, averaged."""
+    if len(period.span) < 2 or not AVERAGE_RE.search(clause):
+        return None
+    inner = AVERAGE_RE.sub(" ", clause)
+    terms = [_metric(inner, _at(parser, y)) for y in period.span]
+    if any(t is None for t in terms) or all(isinstance(t, Item) for t in terms) and len(period.span) == 2 and \
+            not re.search(r"\b(?:average|mean|avg)\b", clause, re.I):
+        return None
+    return MetricPlan(Mean(tuple(terms)), f"a {len(period.span)}-year average")
+
+
+def _growth(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
+    """'revenue growth from FY2021 to FY2022', 'the change in X between ...', 'by how much did X grow year over
+    year': a relative change when growth or a percent is asked, else the difference."""
+    m = GROWTH_RE.search(clause)
+    if m is None or CAGR_RE.search(clause):
+        return None
+    words = m.group(1) or m.group(2) or m.group(3)
+    years = period.years
+    first, last = (min(years), max(years)) if len(years) >= 2 else (parser.year - 1, parser.year)
+    a, b = _metric(words, _at(parser, first)), _metric(words, _at(parser, last))
+    if a is None or b is None:
+        return None
+    diff = Op("-", b, a)
+    relative = bool(RELATIVE_RE.search(clause))
+    return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
+
+
+def _cagr(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
+    m = CAGR_RE.search(clause)
+    if m is None or len(period.years) < 2:
+        return None
+    first, last = min(period.years), max(period.years)
+    words = CAGR_RE.sub(" ", clause)
+    a, b = _metric(words, _at(parser, first)), _metric(words, _at(parser, last))
+    if a is None or b is None:
+        return None
+    growth = Op("^", Op("/", b, a), Const(1 / (last - first)))
+    return MetricPlan(Op("-", growth, Const(1.0)), "a compound annual growth rate")
+
+
+def _at(parser: Parser, year: int) -> Parser:
+    return Parser(parser.library, year, parser.defined)
+
+
+def _metric(text: str, parser: Parser) -> Node | None:
+    """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y' (X / Y), 'X % margin' (X / revenue), a defined name, a
+    library metric, or a line item."""
+    for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE):
+        m = pattern.search(text)
+        if m:
+            x, y = _operand(m.group(1), parser), _operand(m.group(2), parser)
+            if x is not None and y is not None and x != y:
+                return Op("/", x, y)
+    m = MARGIN_RE.search(text)
+    if m and (_defined_in(m.group(1), Definitions(parser.defined)) or parser.library.item_in(m.group(1))
+              or parser.library.metric_in(m.group(1))):
+        base = _operand(m.group(1), parser)
+        if base is not None and not (isinstance(base, Item) and base.name in ("gross profit", "revenue")):
+            return Op("/", base, Item("revenue", parser.year))
+    return _operand(text, parser)
+
+
+def _operand(text: str, parser: Parser) -> Node | None:
+    defined = _defined_in(text, Definitions(parser.defined))
+    if defined:
+        return parser.parse(parser.defined[defined])
+    spec = parser.library.metric_in(text)
+    if spec:
+        return parser.parse(spec.formula)
+    item = parser.library.item_in(text)
+    if item:
+        return Item(item.name, parser.year)
+    printed = printed_item(text)
+    return Item(printed, parser.year) if printed else None
+
+
+NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|would|should|can|could|which|what|"
+                         r"how|why|answer|round|give|express|report|compute|calculate|company|it|they|ris\w*|rose|"
+                         r"grow\w*|grew|increas\w*|decreas\w*|declin\w*|fall\w*|fell|exceed\w*|chang\w*|improv\w*|"
+                         r"spen[dt]\w*|pa(?:y|id)\s+out|end|generate\w*|expect\w*|accelerat\w*|will|outlook|"
+                         r"guidance|forecast\w*)\b")
+PRINTED_WORDS = 6  # a line item as printed is a short noun phrase
+
+
+def printed_item(text: str) -> str | None:
+    """A line item the library does not know, as the question writes it ('membership fee revenue', 'research and
+    development expense'), matched to a statement row as printed; None when the words are no short noun
+    phrase."""
+    key = name_key(text)
+    words = key.split()
+    if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or SCOPE_RE.search(key) or \
+            re.search(r"\d", key):
+        return None
+    return key

@@ -1,0 +1,90 @@
+"""The unit and rounding a question asks its number in, in the ways analysts write them: 'in USD millions',
+'(in USD million)', '$ in millions', 'in millions of US dollars', 'USD bn', 'in units of percents', 'as a
+percentage', 'in percent', 'round to two decimal places', 'to 2 decimals', 'to the nearest million'."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rag_assets.answer.units import CURRENCY_CODES
+
+WORD_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6,
+              "mln": 1e6, "bn": 1e9, "b": 1e9}
+_MONEY = rf"(?:{CURRENCY_CODES}|us\$|\$|us\s+dollars?|dollars?)"
+_SCALE = r"(thousand|million|billion)s?"
+ASKED_SCALE_RES = [
+    re.compile(rf"\bin\s+(?:{_MONEY}\s+)?{_SCALE}\b", re.I),                 # in USD millions, in millions
+    re.compile(rf"(?:{_MONEY})\s*(?:in\s+)?{_SCALE}\b", re.I),                # $ in millions, USD million, $ millions
+    re.compile(rf"\b{_SCALE}\s+of\s+(?:{_MONEY})", re.I),                     # millions of US dollars
+    re.compile(rf"(?:{_MONEY})\s?(bn|mn|mln|mm|m|k)\b", re.I),                # USD bn, $m
+]
+ASKED_PERCENT_RE = re.compile(
+    r"\bin\s+(?:units\s+of\s+)?percent(?:s|age|ages)?\b|\(\s*%\s*\)|\bas\s+an?\s+(?:%|percent(?:age)?)|%\s*margin\b|"
+    r"\b(?:percent|percentage)\s+(?:margin|change|growth|rate)\b|\bCAGR\b|\bin\s+%|\bexpress(?:ed)?\s+(?:it\s+)?"
+    r"(?:in|as)\s+(?:a\s+)?(?:%|percent(?:age)?)|\b(?:answer|give\s+\w+|report\s+\w+)\s+(?:it\s+)?as\s+a\s+percentage|"
+    r"\bpercentage\s+rounded\b|\bgrowth\s+rate\s+in\s+percent", re.I)
+DECIMALS_RE = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:\w+\s+){0,4}?(?:to\s+)?(?:the\s+)?(one|two|three|four|\d)\s+"
+                         r"(?:decimal|d\.?p\.?\b)", re.I)
+NEAREST_RE = re.compile(r"\bto\s+the\s+nearest\s+(whole\s+number|integer|unit|thousand|million|billion|tenth|"
+                        r"hundredth)", re.I)
+NEAREST_DECIMALS = {"tenth": 1, "hundredth": 2}
+WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4}
+
+
+@dataclass(frozen=True)
+class AskedUnit:
+    """What the answer's number must be written in: a scale (1e6 for 'in USD millions'; 1 = full units, the
+    ERC convention), percent points for a ratio asked in percent, and decimals to round to."""
+
+    scale: float = 1.0
+    percent: bool = False
+    decimals: int | None = None
+
+    def amount(self, value: float) -> float:
+        """An amount in full units, written in the asked scale and rounding."""
+        return self.rounded(value / self.scale)
+
+    def ratio(self, value: float) -> float:
+        """A ratio (0.054), in percent points when percent is asked (5.4), rounded as asked."""
+        return self.rounded(value * 100 if self.percent else value)
+
+    def rounded(self, value: float) -> float:
+        return round(value, self.decimals) if self.decimals is not None else float(f"{value:.12g}")
+
+    @property
+    def words(self) -> str:
+        parts = [f"scale {self.scale:g}" if self.scale != 1 else "", "percent" if self.percent else "",
+                 f"{self.decimals} decimals" if self.decimals is not None else ""]
+        return ", ".join(p for p in parts if p) or "full units"
+
+
+def _scale(question: str) -> float:
+    for pattern in ASKED_SCALE_RES:
+        m = pattern.search(question)
+        if m:
+            return WORD_SCALE[m.group(1).lower()]
+    return 1.0
+
+
+def _decimals(question: str) -> tuple[int | None, float | None]:
+    """Decimals asked, and the scale a 'to the nearest million' names (None where it names none)."""
+    m = DECIMALS_RE.search(question)
+    if m:
+        d = m.group(1).lower()
+        return (WORD_DIGITS.get(d) if d in WORD_DIGITS else int(d)), None
+    m = NEAREST_RE.search(question)
+    if m:
+        word = m.group(1).lower()
+        return NEAREST_DECIMALS.get(word, 0), WORD_SCALE.get(word)
+    return None, None
+
+
+def asked_unit(question: str) -> AskedUnit:
+    """The unit a question asks for: 'Answer in USD millions', '(in USD billions)', '$ in millions', 'in units of
+    percents and round to one decimal place', 'as a percentage rounded to two decimal places'."""
+    scale = _scale(question)
+    decimals, nearest_scale = _decimals(question)
+    if scale == 1.0 and nearest_scale:
+        scale = nearest_scale
+    return AskedUnit(scale, bool(ASKED_PERCENT_RE.search(question)), decimals)

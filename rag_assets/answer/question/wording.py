@@ -1,0 +1,137 @@
+"""How a question is written, read into parts Python can use: the canonical text (fiscal years written out,
+'a fifth' as 20 %), the definitions it gives in any of the forms analysts write ('X is defined as F', 'define X
+as F', 'X = F', 'compute X as F', 'where X is F', 'X (F)', ', defined as F', 'i.e. F'), and the clauses that
+ask for something ('what was ...', 'compute ...'), the question's own sentence first."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rag_assets.answer.formulas import PERIOD_WORD_RE
+from rag_assets.answer.metric_library import fold
+from rag_assets.answer.question.period import normalize
+
+FRACTIONS = {"half": "50%", "a third": "33.3%", "one third": "33.3%", "a quarter": "25%", "one quarter": "25%",
+             "a fifth": "20%", "one fifth": "20%", "a tenth": "10%", "one tenth": "10%", "two thirds": "66.7%"}
+FRACTION_RE = re.compile(rf"(?:(?<=\bthan\s)|(?<=\bby\s))({'|'.join(FRACTIONS)})\b|\b({'|'.join(FRACTIONS)})(?=\s+of\b)",
+                         re.I)
+_END = (r"(?=\.\s|\.?\s*$|\?|;|,\s*(?:where|with)\b|"
+        r",\s*(?:in|as)\s+(?:usd|us\$|\$|millions|billions|thousands|percent|units|a\s+percentage|a\s+decimal)\b|"
+        r"(?:,\s*|\s+and\s+)(?:then\s+)?(?:round|answer|give|express|report|using|use|based|in\s+percent)\b|"
+        r"\s+(?:round(?:ed)?\s+to|to\s+(?:one|two|three|\d)\s+dec))")
+_F = rf"(?P<f>[^?;]+?){_END}"
+_NAME = r"(?P<name>(?:[^.?!:;=(),]|\([^()]*\)|,\s*(?=\d{4}))+?)"
+_NOT_A_UNIT = r"(?!an?\s+(?:%|percent|percentage|ratio|decimal|fraction|share|multiple|number)\b)"
+NAMED_RES = [
+    re.compile(rf"{_NAME}\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed|measured)\s+as:?\s+{_F}", re.I),
+    re.compile(rf"\bdefine\s+{_NAME}\s+as:?\s+{_F}", re.I),
+    re.compile(rf"\b(?:with|where)\s+{_NAME}\s+(?:defined|calculated|computed|measured)\s+as:?\s+{_F}", re.I),
+    re.compile(rf"\b(?:compute|calculate|calculating|computing)\s+{_NAME}\s+as:?\s+{_NOT_A_UNIT}{_F}", re.I),
+    re.compile(rf"\b(?:where|with)\s+(?P<name>[^.?!:;=,()]{{1,60}}?)\s+(?:is|equals|being)\s+{_NOT_A_UNIT}{_F}",
+               re.I),
+    re.compile(r"(?P<name>[A-Za-z][^.?!:;=,()]{0,60}?)\s*=\s*(?P<f>[^=?;]+?)"
+               r"(?=,\s*(?:and\s+|with\s+)?[A-Za-z][\w\s&'-]{0,40}=|;|\.\s|\.?\s*$|\?)", re.I),
+]
+ANONYMOUS_RES = [
+    re.compile(rf"(?:,|\b(?:and|then))\s*(?:defined|calculated|computed|measured)\s+as:?\s+{_F}", re.I),
+    re.compile(rf"\bi\.e\.,?\s+{_F}", re.I),
+]
+# Instructions that write the formula out: 'divide A by B', 'subtract B from A'.
+INSTRUCTION_RES = [
+    (re.compile(rf"\bdivide\s+(?P<a>[^?;]+?)\s+by\s+(?P<b>[^?;]+?){_END}", re.I), "({a}) / ({b})"),
+    (re.compile(rf"\bsubtract\s+(?P<b>[^?;]+?)\s+from\s+(?P<a>[^?;]+?){_END}", re.I), "({a}) - ({b})"),
+]
+OPERATOR_WORDS = r"\bminus\b|\bdivided\s+by\b|\bless\b|\bplus\b|\btimes\b|\s[-+/*]\s|\bas\s+an?\s+(?:%|percent(?:age)?)\s+of\b"
+PAREN_DEF_RE = re.compile(rf"(?P<name>[\w&'’-]+(?:\s+[\w&'’-]+){{0,5}})\s+\((?P<f>[^()]*?(?:{OPERATOR_WORDS})[^()]*)\)", re.I)
+PRONOUNS = ("it", "this", "that", "this ratio", "this metric", "the ratio", "the metric")
+ASK_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were|share)|how\s+(?:much|many)|compute|calculate|report|give|find|"
+                    r"determine|provide|estimate)\b\s*(?:the\s+)?", re.I)
+POSSESSIVE_RE = re.compile(r"^.*?\b[\w&.-]+(?:'s|’s|s'|s’)\s+", re.I)
+LEAD_RE = re.compile(r"^(?:(?:with|where|and|then|what|how|is|was|were|are|did|does|do|has|have|the|a|an|its|their|this|that|"
+                     r"much|many|compute|calculate|report|give|find)\s+)+", re.I)
+
+
+def canonical(question: str) -> str:
+    """The question with fiscal years and quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2 2023') and
+    common fractions as percentages ('more than a fifth of' -> 'more than 20% of')."""
+    return FRACTION_RE.sub(lambda m: FRACTIONS[(m.group(1) or m.group(2)).lower()], normalize(question))
+
+
+def name_key(name: str) -> str:
+    """What a defined name is looked up by: without the asking words, the company's possessive and the period
+    ('What was Netflix's unadjusted EBITDA margin for fiscal 2015' -> 'unadjusted ebitda margin')."""
+    name = LEAD_RE.sub("", POSSESSIVE_RE.sub("", name.strip()))
+    words = fold(name).split()
+    end = len(words)
+    while end and PERIOD_WORD_RE.fullmatch(words[end - 1]):
+        end -= 1
+    start = 0
+    while start < end and PERIOD_WORD_RE.fullmatch(words[start]):
+        start += 1
+    return " ".join(words[start:end])
+
+
+@dataclass
+class Definitions:
+    """The names a question defines -> their formula text, and a formula it gives for the asked quantity without
+    naming it; ``spans`` is where they are written (the asked clause is read without them)."""
+
+    named: dict[str, str] = field(default_factory=dict)
+    anonymous: str = ""
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.named or self.anonymous)
+
+    def first(self) -> str:
+        return self.anonymous or next(iter(self.named.values()), "")
+
+
+def definitions(question: str) -> Definitions:
+    """Every definition ``question`` writes (see the module's docstring), the first of a name winning."""
+    out = Definitions()
+    for pattern in NAMED_RES + [PAREN_DEF_RE]:
+        for m in pattern.finditer(question):
+            key = name_key(m.group("name"))
+            if key in PRONOUNS and not _overlaps(m.span(), out.spans):  # 'define it as ...': the asked quantity
+                out.anonymous = out.anonymous or m.group("f").strip()
+                out.spans.append(m.span())
+            elif key and not _overlaps(m.span(), out.spans):
+                out.named.setdefault(key, m.group("f").strip())
+                for abbr in re.findall(r"\(([A-Za-z&]{2,8})\)", m.group("name")):  # 'days payable outstanding (DPO)'
+                    out.named.setdefault(fold(abbr), m.group("f").strip())
+                out.spans.append((m.start("f") - 1, m.end("f") + 1) if pattern is PAREN_DEF_RE else m.span())
+    for pattern in ANONYMOUS_RES:
+        for m in pattern.finditer(question):
+            if not _overlaps(m.span(), out.spans):
+                out.anonymous = out.anonymous or m.group("f").strip()
+                out.spans.append(m.span())
+    for pattern, template in INSTRUCTION_RES:
+        for m in pattern.finditer(question):
+            if not _overlaps(m.span(), out.spans):
+                out.anonymous = out.anonymous or template.format(a=m.group("a").strip(), b=m.group("b").strip())
+                out.spans.append(m.span())
+    return out
+
+
+def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(span[0] < b and a < span[1] for a, b in spans)
+
+
+def without(question: str, spans: list[tuple[int, int]]) -> str:
+    """``question`` with ``spans`` cut out."""
+    for a, b in sorted(spans, reverse=True):
+        question = question[:a] + " " + question[b:]
+    return re.sub(r"\s+", " ", question)
+
+
+def asked_clauses(question: str) -> list[str]:
+    """The clauses that ask for something, each from its asking words to the end of its sentence: the
+    questions ('...?') first, then instructions ('Compute ...'), then every sentence as written."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.?!;])\s+", question) if s.strip()]
+    asking = sorted(sentences, key=lambda s: not s.endswith("?"))
+    out = []
+    for sentence in asking:
+        out += [sentence[m.end():] for m in ASK_RE.finditer(sentence)]
+    return list(dict.fromkeys(c.strip(" ?.") for c in out + asking if c.strip(" ?.")))
