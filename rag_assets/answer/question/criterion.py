@@ -18,8 +18,10 @@ from rag_assets.answer.question.wording import canonical, definitions, without
 
 SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"
                      r"\b(?:was|were|is|are)\s+(.+?)\s+(positive|negative)\b", re.I)
-UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|trending\s+up|upward)\w*", re.I)
-DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contract|lower|drop|downward|trending\s+down)"
+UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|larger|greater|bigger|trending\s+up|"
+                   r"upward)\w*", re.I)
+DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contract|lower|smaller|drop|downward|"
+                     r"trending\s+down)"
                      r"\w*", re.I)
 MORE_THAN_RE = re.compile(r"\b(more|less|fewer|higher|lower|greater|larger|smaller)\s+(.+?)\s+than\s+(?:it\s+\w+\s+"
                           r"(?:on|in|for)\s+)?(.+?)(?:\s+(?:in|for|at|during)\s+(?:fiscal|fy|the|q\d)\b.*)?(?:\?|$)", re.I)

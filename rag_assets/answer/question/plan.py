@@ -34,6 +34,7 @@ GROWTH_RE = re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y)?\s*(?:%\s*|perce
                        r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall)\b", re.I)
 RELATIVE_RE = re.compile(r"%|percent|growth|grow|yoy|year[\s-]+over|rate", re.I)
 WORD_OPERATOR_RE = re.compile(r"\b(?:less|minus|plus|divided\s+by|times|multiplied\s+by)\b|\s[+*/]\s|"
+                              r"\bover\b(?!\s+(?:the\s+)?(?:fiscal|fy|years?|\d|two|three|four|five|time|period))|"
                               r"(?<!\d)\s-\s(?!(?:fy\s?)?\d{4})", re.I)  # 'FY2017 - FY2019' is a span of years
 UNIT_PHRASE_RE = re.compile(r"(?i:\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+of\s+)?(?:usd|us\$|\$)?\s*(?:thousands|"
                             r"millions|billions|percents?)\s*\)?)|\b(?i:for)\s+[A-Z][^?]*(?:\?.*)?$|\?.*$")
@@ -98,7 +99,7 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions)
     form = _cagr(clause, period, parser) or _growth(clause, period, parser) or _average(clause, period, parser)
     if form is not None:
         return form
-    if defined is None and not defs.anonymous and WORD_OPERATOR_RE.search(clause):
+    if not defs.anonymous and WORD_OPERATOR_RE.search(clause):  # a formula written out: read whole, or not at all
         return _written(clause, parser)
     node = _metric(clause, parser)
     if node is None:
@@ -116,11 +117,13 @@ def _defined_in(clause: str, defs: Definitions) -> str | None:
 
 def _written(clause: str, parser: Parser) -> MetricPlan | None:
     """A formula the clause writes ('FY2021 unadjusted EBITDA less capex'), when every operand is a line item or
-    metric of the library (never a half-read: 'EBITDA' alone for 'EBITDA less capex')."""
+    metric of the library or the question defines one of them (never a half-read: 'EBITDA' alone for 'EBITDA less
+    capex')."""
     node = parser.parse(clause)
     if all(item.name in parser.library.items for item in items_of(node)):
         return MetricPlan(node, "a formula the question writes")
-    return None
+    return None if _defined_in(clause, Definitions(parser.defined)) is None else \
+        MetricPlan(node, "a formula the question writes, with its definitions")
 
 
 def _average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:

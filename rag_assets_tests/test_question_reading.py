@@ -1,0 +1,158 @@
+"""Reading a question into a plan Python runs (answer/question/): the period, the unit, the formula and the yes/no
+criterion, in wordings of their own for each failure class of issue 37 (none is a development question), and on
+the development sets: a reworded question gets its original's plan."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rag_assets.answer.filings import Filing, select, uncovered
+from rag_assets.answer.formulas import Item, evaluate, items_of, money, show
+from rag_assets.answer.metric_library import default_library
+from rag_assets.answer.question.criterion import criterion
+from rag_assets.answer.question.period import asked_period
+from rag_assets.answer.question.plan import dimension_problem, plan
+from rag_assets.answer.question.unit import asked_unit
+
+LIB = default_library()
+
+
+def formula(question: str) -> str | None:
+    found = plan(question, LIB)
+    return show(found.node) if found else None
+
+
+def test_the_asked_clause_is_the_question_not_the_boilerplate_after_it():
+    q = ("How much did Initech's net sales grow from FY2020 to FY2021, in percent? Work out what was asked from the "
+         "statement of operations.")
+    assert formula(q) == "((revenue 2021 - revenue 2020) / revenue 2020)"
+    assert asked_unit(q).percent
+
+
+def test_a_definition_is_substituted_into_what_is_asked_never_the_whole_answer():
+    q = "For FY2021, what was Umbrella Corp's EBITDA minus capex, with EBITDA defined as operating income plus D&A?"
+    assert formula(q) == ("((operating income 2021 + depreciation and amortization 2021) - "
+                          "capital expenditure 2021)")
+    q = ("What was Umbrella's average EBITDA margin over FY2019 to FY2021, in percent, where EBITDA is operating "
+         "profit plus depreciation and amortization?")
+    node = plan(q, LIB).node
+    assert show(node).startswith("mean(((operating income 2019 + depreciation and amortization 2019) / revenue 2019)")
+    assert not money(node) and len(node.terms) == 3
+
+
+def test_a_ratio_or_percent_asked_is_never_answered_with_an_amount():
+    assert formula("What were Acme's capital expenditures relative to its revenue in fiscal 2022, in percent?") == \
+        "(capital expenditure 2022 / revenue 2022)"
+    assert formula("What was Acme's gross margin for FY2022 in percent?") == "(gross profit 2022 / revenue 2022)"
+    q = ("What is Acme's FY2021 debt-to-equity ratio, with debt defined as long-term debt plus short-term borrowings? "
+         "Round to two decimal places.")
+    assert formula(q) == "((total debt 2021 + short term borrowings 2021) / total equity 2021)"
+    assert dimension_problem(Item("total assets", 2022), "What were Acme's FY2022 total assets in percent?")
+    assert plan("What was Acme's FY2022 total assets ratio in percent?", LIB) is None
+
+
+def test_a_percent_change_is_a_relative_change_and_a_difference_only_when_no_rate_is_asked():
+    assert formula("By what percentage did Acme's net sales change between FY2020 and FY2021?") == \
+        "((revenue 2021 - revenue 2020) / revenue 2020)"
+    assert formula("What was the change in Acme's total assets between FY2021 and FY2022? Answer in USD millions.") \
+        == "(total assets 2022 - total assets 2021)"
+    assert formula("How much did Acme's sales grow year over year in FY22? Give the growth rate in percent.") == \
+        "((revenue 2022 - revenue 2021) / revenue 2021)"
+
+
+def test_vocabulary_a_one_word_item_never_stands_for_a_longer_phrase_and_abbreviations_are_known():
+    assert formula("What was Acme's FY2022 cash flow from operating activities?") == "cash from operations 2022"
+    assert formula("What was Acme's FY2022 membership fee revenue?") == "membership fee revenue 2022"
+    assert formula("What was Acme's net AR at the end of FY2022?") == "accounts receivable 2022"
+    assert formula("What were Acme's FY2022 restructuring costs, in USD million?") == "restructuring costs 2022"
+    assert formula("What was Acme's FY2022 tax provision over pre-tax income?") == \
+        "(income tax expense 2022 / income before taxes 2022)"
+    assert asked_unit("in USD million").scale == 1e6
+
+
+def test_periods_in_every_common_form():
+    assert asked_period("Acme's FY22 revenue").years == (2022,)
+    assert asked_period("the three years FY17-FY19").years == (2017, 2018, 2019)
+    assert asked_period("fiscal 2023 (the year ended January 28, 2023)").target == 2023
+    assert asked_period("did it fall in 3Q22 versus 3Q21?") == asked_period("in Q3 2022 versus Q3 2021")
+    assert asked_period("in Q3 2022 versus Q3 2021").quarter == 3
+
+
+def test_a_year_no_filing_of_the_company_covers_is_na_not_another_years_figure():
+    filings = [Filing("a", "Acme", "annual", 2019), Filing("b", "Acme", "annual", 2021)]
+    assert uncovered(filings, asked_period("What was Acme's FY2023 revenue?"))
+    assert select(filings, asked_period("What was Acme's FY2023 revenue?"))[0] == []
+    assert [f.sha1 for f in select(filings, asked_period("FY2018 revenue"))[0]] == ["a"]  # printed as a prior year
+    quarter = [Filing("q", "Acme", "quarterly", 2023, 2)]
+    assert select(quarter, asked_period("net income in the third quarter of 2023"))[0] == []
+    assert select(quarter, asked_period("net income in the second quarter of 2022"))[0] == quarter
+    assert select(filings, asked_period("What is Acme's expected FY2022 revenue?"), forward=True)[0]  # guidance
+
+
+def test_yes_no_decided_by_figures_in_the_forms_analysts_write():
+    def crit(q):
+        c = criterion(q, LIB)
+        return c.test, show(c.now), show(c.before) if c.before is not None else None, c.bound
+    assert crit("Did Acme's net PP&E grow from FY2020 to FY2021?") == \
+        ("up", "net ppe 2021", "net ppe 2020", 0.0)
+    assert crit("Was Acme's net profit larger in fiscal 2023 than in fiscal 2022?") == \
+        ("up", "net income 2023", "net income 2022", 0.0)
+    assert crit("At the end of FY2022, did Acme hold more current assets than current liabilities?") == \
+        ("positive", "(total current assets 2022 - total current liabilities 2022)", None, 0.0)
+    assert crit("Did Acme's revenue exceed $12.5 billion in FY2022?") == ("more", "revenue 2022", None, 12.5e9)
+    assert crit("Was Acme's effective tax rate below 21% in FY2022?")[0::3] == ("less", 0.21)
+    test, now, before, bound = crit("Did Acme's operating income drop by more than a third in FY2022 compared with "
+                                    "FY2021?")
+    assert (test, now, before) == ("down_by", "operating income 2022", "operating income 2021")
+    assert bound == pytest.approx(0.333)
+
+
+DEV = {"financebench": "questions.json", "paraphrases": "extra/paraphrases.json"}
+
+
+def _value(node, seed: str):
+    """``node`` evaluated with every operand a pseudo-random figure of its item and year: two plans that agree on
+    it compute the same thing."""
+    values = {i: random.Random(f"{seed}{i.name}{i.year}").uniform(1, 100) for i in items_of(node)}
+    return round(evaluate(node, values), 9)
+
+
+@pytest.mark.real_data
+def test_a_reworded_question_gets_its_originals_plan(financebench):
+    """Every rewording of a development question reads as the same period, unit and formula as its original,
+    except where it names a statement row as printed (no library item: only the filing can tell they agree)."""
+    originals = {q["text"]: q for q in json.loads((financebench / "questions.json").read_text())}
+    differ = []
+    for para in json.loads((financebench / "extra" / "paraphrases.json").read_text()):
+        if para["kind"] != "number":
+            continue
+        a, b = plan(para["original"], LIB), plan(para["text"], LIB)
+        if b is not None and any(i.name not in LIB.items for i in items_of(b.node)):
+            continue
+        same = (a is None) == (b is None) and (a is None or _value(a.node, "x") == _value(b.node, "x"))
+        unit_a, unit_b = asked_unit(para["original"]), asked_unit(para["text"])
+        if not same or unit_a.scale != unit_b.scale or unit_a.percent != unit_b.percent:
+            differ.append((para["text"], show(a.node) if a else None, show(b.node) if b else None))
+    assert differ == []
+
+
+@pytest.mark.real_data
+def test_no_plan_of_the_development_questions_contradicts_the_unit_asked(financebench):
+    """A question asking a percent or a ratio never gets an amount; one asking an amount in USD millions never
+    gets a ratio."""
+    questions = json.loads((financebench / "questions.json").read_text())
+    questions += json.loads((financebench / "extra" / "paraphrases.json").read_text())
+    questions += json.loads((financebench / "extra" / "fresh.json").read_text())
+    planned = 0
+    for q in questions:
+        found = plan(q["text"], LIB) if q["kind"] == "number" else None
+        if found is None:
+            continue
+        planned += 1
+        unit = asked_unit(q["text"])
+        assert not (unit.percent and money(found.node)), q["text"]
+        assert not (unit.scale > 1 and not money(found.node)), q["text"]
+    assert planned >= 60
