@@ -1,6 +1,7 @@
 """Comparisons across companies: one number sub-question per company, each answered from its own report(s);
-the comparison itself is made in code (highest, lowest: ties noted) or, when no direction is asked, by the model
-over the sub-answers."""
+the comparison itself is made in code (highest, lowest: ties noted) only when every company's value was found and
+cited (otherwise N/A, naming who is missing), or, when no direction is asked, by the model over the
+sub-answers."""
 
 from __future__ import annotations
 
@@ -54,9 +55,11 @@ def answer_comparative(cfg: RunConfig, llm, question: str, routes: list[Route], 
         return
     values = {r.company: s.value for r, s in zip(routes, subs) if isinstance(s.value, float)}
     direction = "min" if LOWEST_RE.search(question) else "max" if HIGHEST_RE.search(question) else None
-    if not values:
+    missing = [r.company for r, s in zip(routes, subs) if not isinstance(s.value, float) or not s.references]
+    if not values or (direction and missing):  # a comparison decided on part of the companies is a guess
         rec.value = NA
-        rec.notes.append("no company has a value: N/A")
+        rec.notes.append(f"no value found and cited for {', '.join(missing)}: N/A" if missing else
+                         "no company has a value: N/A")
         return
     if direction:
         pick = min if direction == "min" else max
