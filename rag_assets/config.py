@@ -98,6 +98,11 @@ class RunConfig(BaseModel):
     """candidates reader: figures shown to the model."""
     number_verify_min: float = 0.6
     """A second look (embedded models): the P(yes) that the chosen line states the metric must reach this."""
+    question_planner: Literal["rules", "rules+model"] = "rules"
+    """Number questions naming a fiscal year: rules (Python's reader writes the formula, or none) or rules+model
+    (where the reader finds none, the model writes a plan under a grammar of metrics.yaml's items that Python
+    checks: years asked, printed rows, the unit's dimension; one repair round). Opt-in: measured below the rules
+    on the development questions (docs/benchmarks.md)."""
     boolean_reader: Literal["statements", "model"] = "model"
     """Yes/no questions: statements (Python finds the sentences and rows of statement_pages pages that speak of the
     topic and checks them, the model judges max_statements of them one by one, True at boolean_threshold; needs

@@ -209,7 +209,9 @@ def test_a_formula_the_question_writes_is_read_whole_and_a_part_of_the_company_i
     written = plan("What is the FY2021 unadjusted EBITDA less capex for X? Answer in USD millions.", lib)
     assert show(written.node) == ("((operating income 2021 + depreciation and amortization 2021) - "
                                   "capital expenditure 2021)")  # not EBITDA alone
-    assert plan("What is the FY2021 EBITDA less restructuring costs for X?", lib) is None  # an unknown operand
+    assert plan("What is the FY2021 EBITDA less litigation settlements for X?", lib) is None  # an unknown operand
+    assert show(plan("What is the FY2021 EBITDA less restructuring costs for X?", lib).node) == \
+        "((operating income 2021 + depreciation and amortization 2021) - restructuring costs 2021)"  # a known one
     assert plan("What was the FY2022 revenue of the Services segment for X?", lib) is None
     assert plan("What is X's FY2022 adjusted EBITDA?", lib) is None
     assert plan("What is X's FY2022 unadjusted EBITDA?", lib) is not None

@@ -13,7 +13,9 @@ from rag_assets.answer.comparative import answer_comparative
 from rag_assets.answer.evidence_policy import asks_event
 from rag_assets.answer.filing_routes import FilingRoutes
 from rag_assets.answer.filings import Filing
+from rag_assets.answer.metric_library import default_library
 from rag_assets.answer.question.period import asked_period
+from rag_assets.answer.question.planning import QuestionPlan, plan_question
 from rag_assets.answer.names_reader import read_names
 from rag_assets.answer.number_reader import read_number
 from rag_assets.answer.numbers import NA
@@ -123,9 +125,12 @@ class Answerer:
         rec.prompt_tokens += usage.get("prompt_tokens", 0)
         rec.completion_tokens += usage.get("completion_tokens", 0)
         rec.llm_calls += usage.get("calls", 0)
-        if kind == "number" and take_computed(question, self.retriever, route.sha1s, rec):
+        plan = self.plan(question, kind)
+        rec.plan = plan.to_dict()
+        rec.llm_calls += len(plan.model_calls)
+        if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question):
             return
-        if kind == "boolean" and take_decided(question, self.retriever, route.sha1s, rec):
+        if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec):
             return
         if kind == "boolean" and self._reads_statements(kind, question):
             self._read_boolean(question, query, route, ranked, rec)
@@ -137,6 +142,12 @@ class Answerer:
             self._read_number(question, query, route, ranked, rec)
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
+
+    def plan(self, question: str, kind: str) -> QuestionPlan:
+        """The question's plan (``answer.question.planning``): Python's reader; with ``question_planner=rules+model``
+        the model's plan, checked, where the reader finds none."""
+        llm = self.llm if self.cfg.question_planner == "rules+model" else None
+        return plan_question(question, kind, default_library(), llm)
 
     def _reads_statements(self, kind: str, question: str) -> bool:
         """A yes/no, or a names question about a change, read from statements (needs token probabilities)."""

@@ -62,6 +62,8 @@ class AnswerDB:
             page_index INTEGER, score DOUBLE, rank INTEGER, sent_to_llm BOOLEAN)""",
         # a computed metric's formula and operands (value, period, page of each); added to older databases
         "ALTER TABLE answers ADD COLUMN IF NOT EXISTS computation JSON",
+        # the question's plan (period, unit, formula or criterion, its source and checks); added likewise
+        "ALTER TABLE answers ADD COLUMN IF NOT EXISTS plan JSON",
     ]
 
     def __init__(self, path: Path, lock_wait_s: float = 60.0):
@@ -114,12 +116,12 @@ class AnswerDB:
             con.execute(
                 'INSERT INTO answers (run_id, config, question_text, kind, value, "references", companies, routed, '
                 "pages_sent, raw_output, parsed, grounded, error, notes, prompt_tokens, completion_tokens, "
-                "llm_calls, seconds, index_versions, sub_answers, computation) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "llm_calls, seconds, index_versions, sub_answers, computation, plan) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [run_id, rec.config, rec.question_text, rec.kind, j(rec.value), j(rec.references), j(rec.companies),
                  j(rec.routed), j(rec.pages_sent), rec.raw_output, j(d["parsed"]), rec.grounded, rec.error,
                  j(rec.notes), rec.prompt_tokens, rec.completion_tokens, rec.llm_calls, rec.seconds,
-                 j(rec.index_versions), j(rec.sub_answers), j(rec.computation)],
+                 j(rec.index_versions), j(rec.sub_answers), j(rec.computation), j(rec.plan)],
             )
             rows = [
                 [run_id, rec.config, rec.question_text, c["chunk_id"], c["pdf_sha1"], c["page_index"], c["score"],

@@ -7,8 +7,7 @@ from __future__ import annotations
 from rag_assets.answer.computed import compute, decide
 from rag_assets.answer.formulas import Item
 from rag_assets.answer.metric_library import default_library
-from rag_assets.answer.question.criterion import criterion as metric_criterion
-from rag_assets.answer.question.plan import plan as metric_plan
+from rag_assets.answer.question.planning import QuestionPlan
 from rag_assets.answer.boolean_reader import BooleanReading, cited as boolean_cited
 from rag_assets.answer.names_reader import NamesReading, cited as names_cited
 from rag_assets.answer.number_reader import NumberReading
@@ -79,32 +78,31 @@ def take_number(rec: AnswerRecord, reading: NumberReading, pages: list[Retrieved
         rec.grounded = rec.evidence_ok = True
 
 
-def take_computed(question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord) -> bool:
-    """A question naming a fiscal year and a metric Python can compute (its own definition, a standard form
-    or metric, a line item): computed from cited statement rows (``answer.computed``). True when that is
-    the answer (a value, or N/A for a formula with an operand missing); a single line item not found is
-    left to the number reader."""
-    plan = metric_plan(question, default_library())
-    if plan is None:
+def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: AnswerRecord,
+                  question: str) -> bool:
+    """A number question whose plan is a formula (its own definition, a standard form or metric, a line item):
+    computed from cited statement rows (``answer.computed``). True when that is the answer (a value, or N/A for a
+    formula of Python's reader with an operand missing); a single line item, or a plan the model wrote, that
+    does not compute is left to the number reader."""
+    if plan.metric is None:
         return False
-    comp = compute(plan, asked_unit(question), retriever, sha1s, default_library(), default_lexicon())
-    if comp.value == NA and isinstance(plan.node, Item):
-        note_computation(rec, comp, "the line item is read by the number reader instead")
+    comp = compute(plan.metric, asked_unit(question), retriever, sha1s, default_library(), default_lexicon())
+    if comp.value == NA and (isinstance(plan.metric.node, Item) or plan.source == "model"):
+        note_computation(rec, comp, "the plan does not compute: the number reader reads the figure instead")
         return False
     take_computation(rec, comp)
     return True
 
 
-def take_decided(question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord) -> bool:
+def take_decided(plan: QuestionPlan, question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord) -> bool:
     """A yes/no whose criterion is on figures ('positive working capital based on FY2022 data', 'did X
     increase its debt between 2021 and 2022', 'any category over 20% of revenue'): decided by Python from cited
     rows; True when decided (an operand or a breakdown missing leaves the question to the model)."""
     comp = decide_share(question, retriever, sha1s, default_library(), default_lexicon())
     if comp is None:
-        crit = metric_criterion(question, default_library())
-        if crit is None:
+        if plan.criterion is None:
             return False
-        comp = decide(crit, retriever, sha1s, default_library(), default_lexicon())
+        comp = decide(plan.criterion, retriever, sha1s, default_library(), default_lexicon())
     if comp.value == NA:
         note_computation(rec, comp, "the figures do not decide it: the model judges")
         return False

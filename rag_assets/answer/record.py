@@ -38,6 +38,7 @@ class AnswerRecord:
     candidates: list[dict] = field(default_factory=list)  # number questions: the figures the model chose from
     evidence_ok: bool | None = None  # the evidence quote is in the context and on the question's topic
     computation: dict | None = None  # a computed metric: formula, operands (value, period, page), missing ones
+    plan: dict | None = None  # the question's plan: period, unit, formula or criterion, its source and checks
     fingerprint: str = ""  # what produced it (answer.fingerprint.answer_key): reused only while it matches
 
     def to_dict(self) -> dict:

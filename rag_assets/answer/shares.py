@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from rag_assets.answer.candidates import Candidate, page_tables
 from rag_assets.answer.computed import Computation, source_pages
 from rag_assets.answer.question.period import asked_period
+from rag_assets.answer.question.wording import canonical
 from rag_assets.answer.metric_library import Library
 from rag_assets.answer.operands import Operand, label_match, year_figure
 
@@ -85,7 +86,8 @@ def _operand(row: Candidate, value: float, year: int, item: str) -> Operand:
 def decide_share(question: str, retriever, sha1s, library: Library, lexicon) -> Computation | None:
     """True/False from the revenue breakdowns of the reports' statement and best pages; N/A when none is
     found; None when the question asks no share of revenue."""
-    bound, year = share_asked(question), asked_period(question).target
+    text = canonical(question)  # 'more than a fifth of' is 'more than 20% of'
+    bound, year = share_asked(text), asked_period(text).target
     if bound is None or year is None:
         return None
     comp = Computation(formula=f"largest part / total revenue {year} > {bound:g}", how="a revenue breakdown")

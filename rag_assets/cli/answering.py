@@ -149,6 +149,9 @@ def cmd_ask(args) -> int:
               f"{page_url(viewer, sha1, page, shown.get((sha1, page), []))}")
     from rag_assets.answer.computed import describe
 
+    if rec.plan and rec.plan.get("source"):
+        print(f"plan ({rec.plan['source']}): {rec.plan['formula']} [{rec.plan['how']}]; period "
+              f"{', '.join(map(str, rec.plan['years']))}; unit {rec.plan['unit']}")
     for line in describe(rec.computation, reports):
         print(line)
     if args.verbose_answer:
@@ -156,6 +159,29 @@ def cmd_ask(args) -> int:
     else:
         print(f"pages sent: {[p['page_index'] for p in rec.pages_sent]}; grounded: {rec.grounded}; "
               f"{rec.seconds:.1f}s; {rec.prompt_tokens}+{rec.completion_tokens} tokens")
+    return 0
+
+
+def cmd_plan(args) -> int:
+    """The question's plan and its checks, without retrieval or an answer."""
+    from rag_assets.answer.metric_library import default_library
+    from rag_assets.answer.question.planning import plan_question
+
+    if not args.question.strip():
+        print("error: plan: the question is empty", file=sys.stderr)
+        return 2
+    kind = args.kind or guess_kind(args.question)
+    llm = None
+    if args.model_plan:
+        from rag_assets.config import get_config
+        from rag_assets.llm.factory import build_llm
+
+        llm = build_llm(get_config(args.config), args.model)
+    plan = plan_question(args.question, kind, default_library(), llm)
+    print("\n".join(plan.lines()))
+    for written in plan.model_written:
+        print(f"model wrote: {written['expression']} with " + ", ".join(
+            f"{o['letter']} = {o['printed'] or o['item']} {o['year']}" for o in written["operands"]))
     return 0
 
 
@@ -188,6 +214,15 @@ def add_answer_verbs(sub) -> None:
     s.add_argument("--questions", help="questions file (default: data/questions.json)")
     llm_args(s)
     s.set_defaults(func=cmd_evaluate)
+
+    s = sub.add_parser("plan", help="the question's plan (period, unit, formula or criterion) and its checks")
+    s.add_argument("question")
+    s.add_argument("--kind", choices=["number", "name", "names", "boolean", "comparative"])
+    s.add_argument("--model-plan", action="store_true",
+                   help="where Python's reader finds no formula, let the model write one (checked by Python)")
+    s.add_argument("--config", default="local", help="run configuration whose model writes the plan")
+    s.add_argument("--model", help="override that model (GGUF name or path)")
+    s.set_defaults(func=cmd_plan)
 
     s = sub.add_parser("ask", help="answer one question and show its pages")
     s.add_argument("question")

@@ -1,0 +1,76 @@
+"""The plan of a question as one record: the period and unit read, the formula or figure criterion, where it came
+from (Python's reader, or the model's plan checked by Python when the reader finds none and the configuration
+asks for it), and the checks it passed or failed. It goes into the answer record, the lineage table, ``ask`` and
+``rag-assets plan``."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from rag_assets.answer.formulas import show
+from rag_assets.answer.metric_library import Library
+from rag_assets.answer.question.criterion import Criterion, criterion
+from rag_assets.answer.question.period import asked_period
+from rag_assets.answer.question.plan import MetricPlan, plan
+from rag_assets.answer.question.unit import asked_unit
+from rag_assets.answer.question.wording import canonical
+
+
+@dataclass
+class QuestionPlan:
+    kind: str
+    years: tuple[int, ...] = ()
+    quarter: int | None = None
+    unit: str = ""
+    source: str = ""  # rules, model, or '' (no plan: the readers answer as printed)
+    formula: str = ""
+    how: str = ""
+    checks: list[str] = field(default_factory=list)
+    model_written: list[dict] = field(default_factory=list)
+    model_calls: list = field(default_factory=list, repr=False)
+    metric: MetricPlan | None = field(default=None, repr=False)
+    criterion: Criterion | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out.pop("metric"), out.pop("criterion"), out.pop("model_calls")
+        return out
+
+    def lines(self) -> list[str]:
+        period = ", ".join(map(str, self.years)) + (f" (Q{self.quarter})" if self.quarter else "") or "none named"
+        out = [f"kind: {self.kind}", f"period: {period}", f"unit: {self.unit}"]
+        out.append(f"plan ({self.source}): {self.formula} [{self.how}]" if self.source else
+                   "plan: none (read as printed by the number, yes/no or names reader)")
+        out += [f"check: {c}" for c in self.checks]
+        return out
+
+
+def plan_question(question: str, kind: str, library: Library, llm=None) -> QuestionPlan:
+    """``question``'s plan: Python's reader, then (number questions naming a year, ``llm`` given) the model's
+    plan checked by Python."""
+    text = canonical(question)
+    period = asked_period(text)
+    out = QuestionPlan(kind, period.years, period.quarter, asked_unit(question).words)
+    if kind == "number":
+        out.metric = plan(question, library)
+        if out.metric is None and llm is not None and period.target is not None:
+            from rag_assets.answer.question.model_plan import model_plan
+
+            written = model_plan(llm, question, library)
+            out.model_written, out.checks, out.model_calls = written.written, written.problems, written.calls
+            out.metric = written.plan
+            if written.plan is not None:
+                out.source = "model"
+        elif out.metric is not None:
+            out.source = "rules"
+        if out.metric is not None:
+            out.formula, out.how = show(out.metric.node), out.metric.how
+            out.checks.append("the dimension fits the unit asked")
+    elif kind == "boolean":
+        out.criterion = criterion(question, library)
+        if out.criterion is not None:
+            c = out.criterion
+            out.source, out.how = "rules", f"a figure criterion ({c.test})"
+            out.formula = show(c.now) + (f" vs {show(c.before)}" if c.before is not None else "") + \
+                (f" against {c.bound:g}" if c.bound else "")
+    return out
