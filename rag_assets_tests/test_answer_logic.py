@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from rag_assets.answer.numbers import NA, grounded, parse_number, resolve_number
+from rag_assets.answer.evidence.numbers import NA, grounded, parse_number, resolve_number
 from rag_assets.llm.prompts import build_messages, load_prompt
-from rag_assets.answer.questions import QuestionsFileError, load_questions
-from rag_assets.answer.routing import Router, normalize_name
+from rag_assets.answer.service.questions import QuestionsFileError, load_questions
+from rag_assets.answer.routing.router import Router, normalize_name
 from rag_assets.llm.schemas import SCHEMAS, NumberAnswer
-from rag_assets.answer.scoring import evaluate, reference_score, value_score
+from rag_assets.answer.service.scoring import evaluate, reference_score, value_score
 
 
 @pytest.mark.parametrize(
@@ -137,7 +137,7 @@ def test_scorer_on_real_gold_ranks_the_winner_above_the_floor(erc):
 
 
 def test_scaled_numbers_have_no_float_noise():
-    from rag_assets.answer.passage_reader import final_value
+    from rag_assets.answer.readers.passage_reader import final_value
     from rag_assets.llm.schemas import NumberAnswer
 
     parsed = NumberAnswer(step_by_step_analysis="", reasoning_summary="", relevant_pages=[],

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from rag_assets.answer.fingerprint import run_label, settings_fingerprint
+from rag_assets.answer.service.fingerprint import run_label, settings_fingerprint
 from rag_assets.cli.main import main
 from rag_assets.config import get_config, with_overrides
 from rag_assets_tests.conftest import NORTHWIND
@@ -43,7 +43,7 @@ def test_the_fingerprint_follows_every_setting_the_model_and_the_prompts(monkeyp
     assert settings_fingerprint(local) != before
     monkeypatch.setenv("RAG_ASSETS_PROMPTS", str(tmp_path / "same"))
     assert settings_fingerprint(local) == before
-    monkeypatch.setattr("rag_assets.answer.fingerprint.code_version", lambda: "another version of the code")
+    monkeypatch.setattr("rag_assets.answer.service.fingerprint.code_version", lambda: "another version of the code")
     assert settings_fingerprint(local) != before
     assert run_label(local) == "local"
     assert run_label(with_overrides(local, {"top_pages": "5"})) == "local+top_pages=5"

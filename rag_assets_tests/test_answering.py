@@ -12,9 +12,9 @@ from rag_assets.index.embedding import MiniLMOnnxEmbedder
 from rag_assets.llm.clients import OpenAICompatibleLLM, TokenBudget
 from rag_assets.llm.structured import parse_json_loose, structured_call
 from rag_assets.retrieval.search import Retriever, rrf
-from rag_assets.answer.lineage import AnswerDB, AnswerLog
-from rag_assets.answer.run import answer_all, build_answerer
-from rag_assets.answer.questions import Question
+from rag_assets.answer.service.lineage import AnswerDB, AnswerLog
+from rag_assets.answer.service.run import answer_all, build_answerer
+from rag_assets.answer.service.questions import Question
 from rag_assets.llm.schemas import BooleanAnswer
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets_tests.llm_fakes import ScriptedLLM, number_answer
@@ -489,7 +489,7 @@ def test_names_of_a_change_need_a_quote_that_says_it_happened(ingested, embedder
 
 
 def test_comparative_sub_questions_search_the_compared_metric_only(ingested, embedder):
-    from rag_assets.answer.question_text import comparative_metric
+    from rag_assets.answer.routing.question_text import comparative_metric
 
     q = ('Which of the companies had the lowest total assets in USD in their annual reports: "Northwind Widgets '
          'plc", "Bluebird Mining Ltd"? If data is not available, return \'N/A\'.')

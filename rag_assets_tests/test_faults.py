@@ -127,7 +127,7 @@ def test_bad_input_is_one_line_and_exit_2(data_home, tmp_path, capsys, args, say
 
 def test_questions_file_in_utf16_or_with_a_bom_reads_as_utf8(tmp_path):
     """Defect 6: a UTF-16 questions file (Windows editors) was a traceback; it now reads like UTF-8."""
-    from rag_assets.answer.questions import load_questions
+    from rag_assets.answer.service.questions import load_questions
 
     qs = [{"text": "Did Société Générale announce a share buyback?", "kind": "boolean"}]
     text = json.dumps(qs, ensure_ascii=False)

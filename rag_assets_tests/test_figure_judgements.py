@@ -8,8 +8,8 @@ from __future__ import annotations
 import dagster as dg
 import pytest
 
-from rag_assets.answer.run import NoLLM, build_answerer
-from rag_assets.answer.shares import share_asked
+from rag_assets.answer.service.run import NoLLM, build_answerer
+from rag_assets.answer.evidence.shares import share_asked
 from rag_assets.config import get_config
 from rag_assets.orchestration.definitions import ingestion_graph
 from rag_assets.orchestration.ingest_assets import reports_partitions

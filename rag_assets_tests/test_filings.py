@@ -8,13 +8,13 @@ import csv
 import dagster as dg
 import pytest
 
-from rag_assets.answer.filings import Filing, select
+from rag_assets.answer.routing.filings import Filing, select
 from rag_assets.answer.question.period import asked_period
-from rag_assets.answer.formulas import Parser, evaluate, items_of, show
-from rag_assets.answer.metric_library import default_library
+from rag_assets.answer.question.formulas import Parser, evaluate, items_of, show
+from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.plan import plan
-from rag_assets.answer.routing import Router
-from rag_assets.answer.run import NoLLM, build_answerer
+from rag_assets.answer.routing.router import Router
+from rag_assets.answer.service.run import NoLLM, build_answerer
 from rag_assets.answer.question.unit import asked_unit
 from rag_assets.config import get_config
 from rag_assets.orchestration.definitions import ingestion_graph
@@ -186,8 +186,8 @@ def test_a_yes_no_on_figures_is_decided_by_python_with_its_rows_cited(filings):
 
 
 def test_a_wrong_computed_answer_leads_to_its_operands_in_the_cli_lines_and_the_evaluation_table(filings):
-    from rag_assets.answer.computed import describe
-    from rag_assets.answer.scoring import evaluate
+    from rag_assets.answer.evidence.computed import describe
+    from rag_assets.answer.service.scoring import evaluate
     from rag_assets.orchestration.answer_assets import wrong_answers_table
 
     root, by_year = filings

@@ -86,7 +86,7 @@ def _grammar_case(backend: str) -> None:
 
 
 def _qwen_case(backend: str) -> None:
-    from rag_assets.answer.numbers import resolve_number
+    from rag_assets.answer.evidence.numbers import resolve_number
 
     llm = embedded_llm(embedded_model("qwen2.5-coder-1.5b"), backend=backend, n_ctx=4096)
     messages, schema = build_messages(

@@ -3,10 +3,10 @@ is not a change), the real embedded model judges each statement, and the answer 
 
 from __future__ import annotations
 
-from rag_assets.answer.question_text import retrieval_query
-from rag_assets.answer.name_spans import asked, change_events, event_names
-from rag_assets.answer.names_reader import cited, read_names
-from rag_assets.answer.numbers import NA
+from rag_assets.answer.routing.question_text import retrieval_query
+from rag_assets.answer.evidence.name_spans import asked, change_events, event_names
+from rag_assets.answer.readers.names_reader import cited, read_names
+from rag_assets.answer.evidence.numbers import NA
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import RetrievedPage
 from rag_assets_tests.conftest import embedded_llm, run_in_fresh_process

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.answer.candidates import MetricQuery, find_candidates, page_candidates
-from rag_assets.answer.evidence_policy import event_problem, hedge_problem, on_topic
-from rag_assets.answer.number_reader import currency_problem, find_figure, read_number, shortlist
-from rag_assets.answer.scoring import evaluate
-from rag_assets.answer.units import declared_scale, report_dollar
+from rag_assets.answer.evidence.candidates import MetricQuery, find_candidates, page_candidates
+from rag_assets.answer.evidence.evidence_policy import event_problem, hedge_problem, on_topic
+from rag_assets.answer.readers.number_reader import currency_problem, find_figure, read_number, shortlist
+from rag_assets.answer.service.scoring import evaluate
+from rag_assets.answer.evidence.units import declared_scale, report_dollar
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets_tests.llm_fakes import ScriptedLLM
 
@@ -43,7 +43,7 @@ STAFF = "Our workforce is comprised of approximately 294,000 employees (as of De
 
 
 def _q(text: str) -> str:
-    from rag_assets.answer.question_text import retrieval_query
+    from rag_assets.answer.routing.question_text import retrieval_query
 
     return retrieval_query(text, "Northwind Widgets plc")
 
@@ -221,9 +221,9 @@ def test_candidates_on_real_gold_pages_find_the_gold_figure_and_refuse_example_n
     rates."""
     import csv
 
-    from rag_assets.answer.question_text import retrieval_query
-    from rag_assets.answer.numbers import grounded
-    from rag_assets.answer.routing import Router
+    from rag_assets.answer.routing.question_text import retrieval_query
+    from rag_assets.answer.evidence.numbers import grounded
+    from rag_assets.answer.routing.router import Router
     from rag_assets.ingest.cleaning import document_pages
     from rag_assets.ingest.parsing import parse_pdf_weight_free
 

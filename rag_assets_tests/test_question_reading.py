@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from rag_assets.answer.filings import Filing, select, uncovered
-from rag_assets.answer.formulas import Item, evaluate, items_of, money, show
-from rag_assets.answer.metric_library import default_library
+from rag_assets.answer.routing.filings import Filing, select, uncovered
+from rag_assets.answer.question.formulas import Item, evaluate, items_of, money, show
+from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.criterion import criterion
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.plan import dimension_problem, plan

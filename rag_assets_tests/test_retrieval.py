@@ -346,7 +346,7 @@ def test_cross_encoder_folder_errors_are_one_line(tmp_path):
 
 def test_a_reranker_that_cannot_be_built_is_a_settings_error(tmp_path):
     """Bad reranker settings stop the run with one line (the CLI's 'error:' and exit 2), not a traceback."""
-    from rag_assets.answer.run import NoLLM, build_answerer
+    from rag_assets.answer.service.run import NoLLM, build_answerer
     from rag_assets.config import SettingsError, get_config
 
     missing = get_config("local", retrieval="bm25", rerank="cross-encoder", cross_encoder_path=str(tmp_path / "no"))

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from rag_assets.answer.numbers import parse_number
+from rag_assets.answer.evidence.numbers import parse_number
 from rag_assets.llm.prompts import build_messages, load_prompt, prompts_dir
 from rag_assets.tools.samples import ABSENT_COMPANY, SAMPLES, page_texts, sample_questions, write_sample_questions
 

@@ -3,9 +3,9 @@ embedded model judges each one alone, and the answer does not depend on the orde
 
 from __future__ import annotations
 
-from rag_assets.answer.boolean_reader import cited, read_boolean
-from rag_assets.answer.filings import cover_year
-from rag_assets.answer.statements import find_statements, page_statements
+from rag_assets.answer.readers.boolean_reader import cited, read_boolean
+from rag_assets.answer.routing.filings import cover_year
+from rag_assets.answer.evidence.statements import find_statements, page_statements
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import RetrievedPage
 from rag_assets_tests.conftest import embedded_llm, run_in_fresh_process

@@ -16,9 +16,11 @@ from PIL import Image
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
-from rag_assets.answer.lineage import AnswerLog
-from rag_assets.answer.record import AnswerRecord
-from rag_assets.answer.run import score_answers
+from rag_assets.answer.service.lineage import AnswerLog
+from rag_assets.answer.question.metric_library import default_library
+from rag_assets.answer.question.planning import plan_question
+from rag_assets.answer.readers.record import AnswerRecord
+from rag_assets.answer.service.run import score_answers
 from rag_assets.viewer.evidence import answer_url, needles, page_url
 from rag_assets.viewer.highlight import SCALE
 from rag_assets.viewer.server import Viewer, serve
@@ -49,7 +51,9 @@ def viewer(tmp_path_factory):
     root = tmp_path_factory.mktemp("viewer_root")
     pdf = _pdf(root / "northwind.pdf")
     rec = AnswerRecord(question_text=QUESTION, kind="boolean", value=False, config="local",
-                       references=[{"pdf_sha1": SHA1, "page_index": 2}], parsed={"evidence_quote": QUOTE})
+                       references=[{"pdf_sha1": SHA1, "page_index": 2}], parsed={"evidence_quote": QUOTE},
+                       plan=plan_question("Did Northwind Widgets plc's revenue grow in FY2022 compared with FY2021?",
+                                          "boolean", default_library()).to_dict())
     AnswerLog(root / "answers" / "local" / "answers.jsonl").append(rec)
     gold = {QUESTION: {"kind": "boolean", "answers": ["True"], "reference_pools": [[f"{SHA1}:2"]]}}
     score_answers([rec.to_dict()], gold, root / "answers" / "local")
@@ -89,6 +93,7 @@ def test_a_wrong_answer_shows_its_cited_page_beside_the_gold_page(viewer):
     assert "local: 1 wrong" in index and answer_url("", "local", QUESTION) in index.replace("&amp;", "&")
     page = _get(answer_url(viewer, "local", QUESTION)).decode()
     assert "answer: False" in page and "gold: True" in page
+    assert "plan (rules): " in page and "period 2022, 2021" in page  # the question's plan, from the record
     assert "cited: <a" in page and "gold: <a" in page and page.count("<img") == 2
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rag_assets.answer.scoring import load_gold
+from rag_assets.answer.service.scoring import load_gold
 from rag_assets.viewer.evidence import answer_url, needles, page_url, viewer_base
 from rag_assets.cli.common import (answering, failed_count, parse_sets, positive_int, progress_printer,
                                    questions_or_exit)
@@ -59,7 +59,7 @@ def cmd_retrieve(args) -> int:
     import json
 
     from rag_assets.storage.atomic import atomic_path
-    from rag_assets.answer.scoring import add_page_hits
+    from rag_assets.answer.service.scoring import add_page_hits
     from rag_assets.retrieval.search import ReportIndexError
 
     questions = questions_or_exit(args.questions)
@@ -147,7 +147,7 @@ def cmd_ask(args) -> int:
         sha1, page = ref["pdf_sha1"], ref["page_index"]
         print(f"  page {page} of {reports.get(sha1, '?')} ({sha1})\n    view: "
               f"{page_url(viewer, sha1, page, shown.get((sha1, page), []))}")
-    from rag_assets.answer.computed import describe
+    from rag_assets.answer.evidence.computed import describe
 
     if rec.plan and rec.plan.get("source"):
         print(f"plan ({rec.plan['source']}): {rec.plan['formula']} [{rec.plan['how']}]; period "
@@ -164,7 +164,7 @@ def cmd_ask(args) -> int:
 
 def cmd_plan(args) -> int:
     """The question's plan and its checks, without retrieval or an answer."""
-    from rag_assets.answer.metric_library import default_library
+    from rag_assets.answer.question.metric_library import default_library
     from rag_assets.answer.question.planning import plan_question
 
     if not args.question.strip():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rag_assets.answer.scoring import load_gold
+from rag_assets.answer.service.scoring import load_gold
 from rag_assets.cli.common import parse_config_spec, positive_int, questions_or_exit, whole_number
 from rag_assets.storage.paths import data_root
 
@@ -74,7 +74,7 @@ def _label_sets(args) -> dict:
 def cmd_bench_retrieval(args) -> int:
     import json
 
-    from rag_assets.answer.service import AnsweringService, resolve
+    from rag_assets.answer.service.service import AnsweringService, resolve
     from rag_assets.config import get_config, with_overrides
     from rag_assets.index.embedding import make_embedder
     from rag_assets.orchestration.resources import ReportStore

@@ -44,7 +44,7 @@ def positive_int(text: str) -> int:
 def answering(config: str, model: str | None = None, base_url: str | None = None, sets: dict | None = None,
               retrieval_only: bool = False):
     """The answering service of preset ``config`` with the command line's overrides, over the data root."""
-    from rag_assets.answer.service import AnsweringService, resolve
+    from rag_assets.answer.service.service import AnsweringService, resolve
     from rag_assets.orchestration.resources import ReportStore
 
     overrides = dict(sets or {})
@@ -56,7 +56,7 @@ def answering(config: str, model: str | None = None, base_url: str | None = None
 
 def questions_or_exit(path):
     """The validated questions of ``path``, or exit 2 with the file's problems on stderr."""
-    from rag_assets.answer.questions import QuestionsFileError, load_questions
+    from rag_assets.answer.service.questions import QuestionsFileError, load_questions
 
     try:
         return load_questions(Path(path))

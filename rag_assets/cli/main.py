@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     from rag_assets.llm.embedded import BackendMissing
     from rag_assets.config import SettingsError
     from rag_assets.llm.models import ModelFetchError
-    from rag_assets.answer.lineage import LineageBusy
+    from rag_assets.answer.service.lineage import LineageBusy
 
     if args.cmd.startswith("bench") or args.cmd == "evaluate":  # figures are only comparable on one CPU kind
         from rag_assets.tools.machine import machine_line

@@ -7,12 +7,12 @@ import dagster as dg
 from rag_assets.config import PRESETS, SettingsError
 from rag_assets.llm.embedded import BackendMissing
 from rag_assets.llm.models import ModelFetchError
-from rag_assets.answer.questions import QuestionsFileError, load_questions
-from rag_assets.answer.lineage import AnswerLog
-from rag_assets.answer.computed import describe
-from rag_assets.answer.run import score_answers
-from rag_assets.answer.service import AnswerSettings, AnsweringService, resolve
-from rag_assets.answer.scoring import load_gold
+from rag_assets.answer.service.questions import QuestionsFileError, load_questions
+from rag_assets.answer.service.lineage import AnswerLog
+from rag_assets.answer.evidence.computed import describe
+from rag_assets.answer.service.run import score_answers
+from rag_assets.answer.service.service import AnswerSettings, AnsweringService, resolve
+from rag_assets.answer.service.scoring import load_gold
 from rag_assets.storage.textfiles import InputFileError
 from rag_assets.viewer.evidence import answer_url, viewer_base
 from rag_assets.orchestration.monitoring import record_accuracy

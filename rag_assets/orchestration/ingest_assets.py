@@ -10,7 +10,7 @@ import time
 
 import dagster as dg
 
-from rag_assets.answer.filings import COVER_PAGES, Filing, detect
+from rag_assets.answer.routing.filings import COVER_PAGES, Filing, detect
 from rag_assets.ingest.parsing import PdfParseError
 from rag_assets.ingest.stages import STAGES, IngestSettings, Stage, StageInputs, run_stage, stage_code_versions
 from rag_assets.orchestration.interrupts import SignalLatch, latched_signals

@@ -17,7 +17,7 @@ import shutil
 import time
 from pathlib import Path
 
-from rag_assets.answer.scoring import load_gold
+from rag_assets.answer.service.scoring import load_gold
 from rag_assets.ingest.chunking import ChunkingConfig
 from rag_assets.storage.paths import ReportPaths
 
@@ -67,7 +67,7 @@ def build_variant(root: Path, sha1: str, company: str, cfg: ChunkingConfig, llm,
 def page_hits_per_question(root: Path, questions, gold: dict, reports: set[str], top_k: int = 10,
                            config: str = "local", embedder=None) -> dict[str, dict[int, bool]]:
     """question -> {k: gold page in the first k}, for questions whose gold pages lie in ``reports``."""
-    from rag_assets.answer.service import AnsweringService, resolve
+    from rag_assets.answer.service.service import AnsweringService, resolve
     from rag_assets.orchestration.resources import ReportStore
 
     library = ReportStore(data_root=str(root)).library()
@@ -89,7 +89,7 @@ def run_enrichment_bench(source: Path, out: Path, reports: list[str], variants: 
     from rag_assets.storage.catalog import Catalog
     from rag_assets.config import RunConfig
     from rag_assets.index.embedding import make_embedder
-    from rag_assets.answer.questions import load_questions
+    from rag_assets.answer.service.questions import load_questions
     from rag_assets.llm.factory import build_llm
 
     unknown = [v for v in variants if v not in VARIANTS]

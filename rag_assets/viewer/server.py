@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from rag_assets.answer.computed import describe
-from rag_assets.answer.lineage import AnswerLog
+from rag_assets.answer.evidence.computed import describe
+from rag_assets.answer.service.lineage import AnswerLog
 from rag_assets.viewer.evidence import answer_url, needles, page_url
 from rag_assets.viewer.highlight import render
 
@@ -80,7 +80,10 @@ class Viewer:
         cited = "".join(self._figure(sha1, p, texts, "cited") for (sha1, p), texts in needles(record).items())
         gold = sorted({tuple(k.rsplit(":", 1)) for pool in row.get("gold_pools", []) for k in pool})
         golds = "".join(self._figure(sha1, int(p), [], "gold") for sha1, p in gold[:4])
-        lines = "<br>".join(html.escape(x) for x in describe(record.get("computation"), self._names()))
+        plan = record.get("plan") or {}
+        planned = [f"plan ({plan['source']}): {plan['formula']} [{plan['how']}]; period "
+                   f"{', '.join(map(str, plan.get('years', [])))}; unit {plan.get('unit', '')}"] if plan.get("source") else []
+        lines = "<br>".join(html.escape(x) for x in planned + describe(record.get("computation"), self._names()))
         head = (f"<b>{html.escape(question)}</b><br>answer: {html.escape(str(record.get('value')))}"
                 + (f" &nbsp; gold: {html.escape(_shown(row.get('gold')))}" if row else "") + f"<br>{lines}")
         return _doc("answer", f"<header>{head}</header><div class='side'><div>{cited or 'no page cited'}</div>"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag_assets.answer.formulas import FormulaError, Node, Op, Parser, money
-from rag_assets.answer.metric_library import Library
+from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money
+from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.plan import _metric
 from rag_assets.answer.question.wording import canonical, definitions, without

@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from rag_assets.answer.formulas import Const, Item, Mean, Node, Op, items_of, money
-from rag_assets.answer.metric_library import Library, fold
+from rag_assets.answer.question.formulas import Const, Item, Mean, Node, Op, items_of, money
+from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.plan import MetricPlan, dimension_problem, printed_item
 from rag_assets.answer.question.unit import asked_unit

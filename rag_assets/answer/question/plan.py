@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag_assets.answer.formulas import Const, FormulaError, Item, Mean, Node, Op, Parser, items_of, money
-from rag_assets.answer.metric_library import Library, fold
+from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaError, Item, Mean, Node, Op, Parser,
+                                                 items_of, money)
+from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.unit import asked_unit
 from rag_assets.answer.question.wording import Definitions, asked_clauses, canonical, definitions, name_key, without
@@ -34,7 +35,7 @@ GROWTH_RE = re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y)?\s*(?:%\s*|perce
                        r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall)\b", re.I)
 RELATIVE_RE = re.compile(r"%|percent|growth|grow|yoy|year[\s-]+over|rate", re.I)
 WORD_OPERATOR_RE = re.compile(r"\b(?:less|minus|plus|divided\s+by|times|multiplied\s+by)\b|\s[+*/]\s|"
-                              r"\bover\b(?!\s+(?:the\s+)?(?:fiscal|fy|years?|\d|two|three|four|five|time|period))|"
+                              rf"{OVER_DIVIDES}|"
                               r"(?<!\d)\s-\s(?!(?:fy\s?)?\d{4})", re.I)  # 'FY2017 - FY2019' is a span of years
 UNIT_PHRASE_RE = re.compile(r"(?i:\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+of\s+)?(?:usd|us\$|\$)?\s*(?:thousands|"
                             r"millions|billions|percents?)\s*\)?)|\b(?i:for)\s+[A-Z][^?]*(?:\?.*)?$|\?.*$")

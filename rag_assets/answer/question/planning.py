@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from rag_assets.answer.formulas import show
-from rag_assets.answer.metric_library import Library
+from rag_assets.answer.question.formulas import show
+from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.plan import MetricPlan, plan

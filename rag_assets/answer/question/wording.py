@@ -8,9 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rag_assets.answer.formulas import PERIOD_WORD_RE
-from rag_assets.answer.metric_library import fold
+from rag_assets.answer.question.formulas import PERIOD_WORD_RE
+from rag_assets.answer.question.metric_library import fold
 from rag_assets.answer.question.period import normalize
+from rag_assets.index.bm25 import tokenize
+from rag_assets.retrieval.query import Lexicon, contains
 
 FRACTIONS = {"half": "50%", "a third": "33.3%", "one third": "33.3%", "a quarter": "25%", "one quarter": "25%",
              "a fifth": "20%", "one fifth": "20%", "a tenth": "10%", "one tenth": "10%", "two thirds": "66.7%"}
@@ -135,3 +137,10 @@ def asked_clauses(question: str) -> list[str]:
     for sentence in asking:
         out += [sentence[m.end():] for m in ASK_RE.finditer(sentence)]
     return list(dict.fromkeys(c.strip(" ?.") for c in out + asking if c.strip(" ?.")))
+
+
+def asks_expectation(question: str, lexicon: Lexicon | None) -> bool:
+    """The question asks what is expected (guidance, an outlook, a forecast: the lexicon's
+    ``events.expectation_asked_by``), not a result already reported."""
+    tokens = tokenize(question)
+    return bool(lexicon) and any(contains(tokens, t) for t in lexicon.events.get("expectation_asked_by", ()))

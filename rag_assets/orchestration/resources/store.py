@@ -7,8 +7,8 @@ from pathlib import Path
 import dagster as dg
 from pydantic import Field
 
-from rag_assets.answer.filings import from_row
-from rag_assets.answer.service import Library
+from rag_assets.answer.routing.filings import from_row
+from rag_assets.answer.service.service import Library
 from rag_assets.storage.catalog import Catalog, ReportSource
 from rag_assets.ingest.chunking import ChunkingConfig
 from rag_assets.llm.cache import LLMCache

@@ -10,7 +10,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from rag_assets.answer.record import AnswerRecord
+from rag_assets.answer.readers.record import AnswerRecord
 from rag_assets.storage.atomic import write_json
 
 

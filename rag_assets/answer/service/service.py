@@ -16,13 +16,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Callable
 
-from rag_assets.answer.answerer import Answerer
-from rag_assets.answer.filings import Filing
-from rag_assets.answer.fingerprint import run_label, settings_fingerprint
-from rag_assets.answer.lineage import AnswerLog
-from rag_assets.answer.questions import Question
-from rag_assets.answer.record import AnswerRecord
-from rag_assets.answer.run import (NoLLM, answer_questions, build_answerer, ranked_pages, reusable_answers,
+from rag_assets.answer.service.answerer import Answerer
+from rag_assets.answer.routing.filings import Filing
+from rag_assets.answer.service.fingerprint import run_label, settings_fingerprint
+from rag_assets.answer.service.lineage import AnswerLog
+from rag_assets.answer.service.questions import Question
+from rag_assets.answer.readers.record import AnswerRecord
+from rag_assets.answer.service.run import (NoLLM, answer_questions, build_answerer, ranked_pages, reusable_answers,
                                    score_answers)
 from rag_assets.config import RunConfig, SettingsError, get_config, with_overrides
 

@@ -1,15 +1,15 @@
 """Figure candidates: the table rows and sentences of a report's pages that name an asked metric, each with
 its figures as printed, the period of each figure, and the scale its table declares.
 
-Python finds and reads the figures; a model only chooses among them (``answer/number_reader.py``)."""
+Python finds and reads the figures; a model only chooses among them (``answer/readers/number_reader.py``)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
 
-from rag_assets.answer.numbers import NA, parse_number
-from rag_assets.answer.units import declared_scale, unscaled_label
+from rag_assets.answer.evidence.numbers import NA, parse_number
+from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
 

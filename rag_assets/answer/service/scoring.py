@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rag_assets.answer.numbers import NA, is_na, parse_number
+from rag_assets.answer.evidence.numbers import NA, is_na, parse_number
 from rag_assets.storage.textfiles import InputFileError, read_json_file
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-CURRENCY_CODES = "usd|eur|gbp|aud|cad|chf|nok|sek|dkk|jpy|cny|rmb|hkd|sgd|inr|zar|nzd|brl|krw"
+from rag_assets.answer.question.unit import CURRENCY_CODES
 _CUR = rf"(?:us\$|a\$|c\$|hk\$|s\$|[$€£¥]|\b(?:{CURRENCY_CODES}))"
 # A declaration of a table's scale: it names a scale without a number before it ("$31.4 million" is a value).
 SCALE_DECLARATIONS = [

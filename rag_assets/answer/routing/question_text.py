@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.routing import normalize_name
+from rag_assets.answer.routing.router import normalize_name
 from rag_assets.config import RunConfig
 
 INSTRUCTION_TAIL_RE = re.compile(

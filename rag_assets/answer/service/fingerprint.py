@@ -38,7 +38,7 @@ ANSWERING_CODE = ("answer", "retrieval", "llm", "index", "config.py")  # what tu
 
 def code_version() -> str:
     """A hash of the answering code's source files (an upgrade or an edit answers again)."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]  # the rag_assets package
     files = sorted(f for part in ANSWERING_CODE for f in ((root / part).rglob("*.py") if (root / part).is_dir()
                                                           else [root / part]))
     h = hashlib.sha1()

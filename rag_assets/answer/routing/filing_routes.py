@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rag_assets.answer.evidence_policy import asks_expectation
-from rag_assets.answer.filings import COVER_PAGES, Filing, cover_year, detect, select
+from rag_assets.answer.routing.filings import COVER_PAGES, Filing, cover_year, detect, select
 from rag_assets.answer.question.period import asked_period
-from rag_assets.answer.routing import Route, Router
+from rag_assets.answer.question.wording import asks_expectation
+from rag_assets.answer.routing.router import Route, Router
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import Retriever
 

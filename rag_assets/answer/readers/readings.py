@@ -4,17 +4,17 @@ or decides from statement rows alone."""
 
 from __future__ import annotations
 
-from rag_assets.answer.computed import compute, decide
-from rag_assets.answer.formulas import Item
-from rag_assets.answer.metric_library import default_library
+from rag_assets.answer.evidence.computed import compute, decide
+from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.planning import QuestionPlan
-from rag_assets.answer.boolean_reader import BooleanReading, cited as boolean_cited
-from rag_assets.answer.names_reader import NamesReading, cited as names_cited
-from rag_assets.answer.number_reader import NumberReading
-from rag_assets.answer.numbers import NA
-from rag_assets.answer.record import AnswerRecord, add_call, note_computation, take_computation
-from rag_assets.answer.statements import Statement
-from rag_assets.answer.shares import decide_share
+from rag_assets.answer.readers.boolean_reader import BooleanReading, cited as boolean_cited
+from rag_assets.answer.readers.names_reader import NamesReading, cited as names_cited
+from rag_assets.answer.readers.number_reader import NumberReading
+from rag_assets.answer.evidence.numbers import NA
+from rag_assets.answer.readers.record import AnswerRecord, add_call, note_computation, take_computation
+from rag_assets.answer.evidence.statements import Statement
+from rag_assets.answer.evidence.shares import decide_share
 from rag_assets.answer.question.unit import asked_unit
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import RetrievedPage

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.numbers import grounded
+from rag_assets.answer.evidence.numbers import grounded
 
 QUOTE_NOISE_RE = re.compile(r"[|#*`\"'“”‘’]+")
 WORD3_RE = re.compile(r"[a-z0-9][a-z0-9.,%-]*[a-z0-9%]|[a-z0-9]")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rag_assets.answer.candidates import Candidate, Figure, MetricQuery, find_candidates
-from rag_assets.answer.numbers import NA
-from rag_assets.answer.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
+from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
+from rag_assets.answer.evidence.numbers import NA
+from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
 from rag_assets.llm.prompts import build_messages

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from rag_assets.answer.computed import Computation
-from rag_assets.answer.numbers import NA
+from rag_assets.answer.evidence.computed import Computation
+from rag_assets.answer.evidence.numbers import NA
 from rag_assets.llm.structured import StructuredResult
 from rag_assets.retrieval.search import RetrievedPage
 

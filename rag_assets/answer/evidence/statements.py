@@ -13,8 +13,8 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 
-from rag_assets.answer.candidates import SENTENCE_SPLIT_RE, MetricQuery
-from rag_assets.answer.evidence_policy import asks_event, event_problem, expectation_problem
+from rag_assets.answer.evidence.candidates import SENTENCE_SPLIT_RE, MetricQuery
+from rag_assets.answer.evidence.evidence_policy import asks_event, event_problem, expectation_problem
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, contains, term_starts
 

@@ -9,16 +9,16 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable
 
-from rag_assets.answer.answerer import Answerer
-from rag_assets.answer.question_text import too_long
-from rag_assets.answer.record import AnswerRecord
-from rag_assets.answer.fingerprint import answer_key, run_label, settings_fingerprint
-from rag_assets.answer.lineage import AnswerDB, AnswerLog, write_submission
+from rag_assets.answer.service.answerer import Answerer
+from rag_assets.answer.routing.question_text import too_long
+from rag_assets.answer.readers.record import AnswerRecord
+from rag_assets.answer.service.fingerprint import answer_key, run_label, settings_fingerprint
+from rag_assets.answer.service.lineage import AnswerDB, AnswerLog, write_submission
 from rag_assets.storage.atomic import write_json
 from rag_assets.config import RunConfig, SettingsError
 from rag_assets.llm.factory import build_llm
 from rag_assets.index.embedding import make_embedder
-from rag_assets.answer.questions import Question
+from rag_assets.answer.service.questions import Question
 from rag_assets.retrieval.rerank import CrossEncoderReranker, LLMReranker, NoReranker, Reranker, YesNoReranker
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import Retriever
@@ -166,7 +166,7 @@ def answer_questions(answerer: Answerer, questions: list[Question], log_path: Pa
 def score_answers(records: list[dict], gold: dict, out_dir: Path, label: str = "") -> tuple[dict, list[dict], str]:
     """Score ``records`` against ``gold`` and write ``out_dir/evaluation.json``: (summary, scored rows, tables:
     accuracy per kind, the none/value confusion table, retrieval vs reading misses, in markdown)."""
-    from rag_assets.answer.scoring import evaluate
+    from rag_assets.answer.service.scoring import evaluate
 
     ev = evaluate(records, gold)
     summary = ev.summary()

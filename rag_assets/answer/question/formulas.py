@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag_assets.answer.metric_library import POSSESSIVE_RE, Library, fold
+from rag_assets.answer.question.metric_library import POSSESSIVE_RE, Library, fold
 
 YEAR = r"(?:fy\s?)?((?:19|20)\d\d)"
 
@@ -102,7 +102,9 @@ def show(node: Node) -> str:
     return f"({show(node.left)} {node.op} {show(node.right)})"
 
 
-WORD_OPS = [(r"\bdivided\s+by\b", "/"), (r"\bover\b(?!\s+(?:the\s+)?(?:fiscal|fy|years?|\d|two|three|four|five))", "/"),
+# 'A over B' is a division; 'over the three years', 'over fiscal 2019 and 2020' are periods
+OVER_DIVIDES = r"\bover\b(?!\s+(?:the\s+)?(?:fiscal|fy|years?|\d|two|three|four|five|time|period))"
+WORD_OPS = [(r"\bdivided\s+by\b", "/"), (OVER_DIVIDES, "/"),
             (r"\bless\b", "-"), (r"\bminus\b", "-"), (r"\bplus\b", "+"),
             (r"\b(?:multiplied\s+by|times)\b", "*"), (r"(?<=\d)\s*[×x]\s*|\s[×x]\s", " * "), (r"\s[−–]\s", " - ")]
 ASIDE_RE = re.compile(r"\((?:from|using|as|in|i\.e\.|e\.g\.|see|taken|reported|excluding|including|used|provided)\b"

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from rag_assets.answer.numbers import NA, close, is_na
-from rag_assets.answer.question_text import HIGHEST_RE, LOWEST_RE, comparative_metric
-from rag_assets.answer.record import AnswerRecord
-from rag_assets.answer.routing import Route
+from rag_assets.answer.evidence.numbers import NA, close, is_na
+from rag_assets.answer.routing.question_text import HIGHEST_RE, LOWEST_RE, comparative_metric
+from rag_assets.answer.readers.record import AnswerRecord
+from rag_assets.answer.routing.router import Route
 from rag_assets.config import RunConfig
 from rag_assets.llm.structured import structured_call
 from rag_assets.llm.prompts import build_messages, fill, load_prompt

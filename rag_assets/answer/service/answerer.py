@@ -8,23 +8,23 @@ from __future__ import annotations
 
 import time
 
-from rag_assets.answer.boolean_reader import read_boolean
-from rag_assets.answer.comparative import answer_comparative
-from rag_assets.answer.evidence_policy import asks_event
-from rag_assets.answer.filing_routes import FilingRoutes
-from rag_assets.answer.filings import Filing
-from rag_assets.answer.metric_library import default_library
+from rag_assets.answer.readers.boolean_reader import read_boolean
+from rag_assets.answer.readers.comparative import answer_comparative
+from rag_assets.answer.evidence.evidence_policy import asks_event
+from rag_assets.answer.routing.filing_routes import FilingRoutes
+from rag_assets.answer.routing.filings import Filing
+from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.planning import QuestionPlan, plan_question
-from rag_assets.answer.names_reader import read_names
-from rag_assets.answer.number_reader import read_number
-from rag_assets.answer.numbers import NA
-from rag_assets.answer.passage_reader import na_value, read_passages
-from rag_assets.answer.question_text import retrieval_query, too_long
-from rag_assets.answer.readings import take_boolean, take_computed, take_decided, take_names, take_number
-from rag_assets.answer.record import AnswerRecord
-from rag_assets.answer.routing import Route
-from rag_assets.answer.units import report_dollar
+from rag_assets.answer.readers.names_reader import read_names
+from rag_assets.answer.readers.number_reader import read_number
+from rag_assets.answer.evidence.numbers import NA
+from rag_assets.answer.readers.passage_reader import na_value, read_passages
+from rag_assets.answer.routing.question_text import retrieval_query, too_long
+from rag_assets.answer.readers.readings import take_boolean, take_computed, take_decided, take_names, take_number
+from rag_assets.answer.readers.record import AnswerRecord
+from rag_assets.answer.routing.router import Route
+from rag_assets.answer.evidence.units import report_dollar
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.deadlines import deadline

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from rag_assets.answer.statements import Statement, find_statements
+from rag_assets.answer.evidence.statements import Statement, find_statements
 from rag_assets.llm.prompts import build_messages
 from rag_assets.retrieval.query import Lexicon
 from rag_assets.retrieval.rerank import p_yes

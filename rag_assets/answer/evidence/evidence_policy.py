@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.candidates import MetricQuery
+from rag_assets.answer.evidence.candidates import MetricQuery
+from rag_assets.answer.question.wording import asks_expectation
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, contains, term_starts
 
@@ -33,13 +34,6 @@ def event_problem(question: str, quote: str, lexicon: Lexicon | None, stated: st
     if not any(contains(tokens, t) for t in lexicon.events.get(stated, ())):
         return "the quote does not say that it happened or changed"
     return None
-
-
-def asks_expectation(question: str, lexicon: Lexicon | None) -> bool:
-    """The question asks what is expected (guidance, an outlook, a forecast: the lexicon's
-    ``events.expectation_asked_by``), not a result already reported."""
-    tokens = tokenize(question)
-    return bool(lexicon) and any(contains(tokens, t) for t in lexicon.events.get("expectation_asked_by", ()))
 
 
 def expectation_problem(question: str, quote: str, lexicon: Lexicon | None) -> str | None:

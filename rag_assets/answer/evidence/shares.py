@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag_assets.answer.candidates import Candidate, page_tables
-from rag_assets.answer.computed import Computation, source_pages
+from rag_assets.answer.evidence.candidates import Candidate, page_tables
+from rag_assets.answer.evidence.computed import Computation, source_pages
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.wording import canonical
-from rag_assets.answer.metric_library import Library
-from rag_assets.answer.operands import Operand, label_match, year_figure
+from rag_assets.answer.question.metric_library import Library
+from rag_assets.answer.evidence.operands import Operand, label_match, year_figure
 
 PARTS = r"(?:categor(?:y|ies)|segments?|divisions?|product\s+lines?|business\s+lines?|lines?\s+of\s+business|" \
         r"brands?|regions?|geograph\w*|products?|services?)"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from rag_assets.answer.name_spans import asked, change_events, event_names
-from rag_assets.answer.numbers import NA
-from rag_assets.answer.statements import YEAR_RE, Statement, find_statements
+from rag_assets.answer.evidence.name_spans import asked, change_events, event_names
+from rag_assets.answer.evidence.numbers import NA
+from rag_assets.answer.evidence.statements import YEAR_RE, Statement, find_statements
 from rag_assets.llm.prompts import build_messages
 from rag_assets.retrieval.query import Lexicon
 from rag_assets.retrieval.rerank import p_yes

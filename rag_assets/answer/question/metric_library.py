@@ -12,7 +12,7 @@ import yaml
 
 from rag_assets.storage.paths import package_file
 
-LIBRARY_PATH = package_file("answer", "metrics.yaml")
+LIBRARY_PATH = package_file("answer", "question", "metrics.yaml")
 
 
 def fold(text: str) -> str:

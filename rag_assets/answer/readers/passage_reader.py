@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rag_assets.answer.evidence_policy import event_problem, hedge_problem, on_topic
-from rag_assets.answer.grounding import flat, page_proves, quote_in_context
-from rag_assets.answer.numbers import NA, grounded, is_na, resolve_number
-from rag_assets.answer.record import AnswerRecord, add_call, page_refs
+from rag_assets.answer.evidence.evidence_policy import event_problem, hedge_problem, on_topic
+from rag_assets.answer.evidence.grounding import flat, page_proves, quote_in_context
+from rag_assets.answer.evidence.numbers import NA, grounded, is_na, resolve_number
+from rag_assets.answer.readers.record import AnswerRecord, add_call, page_refs
 from rag_assets.config import RunConfig
 from rag_assets.llm.structured import structured_call
 from rag_assets.llm.prompts import build_messages

@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from rag_assets.answer.formulas import FormulaError, Item, Node, Parser, evaluate, items_of, money, show, substitute
-from rag_assets.answer.metric_library import Library
+from rag_assets.answer.question.formulas import FormulaError, Item, Node, Parser, evaluate, items_of, money, show, substitute
+from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.criterion import Criterion
 from rag_assets.answer.question.plan import MetricPlan
-from rag_assets.answer.numbers import NA
-from rag_assets.answer.operands import Operand, SourcePage, find_operand
+from rag_assets.answer.evidence.numbers import NA
+from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand
 from rag_assets.answer.question.unit import AskedUnit
 
 OPERAND_PAGES = 8  # pages retrieval adds per operand and report, after the item's statement pages

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from rag_assets.answer.candidates import Candidate, page_candidates
-from rag_assets.answer.formulas import Item
-from rag_assets.answer.metric_library import ItemSpec, fold
+from rag_assets.answer.evidence.candidates import Candidate, page_candidates
+from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.metric_library import ItemSpec, fold
 
 
 STATEMENT_TITLE_RE = re.compile(r"(?<!the\s)(?<!in\s)(?<!to\s)\b(?:Consolidated\s+(?:Statements?\s+[Oo]f|Balance\s+Sheets?)|"
