@@ -156,3 +156,30 @@ def test_no_plan_of_the_development_questions_contradicts_the_unit_asked(finance
         assert not (unit.percent and money(found.node)), q["text"]
         assert not (unit.scale > 1 and not money(found.node)), q["text"]
     assert planned >= 60
+
+
+def test_a_company_is_found_by_the_names_its_filings_give_it():
+    from rag_assets.answer.routing.filings import cover_names
+    from rag_assets.answer.routing.router import Router
+
+    cover = ["FORM 10-K\nCommission file number 1-2345\n\nHARROW & QUILL INDUSTRIES, INC. (Exact name of registrant as "
+             "specified in its charter)\nTitle of each class Trading Symbol(s) Name of each exchange\n"
+             "Common Stock, $1 par value HQI New York Stock Exchange"]
+    later = ["Our common stock trades under the symbol \"HQI\" on the New York Stock Exchange."]
+    names, tickers = cover_names(cover, cover + later)
+    assert names == ("HARROW & QUILL INDUSTRIES, INC.",) and tickers == ("HQI",)
+    router = Router({"s1": "Harrow Quill", "s2": "Bluebird Mining"}, {"Harrow Quill": names},
+                    {"Harrow Quill": tickers})
+    assert [r.company for r in router.route("What was Harrow & Quill Industries' FY2022 revenue?")] == ["Harrow Quill"]
+    assert [r.company for r in router.route("What was HQI's FY22 revenue?")] == ["Harrow Quill"]
+    assert router.route("What was hqi revenue?") == []  # a symbol is written in capitals
+    assert [r.company for r in Router({"s": "American Express"}).route("Did AmEx grow?")] == ["American Express"]
+
+
+def test_a_row_named_as_the_question_writes_it_is_found_as_printed():
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+
+    page = SourcePage("s", 3, "| | 2021 | 2020 |\n| --- | --- | --- |\n| Net sales | 192,052 | 163,220 |\n"
+                      "| Membership fees | 3,877 | 3,541 |\n| Total revenue | 195,929 | 166,761 |", True)
+    found = find_operand(Item("membership fee revenue", 2020), None, [page])
+    assert found is not None and found.label == "Membership fees" and found.value == 3541

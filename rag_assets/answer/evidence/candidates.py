@@ -117,6 +117,8 @@ def _dated(figs: list[Figure], years: list[str]) -> list[Figure]:
     figure too many."""
     if len(figs) == len(years) + 1 and re.fullmatch(r"\d{1,2}", figs[0].written):
         figs = figs[1:]
+    if len(years) > len(figs) >= 2:  # 'At January 1, 2023 and January 2, 2022 ... 2022 2021': the column labels last
+        years = years[-len(figs):]
     if years and len(figs) == len(years):
         return [Figure(f.written, f.value, f.percent, y) for f, y in zip(figs, years)]
     return figs

@@ -64,7 +64,8 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
         if item.name not in pages:
-            pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else "", item.name, lexicon)
+            query = " ".join(dict.fromkeys([item.name, *(spec.labels[:2] if spec else ())]))  # as rows print it
+            pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else "", query, lexicon)
         found = find_operand(item, spec, pages[item.name])
         if found is not None:
             comp.operands.append(found)

@@ -49,9 +49,19 @@ class Operand:
         return asdict(self)
 
 
+QUALIFIER_RE = re.compile(r",?\s*(?:\(|\bnet\s+of\s+allowances?\b|\bless\s+allowances?\b|,\s*(?:less|net\s+of|"
+                          r"including|excluding|at\s|as\s+of)\b)", re.I)
+
+
 def label_match(label: str, labels: tuple[str, ...]) -> float:
     """3 when the row's label is one of ``labels``; 2 when it starts with one and adds at most three words
-    ('Net income attributable to X'); 1 when it holds every word of one; 0 otherwise."""
+    ('Net income attributable to X'); 1 when it holds every word of one; 0 otherwise. A label's trailing
+    qualifier ('Accounts receivable, net of allowances of $132 at December 31, 2019') is left out."""
+    head = QUALIFIER_RE.split(label, maxsplit=1)[0]
+    return max(_match(label, labels), _match(head, labels) if head.strip() and head != label else 0.0)
+
+
+def _match(label: str, labels: tuple[str, ...]) -> float:
     folded = fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", label, flags=re.I))
     best = 0.0
     for want in labels:
@@ -64,6 +74,24 @@ def label_match(label: str, labels: tuple[str, ...]) -> float:
     return best
 
 
+HEAD_NOUNS = ("revenue", "revenues", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
+
+
+def printed_labels(name: str) -> tuple[str, ...]:
+    """How a statement may print a line item the question names as written ('membership fee revenue'): the words
+    themselves, and without a generic head noun the row leaves out ('Membership fees')."""
+    words = name.split()
+    out = [name]
+    if len(words) >= 2 and words[-1] in HEAD_NOUNS:
+        out.append(" ".join(words[:-1]))
+    return tuple(out)
+
+
+def _stem(text: str) -> str:
+    """Plural and singular alike ('fees' as 'fee'): how a row printed in the plural matches a singular name."""
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in text.split())
+
+
 def year_figure(cand: Candidate, year: int):
     """The figure of ``cand`` in ``year``'s column (not a percentage), or None."""
     return next((f for f in cand.figures if f.period == str(year) and not f.percent), None)
@@ -72,13 +100,13 @@ def year_figure(cand: Candidate, year: int):
 def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> Operand | None:
     """The best row of ``pages`` (statement pages first, then best-ranked) for ``item``, or None when no row
     names it with a figure in the year's column."""
-    labels = spec.labels if spec else (fold(item.name),)
+    labels = spec.labels if spec else tuple(_stem(x) for x in printed_labels(fold(item.name)))
     best, best_key = None, None
     for rank, page in enumerate(pages):
         for cand in page_candidates(page.text, page.sha1, page.page_index):
             if cand.source != "row":
                 continue
-            match = label_match(cand.label, labels)
+            match = label_match(cand.label if spec else _stem(fold(cand.label)), labels)
             fig = year_figure(cand, item.year) if match >= 1.0 else None
             if fig is None:
                 continue

@@ -4,37 +4,65 @@ subset.csv, completed once from the report's first pages."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
-from rag_assets.answer.routing.filings import COVER_PAGES, Filing, cover_year, detect, select
+from rag_assets.answer.routing.filings import COVER_PAGES, Filing, cover_names, cover_year, detect, select
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.wording import asks_expectation
 from rag_assets.answer.routing.router import Route, Router
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import Retriever
+from rag_assets.storage.artifacts import read_pages
+from rag_assets.storage.paths import ReportPaths
 
 
 class FilingRoutes:
     def __init__(self, reports: dict[str, str], retriever: Retriever, filings: dict[str, Filing] | None = None):
         self.filings = {s: (filings or {}).get(s) or Filing(s, name) for s, name in reports.items()}
-        aliases: dict[str, tuple[str, ...]] = {}
+        self.reports = reports
+        self.aliases: dict[str, tuple[str, ...]] = {}
         for f in self.filings.values():
-            aliases[f.company] = tuple(dict.fromkeys(aliases.get(f.company, ()) + f.aliases))
-        self.router = Router(reports, aliases)
+            self.aliases[f.company] = tuple(dict.fromkeys(self.aliases.get(f.company, ()) + f.aliases))
+        self.router = Router(reports, self.aliases)
         self.retriever = retriever
+        self._covers_read = False
+        self._lock = threading.Lock()
 
     def routes(self, question: str, notes: list[str] | None = None) -> list[Route]:
         """The companies ``question`` names, each with the filing(s) that answer it (none when no filing covers
-        the period asked); why a filing was chosen among several goes to ``notes``."""
+        the period asked); why a filing was chosen among several goes to ``notes``. A question naming no company
+        by subset.csv's names is routed again with the names the filings give themselves (``read_covers``)."""
         asked = asked_period(question)
         forward = asks_expectation(question, default_lexicon())
         out = []
-        for route in self.router.route(question):
+        found = self.router.route(question)
+        if not found and self.read_covers():
+            found = self.router.route(question)
+        for route in found:
             chosen, why = select([self.filing(s) for s in route.sha1s], asked, forward)
             if (len(route.sha1s) > 1 or not chosen) and notes is not None:
                 notes.append(f"{route.company}: {why} ({', '.join(f.label for f in chosen)})")
             out.append(replace(route, sha1s=tuple(f.sha1 for f in chosen)))
         return out
+
+    def read_covers(self) -> bool:
+        """Add the registrant's name and trading symbols every filing prints (``filings.cover_names``) to the
+        router, once; True when that was done now."""
+        with self._lock:
+            if self._covers_read:
+                return False
+            self._covers_read = True
+            aliases = {k: list(v) for k, v in self.aliases.items()}
+            tickers: dict[str, list[str]] = {}
+            for sha1, company in self.reports.items():
+                pages = {p.page_index: p.text for p in read_pages(ReportPaths(self.retriever.root, sha1).pages)}
+                names, symbols = cover_names([pages[i] for i in sorted(pages)[:COVER_PAGES]], list(pages.values()))
+                aliases.setdefault(company, []).extend(names)
+                tickers.setdefault(company, []).extend(symbols)
+            self.router = Router(self.reports, {k: tuple(dict.fromkeys(v)) for k, v in aliases.items()},
+                                 {k: tuple(dict.fromkeys(v)) for k, v in tickers.items()})
+            return True
 
     def _cover(self, sha1: str) -> list[str]:
         pages = self.retriever.index(sha1).pages

@@ -136,3 +136,25 @@ def select(filings: list[Filing], asked: AskedPeriod, forward: bool = False) -> 
         latest = max(dated, key=lambda f: f.year)
         return [latest], f"no period named: the latest annual report (FY{latest.year})"
     return filings, "no period named and no dated annual report: every filing"
+
+
+REGISTRANT_RE = re.compile(r"([^\n]{2,160})\n?\s*(?:##\s*)?\(\s*Exact\s+name\s+of\s+(?:the\s+)?registrant", re.I)
+FILE_NUMBER_RE = re.compile(r"^.*?commission\s+file\s+(?:number|no\.?)\s*:?\s*[\d-]+\s*", re.I)
+SYMBOL_RE = re.compile(r"\b(?:under|with)\s+the\s+(?:ticker\s+|trading\s+)?symbols?\s+[“\"'‘]?([A-Z]{2,5})\b")
+LISTED_RE = re.compile(r"\b([A-Z]{2,5})\s*\|?\s*(?:The\s+)?(?:New\s+York\s+Stock\s+Exchange|NYSE|Nasdaq|NASDAQ)\b")
+NOT_TICKERS = {"NYSE", "LLC", "INC", "THE", "AND", "PAR", "USD", "ADR", "ADS", "CORP", "CO"}
+
+
+def cover_names(first_pages: list[str], pages: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names a filing gives its company: the registrant's exact name on its cover ('ADVANCED MICRO DEVICES,
+    INC.'), and its trading symbols (the cover's listing table, 'under the symbol "KO"' anywhere)."""
+    cover = "\n".join(first_pages)
+    names = []
+    m = REGISTRANT_RE.search(cover)
+    if m:
+        line = FILE_NUMBER_RE.sub("", m.group(1).strip().lstrip("#_ ").strip()).strip(" _#")
+        if 2 <= len(line) <= 80 and re.search(r"[A-Za-z]{2}", line):
+            names.append(line)
+    tickers = [t for t in LISTED_RE.findall(cover) + [s for p in pages for s in SYMBOL_RE.findall(p)]
+               if t not in NOT_TICKERS]
+    return tuple(names), tuple(dict.fromkeys(tickers))

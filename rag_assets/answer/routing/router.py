@@ -40,9 +40,15 @@ class Route:
 class Router:
     """Finds the known companies named in a question: exact name first, then the normalized name."""
 
-    def __init__(self, reports: dict[str, str], aliases: dict[str, tuple[str, ...]] | None = None):
+    def __init__(self, reports: dict[str, str], aliases: dict[str, tuple[str, ...]] | None = None,
+                 tickers: dict[str, tuple[str, ...]] | None = None):
         """``reports``: sha1 -> company name; ``aliases``: company name -> other names it goes by (subset.csv's
-        ``aliases`` column)."""
+        ``aliases`` column, the registrant's name on the filings' covers); ``tickers``: company name -> its
+        trading symbols, matched in capitals only, when no name is written."""
+        self.tickers: dict[str, set[str]] = {}
+        for name, symbols in (tickers or {}).items():
+            for symbol in symbols:
+                self.tickers.setdefault(symbol, set()).add(name)
         by_name: dict[str, list[str]] = {}
         for sha1, name in reports.items():
             by_name.setdefault(name, []).append(sha1)
@@ -76,13 +82,24 @@ class Router:
         keep = [n for n in names if not any(n != o and normalize_name(n) in normalize_name(o) and
                                              len(normalize_name(o)) > len(normalize_name(n)) for o in names)]
         if not keep:
-            keep = self._abbreviated(question, found)
+            keep = self._ticker(question, found) or self._abbreviated(question, found)
         return [Route(n, self.by_name[n], found[n]) for n in keep]
+
+    def _ticker(self, question: str, found: dict[str, int]) -> list[str]:
+        """A trading symbol written in capitals ('MMM', "KO's") that one company's filings print as its own."""
+        for m in re.finditer(r"(?<![\w&])[A-Z]{2,5}(?![\w&])", question):
+            names = self.tickers.get(m.group(0), set())
+            if len(names) == 1:
+                [name] = names
+                found[name] = m.start()
+                return [name]
+        return []
 
     def _abbreviated(self, question: str, found: dict[str, int]) -> list[str]:
         """Names an analyst abbreviates, tried only when no name is written out: a short capitalised word that
-        has two capitals or more and is the initials of a name of several words ('J&J', 'JnJ' for 'Johnson & Johnson') or the start of a
-        one-word name ('JPM' for 'JPMorgan'), when exactly one company fits."""
+        has two capitals or more and is the initials of a name of several words ('J&J', 'JnJ' for 'Johnson &
+        Johnson'), their first letters ('AmEx'), or the start of a one-word name ('JPM' for 'JPMorgan'), when
+        exactly one company fits."""
         for m in ABBREVIATION_RE.finditer(question):
             if sum(c.isupper() for c in m.group(0)) < 2:
                 continue  # 'Is', 'What': words, not abbreviations
@@ -94,7 +111,7 @@ class Router:
         return []
 
 
-ABBREVIATION_RE = re.compile(r"(?<![\w&])[A-Z][A-Za-z&]{1,4}(?![\w&])")
+ABBREVIATION_RE = re.compile(r"(?<![\w&])[A-Z][A-Za-z&]{1,5}(?![\w&])")
 
 
 def _abbreviations(name: str) -> set[str]:
@@ -105,6 +122,8 @@ def _abbreviations(name: str) -> set[str]:
     if len(words) >= 2:
         initials = "".join("n" if w in ("&", "and") else w[0] for w in words)
         out |= {initials, initials.replace("n", "") if "&" in words or "and" in words else initials}
+        named = [w for w in words if w not in ("&", "and")]
+        out |= {"".join(w[:k] for w in named) for k in (2, 3)}  # 'AmEx', 'FedEx': each word's first letters
     elif words and len(words[0]) > 3:
         out |= {words[0][:k] for k in range(3, min(5, len(words[0])))}
     return out
