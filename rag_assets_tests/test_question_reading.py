@@ -41,6 +41,8 @@ def test_a_definition_is_substituted_into_what_is_asked_never_the_whole_answer()
     node = plan(q, LIB).node
     assert show(node).startswith("mean(((operating income 2019 + depreciation and amortization 2019) / revenue 2019)")
     assert not money(node) and len(node.terms) == 3
+    q = "What is Acme's FY2022 return on assets? ROA is defined as: FY2022 net income / FY2022 total assets."
+    assert formula(q) == "(net income 2022 / total assets 2022)"  # the question's ROA, not the library's average
 
 
 def test_a_ratio_or_percent_asked_is_never_answered_with_an_amount():

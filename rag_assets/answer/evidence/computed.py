@@ -37,8 +37,9 @@ class Computation:
         return [{"pdf_sha1": s, "page_index": p} for s, p in seen]
 
 
-def source_pages(retriever, sha1s, statement: str, query: str, lexicon) -> list[SourcePage]:
-    """The pages typed as ``statement`` in each report, then the pages retrieval ranks for ``query``."""
+def source_pages(retriever, sha1s, statement: str, query: str | tuple[str, ...], lexicon) -> list[SourcePage]:
+    """The pages typed as ``statement`` in each report, then the pages retrieval ranks for ``query`` (for each of
+    several queries in turn)."""
     out, seen = [], set()
     for sha1 in sha1s:
         ix = retriever.index(sha1)
@@ -46,8 +47,8 @@ def source_pages(retriever, sha1s, statement: str, query: str, lexicon) -> list[
         for p in typed:
             seen.add((sha1, p))
             out.append(SourcePage(sha1, p, ix.pages.get(p, ""), True))
-    for sha1 in sha1s:
-        ranked, _ = retriever.pages(sha1, query, OPERAND_PAGES)
+    for sha1, one in ((s, q) for q in ((query,) if isinstance(query, str) else query) for s in sha1s):
+        ranked, _ = retriever.pages(sha1, one, OPERAND_PAGES)
         for p in ranked:
             if (sha1, p.page_index) not in seen:
                 seen.add((sha1, p.page_index))
@@ -64,8 +65,8 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
         if item.name not in pages:
-            query = " ".join(dict.fromkeys([item.name, *(spec.labels[:2] if spec else ())]))  # as rows print it
-            pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else "", query, lexicon)
+            queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)  # its name, then its rows
+            pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else "", queries, lexicon)
         found = find_operand(item, spec, pages[item.name])
         if found is not None:
             comp.operands.append(found)

@@ -105,7 +105,11 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions)
     node = _metric(clause, parser)
     if node is None:
         return MetricPlan(parser.parse(defs.anonymous), "the question's definition") if defs.anonymous else None
-    how = "the question's definition" if defined else "a line item" if isinstance(node, Item) else "the metric library"
+    named = parser.library.metric_in(clause)
+    if defined or (named and any(n in parser.defined for n in named.names)):
+        how = "the question's definition"
+    else:
+        how = "a line item" if isinstance(node, Item) else "a share, ratio, margin or metric of the library"
     return MetricPlan(node, how)
 
 
@@ -197,8 +201,9 @@ def _operand(text: str, parser: Parser) -> Node | None:
     if defined:
         return parser.parse(parser.defined[defined])
     spec = parser.library.metric_in(text)
-    if spec:
-        return parser.parse(spec.formula)
+    if spec:  # the question's definition of that metric under another of its names ('ROA' for 'return on assets')
+        defined = next((parser.defined[n] for n in spec.names if n in parser.defined), None)
+        return parser.parse(defined or spec.formula)
     item = parser.library.item_in(text)
     if item:
         return Item(item.name, parser.year)
