@@ -165,6 +165,7 @@ def _columns(rows: list[Candidate]) -> list[str]:
 
 
 DATE_LINE_RE = re.compile(r"^\s*(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?((?:19[89]|20[0-4])\d)\b")
+DATE_END_RE = re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2},?\s+((?:19[89]|20[0-4])\d)\s*$")  # '52 Weeks Ended August 29, 2021'
 
 
 def _last_year_line(text: str) -> str:
@@ -174,7 +175,8 @@ def _last_year_line(text: str) -> str:
     lines = [ln for ln in tail if len(set(YEAR_RE.findall(ln))) >= 2]
     if lines:
         return lines[-1]
-    dated = [m.group(1) for m in map(DATE_LINE_RE.match, text.splitlines()[-12:]) if m]
+    dated = [m.group(1) for ln in text.splitlines()[-12:] for m in [DATE_LINE_RE.match(ln) or DATE_END_RE.search(ln)]
+             if m]
     return " ".join(dated) if len(set(dated)) >= 2 else ""
 
 

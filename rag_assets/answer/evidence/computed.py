@@ -37,14 +37,19 @@ class Computation:
         return [{"pdf_sha1": s, "page_index": p} for s, p in seen]
 
 
-def source_pages(retriever, sha1s, statement: str, query: str | tuple[str, ...], lexicon) -> list[SourcePage]:
-    """The pages typed as ``statement`` in each report, then the pages retrieval ranks for ``query`` (for each of
-    several queries in turn)."""
+STATEMENTS = ("income_statement", "balance_sheet", "cash_flow")  # where a row named as printed is looked for first
+
+
+def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str | tuple[str, ...],
+                 lexicon) -> list[SourcePage]:
+    """The pages typed as ``statement`` (or any of several types) in each report, then the pages retrieval ranks
+    for ``query`` (for each of several queries in turn)."""
     out, seen = [], set()
+    kinds = (statement,) if isinstance(statement, str) else statement
     for sha1 in sha1s:
         ix = retriever.index(sha1)
-        typed = ix.typed_pages(lexicon).get(statement, []) if statement else []
-        for p in typed:
+        typed = [p for kind in kinds if kind for p in ix.typed_pages(lexicon).get(kind, []) if (sha1, p) not in seen]
+        for p in dict.fromkeys(typed):
             seen.add((sha1, p))
             out.append(SourcePage(sha1, p, ix.pages.get(p, ""), True))
     for sha1, one in ((s, q) for q in ((query,) if isinstance(query, str) else query) for s in sha1s):
@@ -66,7 +71,8 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
         spec = library.items.get(item.name)
         if item.name not in pages:
             queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)  # its name, then its rows
-            pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else "", queries, lexicon)
+            pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries,
+                                            lexicon)
         found = find_operand(item, spec, pages[item.name])
         if found is not None:
             comp.operands.append(found)
