@@ -5,10 +5,13 @@ in a real browser (headless Chromium from Debian's package; skipped with a messa
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import subprocess
 import threading
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -129,3 +132,50 @@ def test_in_a_browser_the_wrong_answer_link_opens_the_highlighted_page(viewer, t
     ratio = 600 / rendered.width
     expected = yellow_box(_get(page_url(viewer, SHA1, 2, [QUOTE], kind="png")))
     assert abs((box[2] - box[0]) - (expected[2] - expected[0]) * ratio) <= 6
+
+
+def _status(url: str, host: str | None = None) -> tuple[int, bytes]:
+    req = urllib.request.Request(url, headers={"Host": host} if host else {})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def test_an_answers_folder_is_one_of_the_data_roots_never_a_path(viewer, tmp_path):
+    """Issue 40: '/answer/..%2F..%2F<folder>' and '/answer/%2Ftmp%2F<folder>' read no file outside answers/."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "answers.jsonl").write_text(json.dumps({"question_text": QUESTION, "value": "SECRET"}) + "\n")
+    question = urllib.parse.quote(QUESTION)
+    for folder in ("..%2F..%2F" + urllib.parse.quote(str(outside).lstrip("/"), safe=""),
+                   urllib.parse.quote(str(outside), safe=""), "..", "local%2F..%2F..", "."):
+        status, body = _status(f"{viewer}/answer/{folder}?question={question}")
+        assert status == 404 and b"SECRET" not in body, folder
+    assert _status(answer_url(viewer, "local", QUESTION))[0] == 200
+
+
+def test_a_foreign_host_is_refused_and_a_control_character_answers_at_once(viewer):
+    assert _status(viewer + "/", host="rebinding.example:3100")[0] == 403  # DNS rebinding from another site
+    assert _status(viewer + "/", host="localhost")[0] == 200
+    t0 = time.monotonic()
+    status, _ = _status(page_url(viewer, SHA1, 1, ["\x00"]))
+    assert status == 200 and time.monotonic() - t0 < 20  # it once spun without end on a NUL
+    assert _status(viewer + "/")[0] == 200  # and the server still answers
+
+
+def test_a_damaged_evaluation_file_is_one_line_and_the_server_goes_on(viewer, tmp_path):
+    root = tmp_path / "root"
+    folder = root / "answers" / "broken"
+    folder.mkdir(parents=True)
+    (folder / "evaluation.json").write_text('{"rows": [1, 2]}')  # valid JSON, not the shape written
+    server = serve(Viewer(root, lambda: {}), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        status, body = _status(f"http://127.0.0.1:{server.server_port}/")
+        assert status == 500 and body.startswith(b"error: ") and b"\n" not in body.strip()
+        assert _status(f"http://127.0.0.1:{server.server_port}/page/{SHA1}/1")[0] == 404
+    finally:
+        server.shutdown()
+        server.server_close()

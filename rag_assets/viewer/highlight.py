@@ -13,6 +13,7 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageDraw
 
 PIECE_WORDS = 6  # a quote not found whole is searched in pieces of this many words
+MAX_HITS = 200  # places one needle may be found on a page: a search never runs without end
 HIGHLIGHT = (255, 214, 0, 110)  # translucent yellow, drawn over the rendered page
 SCALE = 1.5  # rendered pixels per PDF point (108 dpi)
 
@@ -44,7 +45,7 @@ def _rects(text: pdfium.PdfTextPage, needle: str, height: float, scale: float) -
     out: list[Box] = []
     searcher = text.search(needle, match_case=False)
     try:
-        while (hit := searcher.get_next()) is not None:
+        while len(out) < MAX_HITS and (hit := searcher.get_next()) is not None:
             start, count = hit
             for i in range(text.count_rects(start, count)):
                 left, bottom, right, top = text.get_rect(i)
@@ -66,7 +67,7 @@ def locate(page: pdfium.PdfPage, needles: list[str], scale: float = SCALE) -> li
     try:
         out = []
         for needle in needles:
-            needle = re.sub(r"\s+", " ", needle).strip()
+            needle = re.sub(r"[\s\x00-\x1f\x7f]+", " ", needle).strip()  # no control character reaches PDFium
             boxes = _rects(text, needle, height, scale) if needle else []
             if not boxes and len(needle.split()) > PIECE_WORDS:
                 boxes = [b for piece in _pieces(needle) for b in _rects(text, piece, height, scale)]

@@ -72,8 +72,17 @@ class Viewer:
         return _doc(f"{company} p{page}", f"<header><b>{html.escape(company)}</b>, page {page} (zero-based) of "
                     f"{html.escape(path.name)}<ul>{items}</ul></header><img id='page' src='{src}'>")
 
+    def answers_folder(self, folder: str) -> Path:
+        """The answers folder ``folder`` names: one of the data root's ``answers/`` folders, by its name, never a
+        path ('..', '/tmp/x' and the like are no folder of it)."""
+        base = (self.root / "answers").resolve()
+        known = {p.name: p for p in base.iterdir() if p.is_dir()} if base.is_dir() else {}
+        if folder not in known or known[folder].resolve().parent != base:
+            raise KeyError(f"no answers folder {folder!r}")
+        return known[folder]
+
     def answer(self, folder: str, question: str) -> bytes:
-        record = AnswerLog(self.root / "answers" / folder / "answers.jsonl").load(include_errors=True).get(question)
+        record = AnswerLog(self.answers_folder(folder) / "answers.jsonl").load(include_errors=True).get(question)
         if record is None:
             raise KeyError(f"no answer to that question in answers/{folder}")
         row = self._scored(folder).get(question, {})
@@ -106,7 +115,7 @@ class Viewer:
                 f"</figcaption><img src='{src}' width='600'></figure>")
 
     def _scored(self, folder: str) -> dict[str, dict]:
-        path = self.root / "answers" / folder / "evaluation.json"
+        path = self.answers_folder(folder) / "evaluation.json"
         rows = json.loads(path.read_text(encoding="utf-8")).get("rows", []) if path.exists() else []
         return {r["question_text"]: r for r in rows}
 
@@ -120,9 +129,26 @@ class Viewer:
         return {sha1: name for sha1, (_, name) in self.reports().items()}
 
 
-def handler(viewer: Viewer) -> type[BaseHTTPRequestHandler]:
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+REQUEST_SECONDS = 30  # a client that sends nothing for this long is dropped (a socket timeout per connection)
+
+
+def _host_name(header: str | None) -> str:
+    """The name of a Host header, without its port ('127.0.0.1:3100' -> '127.0.0.1', '[::1]:3100' -> '[::1]')."""
+    host = (header or "").strip().lower()
+    if host.startswith("["):  # an IPv6 address
+        return host.split("]")[0] + "]"
+    return host.rsplit(":", 1)[0]
+
+
+def handler(viewer: Viewer, hosts: tuple[str, ...] = LOCAL_HOSTS) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        timeout = REQUEST_SECONDS
+
         def do_GET(self):  # noqa: N802 - the stdlib's name
+            if _host_name(self.headers.get("Host")) not in hosts:  # a page of another site (DNS rebinding)
+                self._send(403, "text/plain; charset=utf-8", b"forbidden: this server answers its own host names only")
+                return
             url = urlsplit(self.path)
             args = parse_qs(url.query)
             parts = [unquote(p) for p in url.path.strip("/").split("/") if p]
@@ -130,6 +156,10 @@ def handler(viewer: Viewer) -> type[BaseHTTPRequestHandler]:
                 kind, body = route(viewer, parts, args)
             except (KeyError, IndexError, ValueError, OSError) as exc:
                 self._send(404, "text/plain; charset=utf-8", f"not found: {exc}".encode())
+                return
+            except Exception as exc:  # a damaged answers file: one line, the server goes on
+                log.warning("viewer: %s failed: %s: %s", url.path, type(exc).__name__, exc)
+                self._send(500, "text/plain; charset=utf-8", f"error: {type(exc).__name__}: {exc}".encode())
                 return
             self._send(200, kind, body)
 
@@ -161,6 +191,14 @@ def route(viewer: Viewer, parts: list[str], args: dict[str, list[str]]) -> tuple
     raise KeyError("/".join(parts))
 
 
+class ViewerServer(ThreadingHTTPServer):
+    """A thread per request, daemon threads, and a listen queue for bursts (the stdlib's default holds 5)."""
+
+    daemon_threads = True
+    request_queue_size = 128
+
+
 def serve(viewer: Viewer, port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
-    """A server of ``viewer`` bound to ``host:port`` (port 0: any free one); call ``serve_forever``."""
-    return ThreadingHTTPServer((host, port), handler(viewer))
+    """A server of ``viewer`` bound to ``host:port`` (port 0: any free one); call ``serve_forever``. It answers
+    requests whose Host header names it (127.0.0.1, localhost, [::1], or ``host``) and no other."""
+    return ViewerServer((host, port), handler(viewer, tuple(dict.fromkeys((*LOCAL_HOSTS, host.lower())))))
