@@ -144,3 +144,21 @@ def test_scaled_numbers_have_no_float_noise():
                           value_as_written="2.043", scale="billions", final_answer=2.043)
     assert final_value("number", parsed) == 2_043_000_000
     assert str(final_value("number", parsed)) == "2043000000.0"
+
+
+def test_a_question_holding_a_lone_surrogate_is_read_as_text_and_a_key_in_the_url_is_never_written(tmp_path):
+    """Issue 40, items 12 and 13: a byte the terminal could not decode ('\\udcff') in a questions file, and a
+    user name and key inside the base URL of an OpenAI-compatible endpoint."""
+    import json as _json
+
+    from rag_assets.answer.service.fingerprint import run_label
+    from rag_assets.answer.service.questions import load_questions
+    from rag_assets.config import get_config
+
+    path = tmp_path / "q.json"
+    path.write_text(_json.dumps([{"text": "What was X\udcff's revenue?", "kind": "number"}]), encoding="utf-8")
+    [q] = load_questions(path)
+    assert q.text == "What was X\ufffd's revenue?" and q.text.encode("utf-8")
+    cfg = get_config("local").model_copy(update={"base_url": "http://analyst:sk-SECRET@10.0.0.1:8080/v1"})
+    label = run_label(cfg)
+    assert "SECRET" not in label and "analyst" not in label and "base_url=http://10.0.0.1:8080/v1" in label

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from rag_assets.answer.service.questions import clean_text
 from rag_assets.answer.service.scoring import load_gold
 from rag_assets.viewer.evidence import answer_url, needles, page_url, viewer_base
 from rag_assets.cli.common import (answering, failed_count, parse_sets, positive_int, progress_printer,
@@ -135,8 +136,9 @@ def cmd_ask(args) -> int:
 
     service = answering(args.config, args.model, args.base_url, parse_sets(args.set))
     reports = service.settings.library.reports
-    kind = args.kind or guess_kind(args.question)
-    rec = service.ask(args.question, kind)
+    question = clean_text(args.question)  # a byte the terminal could not decode is no traceback later
+    kind = args.kind or guess_kind(question)
+    rec = service.ask(question, kind)
     if rec.error:
         print(f"error: the question failed, no answer: {rec.error}", file=sys.stderr)
         return 1
@@ -167,6 +169,7 @@ def cmd_plan(args) -> int:
     from rag_assets.answer.question.metric_library import default_library
     from rag_assets.answer.question.planning import plan_question
 
+    args.question = clean_text(args.question)
     if not args.question.strip():
         print("error: plan: the question is empty", file=sys.stderr)
         return 2

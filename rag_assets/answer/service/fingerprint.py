@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from rag_assets.config import PRESETS, RunConfig
 from rag_assets.llm.prompts import load_prompt, prompts_dir
@@ -68,4 +69,15 @@ def run_label(cfg: RunConfig) -> str:
     if preset is None:
         return cfg.name
     changed = {k: v for k, v in cfg.model_dump().items() if getattr(preset, k) != v and k != "description"}
+    if "base_url" in changed:
+        changed["base_url"] = without_credentials(changed["base_url"])
     return cfg.name + ("+" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) if changed else "")
+
+
+def without_credentials(url: str) -> str:
+    """``url`` without a user name or key in it ('http://user:KEY@host/v1' -> 'http://host/v1'): what may be
+    written into a submission, the lineage table or a log."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))

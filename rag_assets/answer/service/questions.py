@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -19,9 +20,16 @@ class Question(BaseModel):
     @field_validator("text")
     @classmethod
     def _non_empty(cls, v: str) -> str:
+        v = clean_text(v)
         if not v.strip():
             raise ValueError("empty question text")
         return v
+
+
+def clean_text(text: str) -> str:
+    """``text`` as valid Unicode: a lone surrogate (a byte the terminal could not decode, '\\udcff') becomes
+    U+FFFD, so every file and table the answer is written to can hold it."""
+    return re.sub(r"[\ud800-\udfff]", "\ufffd", text)
 
 
 class QuestionsFileError(InputFileError):
