@@ -222,3 +222,13 @@ def test_the_embedded_model_writes_a_plan_under_the_grammar_and_python_checks_it
     assert out.plan is not None or out.problems  # a plan that passed Python's checks, or why none did
     if out.plan is not None:  # whatever the small model wrote, what passes is an amount over the years asked
         assert money(out.plan.node) and {i.year for i in items_of(out.plan.node)} <= {2021, 2022}
+
+
+def test_a_cover_titled_as_an_annual_report_of_a_year_is_that_years_annual_filing():
+    """Issue 39: covers such as 'Annual Report 2023' gave doc_type unknown and fiscal year 0."""
+    from rag_assets.answer.routing.filings import detect
+
+    assert detect(Filing("s", "Bluebird"), ["Bluebird Mining Ltd\nAnnual Report 2023\nStrategic report"]) == \
+        Filing("s", "Bluebird", "annual", 2023)
+    assert detect(Filing("s", "X"), ["ANNUAL REPORT AND ACCOUNTS 2022/23"]).year == 2023  # the year it ends
+    assert detect(Filing("s", "X"), ["FORM 10-K\nfor the fiscal year ended December 31, 2018"]).year == 2018
