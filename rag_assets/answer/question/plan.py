@@ -82,7 +82,10 @@ def _read(text: str, period: AskedPeriod, defs: Definitions, library: Library) -
         return MetricPlan(parser.parse(defs.anonymous), "the question's definition")
     item = None  # a bare line item: what is asked only when the question defines no formula
     for clause in asked_clauses(without(text, defs.spans)):
-        found = _clause(clause, period, parser, defs)
+        try:
+            found = _clause(clause, period, parser, defs)
+        except FormulaError:  # a clause that writes no readable formula: the next one may
+            found = None
         if found is not None and not (defs and isinstance(found.node, Item)):
             return found
         item = item or found
@@ -100,11 +103,11 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions)
     form = _cagr(clause, period, parser) or _growth(clause, period, parser) or _average(clause, period, parser)
     if form is not None:
         return form
-    if not defs.anonymous and WORD_OPERATOR_RE.search(clause):  # a formula written out: read whole, or not at all
+    if WORD_OPERATOR_RE.search(clause):  # a formula written out: read whole, or not at all
         return _written(clause, parser)
     node = _metric(clause, parser)
     if node is None:
-        return MetricPlan(parser.parse(defs.anonymous), "the question's definition") if defs.anonymous else None
+        return None
     named = parser.library.metric_in(clause)
     if defined or (named and any(n in parser.defined for n in named.names)):
         how = "the question's definition"
