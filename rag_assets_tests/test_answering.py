@@ -13,6 +13,7 @@ from rag_assets.llm.clients import OpenAICompatibleLLM, TokenBudget
 from rag_assets.llm.structured import parse_json_loose, structured_call
 from rag_assets.retrieval.search import Retriever, rrf
 from rag_assets.answer.service.lineage import AnswerDB, AnswerLog
+from rag_assets.answer.routing.filings import Filing
 from rag_assets.answer.service.run import answer_all, build_answerer
 from rag_assets.answer.service.questions import Question
 from rag_assets.llm.schemas import BooleanAnswer
@@ -423,16 +424,19 @@ def test_citations_are_matched_on_report_and_page(ingested, embedder):
     root, sha = ingested
     nw, bb = sha["Northwind Widgets plc"], sha["Bluebird Mining Ltd"]
     reports = {nw: "Northwind Widgets plc", bb: "Northwind Widgets plc"}
+    # two filings of one company that are no annual reports (an annual report of each year would route to the
+    # latest): a question naming no period reads both
+    filings = {s: Filing(s, "Northwind Widgets plc", "current") for s in (nw, bb)}
     cfg = get_config("local", grounding="cite_verified", number_reader="pages", top_pages=8, max_context_tokens=6000)
     q = "What were the total assets (in USD) of Northwind Widgets plc?"
     probe = build_answerer(cfg, root, reports, llm=ScriptedLLM([number_answer("N/A", "units", "N/A", [])]),
-                           embedder=embedder).answer(q, "number")
+                           embedder=embedder, filings=filings).answer(q, "number")
     threes = [p["pdf_sha1"] for p in probe.pages_sent if p["page_index"] == 3]
     assert set(threes) == {nw, bb}, "both reports' page 3 are in the context"
     second = threes[1]  # the report a page-number-only match would miss
     value = {nw: ("7,710,615", 7710615), bb: ("1,204,330", 1204330)}[second]
     llm = ScriptedLLM([number_answer(value[0], "thousands", value[1], [3])])
-    rec = build_answerer(cfg, root, reports, llm=llm, embedder=embedder).answer(q, "number")
+    rec = build_answerer(cfg, root, reports, llm=llm, embedder=embedder, filings=filings).answer(q, "number")
     assert rec.references == [{"pdf_sha1": second, "page_index": 3}]
 
 

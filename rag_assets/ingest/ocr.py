@@ -138,9 +138,11 @@ def release_engines() -> None:
 
 
 def quiet_rapidocr() -> None:
+    """RapidOCR's own loggers say errors only: its warnings are outcomes the parser records itself (a page where
+    the detector finds no text, a chart or a blank scan, is logged with a trace on some CPUs and not others)."""
     for name in list(logging.root.manager.loggerDict):
         if name.lower().startswith("rapidocr"):
-            logging.getLogger(name).setLevel(logging.WARNING)
+            logging.getLogger(name).setLevel(logging.ERROR)
 
 
 def boxes_to_lines(boxes: list[tuple[str, float, float, float, float]]) -> list[Line]:

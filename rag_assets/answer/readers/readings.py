@@ -108,3 +108,18 @@ def take_decided(plan: QuestionPlan, question: str, retriever, sha1s: tuple[str,
         return False
     take_computation(rec, comp)
     return True
+
+
+def take_retrieval(rec: AnswerRecord, ranked: list[RetrievedPage], chunks, usage: dict, versions: dict) -> None:
+    """What retrieval ranked (the best 40 chunks, the pages), the reports' index versions and the reranker's
+    usage, onto the record."""
+    rec.retrieved_chunks = [
+        {"chunk_id": c.chunk_id, "pdf_sha1": c.sha1, "page_index": c.page_index, "score": round(c.score, 6),
+         "sources": c.sources}
+        for c in sorted(chunks, key=lambda c: -c.score)[:40]
+    ]
+    rec.ranked_pages = [p.to_dict() for p in ranked]
+    rec.index_versions = versions
+    rec.prompt_tokens += usage.get("prompt_tokens", 0)
+    rec.completion_tokens += usage.get("completion_tokens", 0)
+    rec.llm_calls += usage.get("calls", 0)

@@ -21,7 +21,8 @@ from rag_assets.answer.readers.number_reader import read_number
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.readers.passage_reader import na_value, read_passages
 from rag_assets.answer.routing.question_text import retrieval_query, too_long
-from rag_assets.answer.readers.readings import take_boolean, take_computed, take_decided, take_names, take_number
+from rag_assets.answer.readers.readings import (take_boolean, take_computed, take_decided, take_names, take_number,
+                                                take_retrieval)
 from rag_assets.answer.readers.record import AnswerRecord
 from rag_assets.answer.routing.router import Route
 from rag_assets.answer.evidence.units import report_dollar
@@ -110,21 +111,11 @@ class Answerer:
         """Answer ``question`` from ``route``'s report(s); ``query`` is what is searched and what quotes and
         figures must name (default: the question without its template tail and the company's name)."""
         if not route.sha1s:  # no filing of the company covers the period asked: never another year's figure
-            rec.value = NA
-            rec.notes.append(f"{route.company}: no filing covers the period asked; answered N/A")
+            rec.value, rec.notes = NA, [*rec.notes, f"{route.company}: no filing covers the period asked; answered N/A"]
             return
         query = query or retrieval_query(question, route.company)
         ranked, chunks, usage = self.rank_pages(question, route, query, self._page_count(kind, question))
-        rec.retrieved_chunks = [
-            {"chunk_id": c.chunk_id, "pdf_sha1": c.sha1, "page_index": c.page_index, "score": round(c.score, 6),
-             "sources": c.sources}
-            for c in sorted(chunks, key=lambda c: -c.score)[:40]
-        ]
-        rec.ranked_pages = [p.to_dict() for p in ranked]
-        rec.index_versions = {s: self.retriever.index(s).versions() for s in route.sha1s}
-        rec.prompt_tokens += usage.get("prompt_tokens", 0)
-        rec.completion_tokens += usage.get("completion_tokens", 0)
-        rec.llm_calls += usage.get("calls", 0)
+        take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
         plan = self.plan(question, kind)
         rec.plan = plan.to_dict()
         rec.llm_calls += len(plan.model_calls)
@@ -144,10 +135,9 @@ class Answerer:
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
 
     def plan(self, question: str, kind: str) -> QuestionPlan:
-        """The question's plan (``answer.question.planning``): Python's reader; with ``question_planner=rules+model``
-        the model's plan, checked, where the reader finds none."""
-        llm = self.llm if self.cfg.question_planner == "rules+model" else None
-        return plan_question(question, kind, default_library(), llm)
+        """The question's plan: Python's reader (and the model's, checked, with question_planner=rules+model)."""
+        return plan_question(question, kind, default_library(),
+                             self.llm if self.cfg.question_planner == "rules+model" else None)
 
     def _reads_statements(self, kind: str, question: str) -> bool:
         """A yes/no, or a names question about a change, read from statements (needs token probabilities)."""
