@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
-from rag_assets.answer.question.plan import _metric
+from rag_assets.answer.question.plan import at_year, read_metric
 from rag_assets.answer.question.wording import canonical, definitions, without
 
 SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"
@@ -39,7 +39,7 @@ class Criterion:
     below ``before`` or ``bound`` (``more``/``less``), or (an analyst's judgement, ``at_least``) reaches
     ``bound`` by the library's rule of thumb."""
 
-    test: str  # positive, negative, up, down, more, less, at_least
+    test: str  # positive, negative, up, down, more, less, up_by, down_by, at_least
     now: Node
     before: Node | None = None
     bound: float = 0.0
@@ -68,7 +68,7 @@ def _sign(body: str, parser: Parser) -> Criterion | None:
     if not m:
         return None
     sign, words = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-    node = _metric(words, parser)
+    node = read_metric(words, parser)
     return Criterion(sign.lower(), node) if node is not None else None
 
 
@@ -77,7 +77,7 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
     m = BOUND_RE.search(body)
     if not m:
         return None
-    node = _metric(body[:m.start()], parser)
+    node = read_metric(body[:m.start()], parser)
     if node is None:
         return None
     value, unit = float(m.group(3).replace(",", "")), (m.group(4) or "").lower()
@@ -94,9 +94,8 @@ def _relative_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion 
     m = BY_MORE_THAN_RE.search(body)
     if not m:
         return None
-    node = _metric(body[:m.start()], parser)
-    before_year = min(asked.years) if len(asked.years) >= 2 else asked.target - 1
-    before = _metric(body[:m.start()], Parser(parser.library, before_year, parser.defined))
+    node = read_metric(body[:m.start()], parser)
+    before = read_metric(body[:m.start()], _earlier(asked, parser))
     if node is None or before is None:
         return None
     test = "down_by" if DOWN_RE.search(m.group(0)) else "up_by"
@@ -108,7 +107,7 @@ def _compared(body: str, parser: Parser) -> Criterion | None:
     m = MORE_THAN_RE.search(body)
     if not m or re.search(r"\d{4}", m.group(3)):  # 'higher in 2022 than in 2021' is a movement
         return None
-    a, b = _metric(m.group(2), parser), _metric(m.group(3), parser)
+    a, b = read_metric(m.group(2), parser), read_metric(m.group(3), parser)
     if a is None or b is None or a == b:
         return None
     less = m.group(1).lower() in ("less", "fewer", "lower", "smaller")
@@ -119,13 +118,17 @@ def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None
     """'did X increase/decrease ... between FYa and FYb' (default: the year before the one asked)."""
     if not (UP_RE.search(body) or DOWN_RE.search(body)):
         return None
-    before_year = min(asked.years) if len(asked.years) >= 2 else asked.target - 1
     text = re.sub(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|between|than)\b.*$", "", body, flags=re.I)
-    now = _metric(text, parser)
-    before = _metric(text, Parser(parser.library, before_year, parser.defined))
+    now = read_metric(text, parser)
+    before = read_metric(text, _earlier(asked, parser))
     if now is None or before is None:
         return None
     return Criterion("up" if UP_RE.search(body) else "down", now, before)
+
+
+def _earlier(asked: AskedPeriod, parser: Parser) -> Parser:
+    """A parser of the year compared with: the first the question names, else the year before the one asked."""
+    return at_year(parser, min(asked.years) if len(asked.years) >= 2 else asked.target - 1)
 
 
 def _judgement(question: str, parser: Parser) -> Criterion | None:

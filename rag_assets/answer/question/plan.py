@@ -97,7 +97,7 @@ def _read(text: str, period: AskedPeriod, defs: Definitions, library: Library) -
 def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions) -> MetricPlan | None:
     """The formula one asking clause names, or None."""
     clause = UNIT_PHRASE_RE.sub(" ", clause).strip(" ,")
-    defined = _defined_in(clause, defs)
+    defined = _defined_in(clause, defs.named)
     if defined is None and SCOPE_RE.search(clause):  # a part of the company: not its statements
         return None
     form = _cagr(clause, period, parser) or _growth(clause, period, parser) or _average(clause, period, parser)
@@ -105,7 +105,7 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions)
         return form
     if WORD_OPERATOR_RE.search(clause):  # a formula written out: read whole, or not at all
         return _written(clause, parser)
-    node = _metric(clause, parser)
+    node = read_metric(clause, parser)
     if node is None:
         return None
     named = parser.library.metric_in(clause)
@@ -116,10 +116,10 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions)
     return MetricPlan(node, how)
 
 
-def _defined_in(clause: str, defs: Definitions) -> str | None:
-    """The longest name the question defines that the clause prints, or None."""
+def _defined_in(clause: str, named: dict[str, str]) -> str | None:
+    """The longest name the question defines (``named``: name -> formula) that the clause prints, or None."""
     folded = fold(clause)
-    names = [k for k in defs.named if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", folded)]
+    names = [k for k in named if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", folded)]
     return max(names, key=len) if names else None
 
 
@@ -130,7 +130,7 @@ def _written(clause: str, parser: Parser) -> MetricPlan | None:
     node = parser.parse(clause)
     if all(item.name in parser.library.items for item in items_of(node)):
         return MetricPlan(node, "a formula the question writes")
-    return None if _defined_in(clause, Definitions(parser.defined)) is None else \
+    return None if _defined_in(clause, parser.defined) is None else \
         MetricPlan(node, "a formula the question writes, with its definitions")
 
 
@@ -140,7 +140,7 @@ def _average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | N
     if len(period.span) < 2 or not AVERAGE_RE.search(clause):
         return None
     inner = AVERAGE_RE.sub(" ", clause)
-    terms = [_metric(inner, _at(parser, y)) for y in period.span]
+    terms = [read_metric(inner, at_year(parser, y)) for y in period.span]
     if any(t is None for t in terms) or all(isinstance(t, Item) for t in terms) and len(period.span) == 2 and \
             not re.search(r"\b(?:average|mean|avg)\b", clause, re.I):
         return None
@@ -156,7 +156,7 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | No
     words = m.group(1) or m.group(2) or m.group(3)
     years = period.years
     first, last = (min(years), max(years)) if len(years) >= 2 else (parser.year - 1, parser.year)
-    a, b = _metric(words, _at(parser, first)), _metric(words, _at(parser, last))
+    a, b = read_metric(words, at_year(parser, first)), read_metric(words, at_year(parser, last))
     if a is None or b is None:
         return None
     diff = Op("-", b, a)
@@ -170,18 +170,19 @@ def _cagr(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None
         return None
     first, last = min(period.years), max(period.years)
     words = CAGR_RE.sub(" ", clause)
-    a, b = _metric(words, _at(parser, first)), _metric(words, _at(parser, last))
+    a, b = read_metric(words, at_year(parser, first)), read_metric(words, at_year(parser, last))
     if a is None or b is None:
         return None
     growth = Op("^", Op("/", b, a), Const(1 / (last - first)))
     return MetricPlan(Op("-", growth, Const(1.0)), "a compound annual growth rate")
 
 
-def _at(parser: Parser, year: int) -> Parser:
+def at_year(parser: Parser, year: int) -> Parser:
+    """``parser`` reading another fiscal year (the question's definitions kept)."""
     return Parser(parser.library, year, parser.defined)
 
 
-def _metric(text: str, parser: Parser) -> Node | None:
+def read_metric(text: str, parser: Parser) -> Node | None:
     """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y' (X / Y), 'X % margin' (X / revenue), a defined name, a
     library metric, or a line item."""
     for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE):
@@ -191,7 +192,7 @@ def _metric(text: str, parser: Parser) -> Node | None:
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
     m = MARGIN_RE.search(text)
-    if m and (_defined_in(m.group(1), Definitions(parser.defined)) or parser.library.item_in(m.group(1))
+    if m and (_defined_in(m.group(1), parser.defined) or parser.library.item_in(m.group(1))
               or parser.library.metric_in(m.group(1))):
         base = _operand(m.group(1), parser)
         if base is not None and not (isinstance(base, Item) and base.name in ("gross profit", "revenue")):
@@ -200,7 +201,7 @@ def _metric(text: str, parser: Parser) -> Node | None:
 
 
 def _operand(text: str, parser: Parser) -> Node | None:
-    defined = _defined_in(text, Definitions(parser.defined))
+    defined = _defined_in(text, parser.defined)
     if defined:
         return parser.parse(parser.defined[defined])
     spec = parser.library.metric_in(text)
