@@ -126,7 +126,7 @@ OPERATOR_RE = re.compile(rf"^(?:the\s+)?({'|'.join(sorted(OPERATORS, key=len, re
 YEAR_IN_RE = re.compile(YEAR)
 
 
-def _strip_period(words: list[str]) -> list[str]:
+def strip_period(words: list[str]) -> list[str]:
     """``words`` without the period words at either end ('fy2019 revenue' -> 'revenue', 'total assets at the end of
     2018 and 2019' -> 'total assets')."""
     start, end = 0, len(words)
@@ -200,10 +200,10 @@ class Parser:
         if re.fullmatch(r"\d+(?:\.\d+)?", text.replace(" ", "")):
             return Const(float(text.replace(" ", "")))
         years = sorted({int(y) for y in YEAR_IN_RE.findall(text)})
-        core = _strip_period(text.split())
+        core = strip_period(text.split())
         op = OPERATOR_RE.match(" ".join(core))
         if op:
-            core = _strip_period(" ".join(core)[op.end():].split())
+            core = strip_period(" ".join(core)[op.end():].split())
         name = " ".join(core)
         if not name:
             raise FormulaError(f"no line item in {words!r}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rag_assets.answer.question.formulas import PERIOD_WORD_RE
+from rag_assets.answer.question.formulas import strip_period
 from rag_assets.answer.question.metric_library import fold
 from rag_assets.answer.question.period import normalize
 from rag_assets.index.bm25 import tokenize
@@ -64,14 +64,7 @@ def name_key(name: str) -> str:
     """What a defined name is looked up by: without the asking words, the company's possessive and the period
     ('What was Netflix's unadjusted EBITDA margin for fiscal 2015' -> 'unadjusted ebitda margin')."""
     name = LEAD_RE.sub("", POSSESSIVE_RE.sub("", name.strip()))
-    words = fold(name).split()
-    end = len(words)
-    while end and PERIOD_WORD_RE.fullmatch(words[end - 1]):
-        end -= 1
-    start = 0
-    while start < end and PERIOD_WORD_RE.fullmatch(words[start]):
-        start += 1
-    return " ".join(words[start:end])
+    return " ".join(strip_period(fold(name).split()))
 
 
 @dataclass
