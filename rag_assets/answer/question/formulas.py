@@ -137,6 +137,16 @@ def strip_period(words: list[str]) -> list[str]:
     return words[start:end]
 
 
+def chain(tokens: list[str], ops: tuple[str, ...], operand) -> tuple[Node, list[str]]:
+    """Operands joined by ``ops``, left to right: one precedence level of a recursive descent (``operand`` reads
+    one operand of the next level from the tokens and returns it with the tokens left)."""
+    node, tokens = operand(tokens)
+    while tokens and tokens[0] in ops:
+        right, rest = operand(tokens[1:])
+        node, tokens = Op(tokens[0], node, right), rest
+    return node, tokens
+
+
 class Parser:
     """Recursive descent over + - * / ^ and parentheses; an operand's words become items of one year (or an
     average or change over two)."""
@@ -162,22 +172,13 @@ class Parser:
         return node
 
     def _expr(self, tokens: list[str]) -> tuple[Node, list[str]]:
-        return self._chain(tokens, ("+", "-"), self._term)
+        return chain(tokens, ("+", "-"), self._term)
 
     def _term(self, tokens: list[str]) -> tuple[Node, list[str]]:
-        return self._chain(tokens, ("*", "/"), self._power)
+        return chain(tokens, ("*", "/"), self._power)
 
     def _power(self, tokens: list[str]) -> tuple[Node, list[str]]:
-        return self._chain(tokens, ("^",), self._factor)
-
-    @staticmethod
-    def _chain(tokens: list[str], ops: tuple[str, ...], operand) -> tuple[Node, list[str]]:
-        """Operands joined by ``ops``, left to right: one precedence level."""
-        node, tokens = operand(tokens)
-        while tokens and tokens[0] in ops:
-            right, rest = operand(tokens[1:])
-            node, tokens = Op(tokens[0], node, right), rest
-        return node, tokens
+        return chain(tokens, ("^",), self._factor)
 
     def _factor(self, tokens: list[str]) -> tuple[Node, list[str]]:
         if not tokens:

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from rag_assets.answer.question.formulas import Const, Item, Mean, Node, Op, items_of, money
+from rag_assets.answer.question.formulas import Const, Item, Mean, Node, Op, chain, items_of, money
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.plan import MetricPlan, dimension_problem, printed_item
@@ -71,19 +71,7 @@ def parse_expression(text: str, operands: dict[str, Node]) -> Node:
 
 
 def _sum(tokens, operands):
-    node, tokens = _product(tokens, operands)
-    while tokens and tokens[0] in "+-":
-        right, rest = _product(tokens[1:], operands)
-        node, tokens = Op(tokens[0], node, right), rest
-    return node, tokens
-
-
-def _product(tokens, operands):
-    node, tokens = _power(tokens, operands)
-    while tokens and tokens[0] in ("*", "/"):
-        right, rest = _power(tokens[1:], operands)
-        node, tokens = Op(tokens[0], node, right), rest
-    return node, tokens
+    return chain(tokens, ("+", "-"), lambda t: chain(t, ("*", "/"), lambda u: _power(u, operands)))
 
 
 def _power(tokens, operands):
