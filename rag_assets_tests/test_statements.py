@@ -45,6 +45,41 @@ def test_a_possibility_a_table_row_and_an_old_event_do_not_prove_it_happened():
     assert reading.value is False and cited(reading) == []  # no statement passed: the model is never asked
 
 
+MERGER_Q = ("Did Fjordlys Ferjer ASA mention any mergers or acquisitions in the annual report? If there is no "
+            "mention, return False.")
+MERGER_QUERY = "mergers or acquisitions"
+NOT_EVENTS = {
+    2: "Acquisitions of other ferry operators involve risks, and integrating an acquired business is uncertain.",
+    4: "Our loan agreement contains covenants restricting, among other things, mergers, acquisitions and disposals.",
+    6: "Under our acquisitions policy the Board approves any purchase above NOK 50m.",
+    8: "From time to time we receive approaches about mergers with other operators.",
+}
+
+
+def test_a_risk_a_restriction_a_policy_or_a_general_practice_never_proves_it_happened():
+    pages = _pages(NOT_EVENTS)
+    found, refused = find_statements(pages, MERGER_Q, MERGER_QUERY, default_lexicon(), 8, year=2022)
+    assert found == [] and refused == {"it states a rule, a risk or a general practice, not what happened": 4}
+    reading = read_boolean(None, MERGER_Q, MERGER_QUERY, pages, default_lexicon(), 8, 0.5, year=2022)
+    assert reading.value is False and cited(reading) == []  # no statement passed: the model is never asked
+    # "May" the month is no hedge
+    happened = _pages({**NOT_EVENTS, 10: "In May 2022 we completed the acquisition of Kystlinjen AS for NOK 410m."})
+    found, _ = find_statements(happened, MERGER_Q, MERGER_QUERY, default_lexicon(), 8, year=2022)
+    assert [s.page_index for s in found] == [10]
+
+
+def test_a_risk_answers_a_question_about_what_the_business_is_exposed_to():
+    """The check holds for questions about what happened; what a business is exposed to is stated as a risk,
+    and a word the question itself prints ("risk") is not a sign of a general statement."""
+    pages = _pages(NOT_EVENTS)
+    found, _ = find_statements(pages, "Is Fjordlys Ferjer's growth exposed to the risks of acquisitions?",
+                               "growth exposed to the risks of acquisitions", default_lexicon(), 8, year=2022)
+    assert 2 in [s.page_index for s in found]
+    found, _ = find_statements(pages, "Did Fjordlys Ferjer report any risks from acquisitions in 2022?",
+                               "risks from acquisitions", default_lexicon(), 8, year=2022)
+    assert 2 in [s.page_index for s in found] and 4 not in [s.page_index for s in found]
+
+
 def test_a_reported_result_does_not_answer_what_is_expected():
     q = "Is growth in Fjordlys Ferjer's passenger revenue expected to accelerate in FY2023?"
     query = "growth passenger revenue expected to accelerate"

@@ -50,7 +50,7 @@ class Lexicon:
                              for name, spec in (data.get("page_types") or {}).items()),
             events={k: tuple(term(t) for t in (data.get("events") or {}).get(k, []))
                     for k in ("asked_by", "stated_by", "negated_by", "hedged_by", "changed_by", "arrived_by",
-                              "launched_by", "expectation_asked_by", "expectation_stated_by")},
+                              "general_by", "launched_by", "expectation_asked_by", "expectation_stated_by")},
             template_phrases=tuple(str(t).strip() for t in data.get("template_phrases") or [] if str(t).strip()),
             names={k: frozenset(_word(w) for w in words or []) for k, words in (data.get("names") or {}).items()},
         )

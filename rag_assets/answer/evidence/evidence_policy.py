@@ -1,13 +1,14 @@
 """What a quote must say to prove an answer: the question's topic (its words or their synonyms), not only as a
-possibility ("may discourage a merger"), and, when the question asks whether something happened or changed, that
-it did, or when it asks what is expected, an expectation (the lexicon's ``events``)."""
+possibility ("may discourage a merger"); when the question asks whether something happened or changed, that it
+did, and not as a rule, a risk, a policy or a general practice; when it asks what is expected, an expectation
+(the lexicon's ``events``)."""
 
 from __future__ import annotations
 
 import re
 
 from rag_assets.answer.evidence.candidates import MetricQuery
-from rag_assets.answer.question.wording import asks_expectation
+from rag_assets.answer.question.wording import asks_expectation, asks_past
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, contains, term_starts
 
@@ -36,6 +37,20 @@ def event_problem(question: str, quote: str, lexicon: Lexicon | None, stated: st
     return None
 
 
+def general_problem(question: str, quote: str, lexicon: Lexicon | None) -> str | None:
+    """Why ``quote`` cannot show that something happened or was the case in the period, or None: the question
+    asks that (a past or perfect question, or an asked event) and the quote states a rule, a restriction, a
+    risk, a condition, a definition, a policy or a general practice (the lexicon's ``events.general_by``) that
+    the question does not itself ask about."""
+    words = lexicon.events.get("general_by", ()) if lexicon else ()
+    if not words or not (asks_past(question) or asks_event(question, lexicon)):
+        return None
+    asked, tokens = tokenize(question), tokenize(quote)
+    if any(contains(tokens, t) and not contains(asked, t) for t in words):
+        return "it states a rule, a risk or a general practice, not what happened"
+    return None
+
+
 def expectation_problem(question: str, quote: str, lexicon: Lexicon | None) -> str | None:
     """Why ``quote`` cannot answer a question about what is expected (it states no expectation: a result
     already reported), or None."""
@@ -47,6 +62,13 @@ def expectation_problem(question: str, quote: str, lexicon: Lexicon | None) -> s
 
 
 SENTENCE_END_RE = re.compile(r"(?<=[.;!?])\s+")
+# the month, not the hedge: "May" beside a number ("May 2022", "26 May") or after a lower-case word ("in May")
+MONTH_MAY_RE = re.compile(r"\bMay\b(?=\s+\d)|(?<=\d\s)May\b|(?<=[a-z,]\s)May\b")
+
+
+def hedge_tokens(text: str) -> list[str]:
+    """``text``'s tokens, the month May written as a month so that it is not read as the hedge "may"."""
+    return tokenize(MONTH_MAY_RE.sub("month", text))
 HEDGE_REACH = 6  # a hedge word governs the topic words up to this many (content) words after it
 
 
@@ -61,7 +83,7 @@ def hedge_problem(quote: str, query: str, lexicon: Lexicon | None) -> str | None
     terms = [(t,) for t in metric.own] + list(metric.terms)  # a synonym term counts where all of it is printed
     mentions = hedged = 0
     for sentence in SENTENCE_END_RE.split(quote):  # a hedge does not reach into the next sentence
-        tokens = tokenize(sentence)
+        tokens = hedge_tokens(sentence)
         hedge_at = term_starts(tokens, hedges)
         for m in term_starts(tokens, terms):
             mentions += 1

@@ -2,7 +2,8 @@
 topic, and what Python checks before a model reads one: it names the topic (the question's words or a synonym
 term); it does not speak of it as a possibility (a hedge word before the topic: "possible mergers"); and when the
 question asks whether something happened, it is a sentence (a table row shows figures, not events) that says it
-happened, not in a year long before the report's period.
+happened, not in a year long before the report's period, and not a rule, a risk, a policy or a general practice
+("covenants restricting mergers").
 
 The order of the pages handed in does not matter: statements are ranked by how well they name the topic, then
 by their page's retrieval score, then by where they stand."""
@@ -14,7 +15,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.candidates import SENTENCE_SPLIT_RE, MetricQuery
-from rag_assets.answer.evidence.evidence_policy import asks_event, event_problem, expectation_problem
+from rag_assets.answer.evidence.evidence_policy import (asks_event, event_problem, expectation_problem,
+                                                        general_problem, hedge_tokens)
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, contains, term_starts
 
@@ -71,7 +73,7 @@ def page_statements(text: str) -> list[tuple[str, bool]]:
 def hedged(text: str, metric: MetricQuery, lexicon: Lexicon | None) -> bool:
     """A hedge word (the lexicon's ``events.hedged_by``) comes before the statement's first topic word."""
     hedges = lexicon.events.get("hedged_by", ()) if lexicon else ()
-    tokens = tokenize(text)
+    tokens = hedge_tokens(text)
     topic = term_starts(tokens, [(t,) for t in metric.own] + list(metric.terms))
     return bool(topic) and any(h < topic[0] for h in term_starts(tokens, hedges))
 
@@ -100,6 +102,9 @@ def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: 
              year: int | None, rows: bool, stated: str) -> str | None:
     if hedged(text, metric, lexicon):
         return "it speaks of the topic as a possibility"
+    general = general_problem(question, text, lexicon)
+    if general:
+        return general
     if expectation_problem(question, text, lexicon):
         return "it reports a result, not an expectation"
     if asks_event(question, lexicon):

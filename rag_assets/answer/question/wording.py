@@ -137,3 +137,15 @@ def asks_expectation(question: str, lexicon: Lexicon | None) -> bool:
     ``events.expectation_asked_by``), not a result already reported."""
     tokens = tokenize(question)
     return bool(lexicon) and any(contains(tokens, t) for t in lexicon.events.get("expectation_asked_by", ()))
+
+
+AUXILIARY_RE = re.compile(r"\b(is|are|does|do|did|has|have|had|was|were|will|can|could|would|should)\b", re.I)
+PAST_AUXILIARIES = frozenset({"did", "has", "have", "had", "was", "were"})
+
+
+def asks_past(question: str) -> bool:
+    """A yes/no question whose first auxiliary verb is past or perfect ("Did ...", "In 2022, was ... able",
+    "Has ... reported"): it asks whether something happened or was the case in a period, not what is so
+    ("Is ... cyclical", "Does ... have")."""
+    first = AUXILIARY_RE.search(question)
+    return bool(first) and first.group(1).lower() in PAST_AUXILIARIES

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rag_assets.answer.evidence.evidence_policy import event_problem, hedge_problem, on_topic
+from rag_assets.answer.evidence.evidence_policy import event_problem, general_problem, hedge_problem, on_topic
 from rag_assets.answer.evidence.grounding import flat, page_proves, quote_in_context
 from rag_assets.answer.evidence.numbers import NA, grounded, is_na, resolve_number
 from rag_assets.answer.readers.record import AnswerRecord, add_call, page_refs
@@ -126,7 +126,8 @@ def check_evidence(cfg: RunConfig, question: str, query: str, kind: str, parsed,
         ok = grounded(rec.value, [quote])
     problem = None
     if ok and kind in ("boolean", "names"):
-        problem = event_problem(question, quote, lexicon) or hedge_problem(quote, query, lexicon)
+        problem = (event_problem(question, quote, lexicon) or hedge_problem(quote, query, lexicon)
+                   or general_problem(question, quote, lexicon))
     if problem:
         rec.notes.append(problem)
         ok = False
