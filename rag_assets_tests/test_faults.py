@@ -175,16 +175,33 @@ def test_subset_csv_in_any_common_encoding_keeps_accented_names(two_pdfs, tmp_pa
     (SUBSET_HEADER + "{a},USD,First\n{a},USD,Second\n", "line 3: sha1 {a} is already on line 2"),
     (SUBSET_HEADER + "{a},USD,First\nnot-a-sha,USD,Second\n", "line 3: sha1 'not-a-sha' is not a SHA-1"),
     (SUBSET_HEADER + "{a},USD,\n", "line 2: empty company_name"),
+    (SUBSET_HEADER + '{a},USD,"Northwind, Widgets plc\n{b},USD,Bluebird Mining Ltd"\n',
+     "line 3: company_name runs over several lines (an unclosed quote merged rows)"),
+    (SUBSET_HEADER + '{a},USD,"Northwind\n{b},USD,Bluebird Mining Ltd\n', "not valid CSV (unexpected end of data)"),
+    (SUBSET_HEADER + "{a},USD,Northwind, Widgets plc\n", "line 2: 4 fields where the header has 3"),
 ])
 def test_bad_subset_csv_is_one_line_naming_file_and_line(two_pdfs, tmp_path, data_home, capsys, body, says):
     """Defect 5: a duplicate row silently won and a bad header was a traceback; each is now one line that
     names the file and the line, and nothing is ingested."""
     folder, shas = two_pdfs
-    csv_path = _write(tmp_path / "bad.csv", body.format(a=shas[0]).encode())
+    csv_path = _write(tmp_path / "bad.csv", body.format(a=shas[0], b=shas[1]).encode())
     assert main(["ingest", str(folder), "--subset", str(csv_path)]) == 2
     line = _one_error_line(capsys)
     assert str(csv_path) in line and says.format(a=shas[0]) in line
     assert not (data_home / "reports").exists()
+
+
+def test_a_subset_row_without_its_pdf_is_named_in_a_warning(two_pdfs, tmp_path, caplog):
+    """A row whose PDF is not in the folder (a wrong sha1, a file not copied) is said, not silently unused."""
+    from rag_assets.storage.catalog import Catalog
+
+    folder, shas = two_pdfs
+    stray = "f" * 40
+    body = SUBSET_HEADER + f"{shas[0]},USD,Northwind plc\n{stray},USD,Bluebird Mining Ltd\n"
+    with caplog.at_level("WARNING"):
+        Catalog(tmp_path / "catalog.json").scan(folder, _write(tmp_path / "subset.csv", body.encode()))
+    said = [r.getMessage() for r in caplog.records if "not used" in r.getMessage()]
+    assert said == [f"subset row of {stray[:12]} (Bluebird Mining Ltd) not used: no PDF in {folder} has that content"]
 
 
 # -- index swaps, leftovers and consistency (defects 2 and 3) ------------------------------------------

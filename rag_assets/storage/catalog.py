@@ -88,11 +88,12 @@ def file_sha1(path: Path, bufsize: int = 1 << 20) -> str:
 def read_subset(csv_path: Path, required: bool = False) -> dict[str, dict[str, str]]:
     """Rows of a challenge-style ``subset.csv`` keyed by sha1 (columns ``sha1`` and ``company_name``), in
     whatever encoding it was saved. A missing file is no rows, or (``required``) an error; a bad header, a
-    bad or repeated sha1 or an empty company name is an ``InputFileError`` naming the line."""
+    bad or repeated sha1, an empty company name, a name over two lines (an unclosed quote that merged rows) or a
+    row with more fields than the header (an unquoted comma) is an ``InputFileError`` naming the line."""
     csv_path = Path(csv_path)
     if not csv_path.exists() and not required:
         return {}
-    reader = csv.DictReader(io.StringIO(read_text(csv_path, "subset file"), newline=""))
+    reader = csv.DictReader(io.StringIO(read_text(csv_path, "subset file"), newline=""), strict=True)
     try:
         return _subset_rows(csv_path, reader)
     except csv.Error as exc:
@@ -115,6 +116,12 @@ def _subset_rows(csv_path: Path, reader: csv.DictReader) -> dict[str, dict[str, 
             raise InputFileError(f"{where}: sha1 {sha} is already on line {lines[sha]}")
         if not (row.get("company_name") or "").strip():
             raise InputFileError(f"{where}: empty company_name")
+        if row.get(None):
+            raise InputFileError(f"{where}: {len(header) + len(row[None])} fields where the header has "
+                                 f"{len(header)} (a comma inside a name needs quotes)")
+        broken = [k for k, v in row.items() if k and isinstance(v, str) and re.search(r"[\r\n]", v)]
+        if broken:
+            raise InputFileError(f"{where}: {broken[0]} runs over several lines (an unclosed quote merged rows)")
         rows[sha], lines[sha] = row, reader.line_num
     return rows
 
@@ -234,6 +241,9 @@ class Catalog:
                                                                      "aliases")},
                 key=(known.key if known else None) or report_key(company, row.get("doc_period"), sha),
             )
+        for sha in sorted(set(subset) - set(found)):
+            log.warning("subset row of %s (%s) not used: no PDF in %s has that content", sha[:12],
+                        printable(subset[sha].get("company_name") or ""), printable(str(pdf_dir)))
         new = set(found) - set(self.reports)
         self.reports.update(found)
         self._scanned |= set(found)
