@@ -1,5 +1,6 @@
-"""Outputs cut at the token limit (issue 24, item 2): never parsed as if whole; a names answer keeps every
-complete name; a cut before any complete answer asks once more for brief free text; the list is never trimmed."""
+"""Outputs cut at the token limit (issue 24, item 2; issue 40, item 2): never parsed as if whole; an answer
+written whole before the cut is kept; an answer cut inside (a names list cut after its 27th name) asks once more
+for brief free text with the answer first, and cut again it is an error, never the names it got to."""
 
 from __future__ import annotations
 
@@ -59,6 +60,27 @@ def test_a_cut_before_the_answer_asks_once_more_answer_first():
     llm = Cut(long_analysis * 3, long_analysis * 3)
     res = structured_call(llm, [{"role": "user", "content": "q"}], NamesAnswer, max_tokens=800)
     assert res.value is None and "cut at the token limit twice" in res.error
+
+
+def test_a_names_list_cut_twice_is_an_error_not_the_names_it_got_to():
+    whole = HEAD + ", ".join(json.dumps(p) for p in PRODUCTS) + "]}"
+    cut_at_27 = len(whole[: whole.index(PRODUCTS[27]) + 3])
+    retry = ('{"final_answer": ' + json.dumps(PRODUCTS) + ', "step_by_step_analysis": "Launches.", '
+             '"reasoning_summary": "Launched products.", "relevant_pages": [4], "evidence_quote": "launched"}')
+    llm = Cut(whole, retry)
+    res = structured_call(llm, [{"role": "user", "content": "q"}], NamesAnswer, max_tokens=cut_at_27 // 2)
+    assert len(llm.calls) == 2, "a list cut inside is not an answer: asked once more"
+    assert res.value is None and "cut at the token limit twice" in res.error and not res.cut
+    llm = Cut(whole, retry)
+    res = structured_call(llm, [{"role": "user", "content": "q"}], NamesAnswer, max_tokens=cut_at_27)
+    assert res.error is None and res.value.final_answer == PRODUCTS, "the retry had room for the whole list"
+
+
+def test_an_answer_written_whole_before_the_cut_is_kept():
+    answer_first = '{"final_answer": ' + json.dumps(PRODUCTS[:3]) + ', "step_by_step_analysis": "' + "x" * 900
+    llm = Cut(answer_first)
+    res = structured_call(llm, [{"role": "user", "content": "q"}], NamesAnswer, max_tokens=400)
+    assert len(llm.calls) == 1 and res.cut and res.value.final_answer == PRODUCTS[:3]
 
 
 @pytest.mark.slow

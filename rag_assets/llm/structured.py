@@ -59,9 +59,14 @@ def parse_json_loose(text: str) -> dict:
 
 
 def _keep_complete(resp: LLMResponse, schema: type[BaseModel], result: StructuredResult) -> bool:
-    """Keep the complete part of a cut output in ``result`` if it holds a valid ``final_answer`` (free-text
-    fields the cut left out are empty); say whether it was kept."""
-    from rag_assets.llm.salvage import salvage
+    """Keep the complete part of a cut output in ``result`` if its ``final_answer`` was written whole before
+    the cut and is valid (free-text fields the cut left out are empty); say whether it was kept. An answer cut
+    inside (a names list cut after its 27th name) is incomplete and never kept."""
+    from rag_assets.llm.salvage import salvage, value_end
+
+    end = value_end(resp.text, "final_answer")
+    if end is None:
+        return False
 
     def accept(obj: dict):
         if "final_answer" not in obj:
@@ -70,7 +75,7 @@ def _keep_complete(resp: LLMResponse, schema: type[BaseModel], result: Structure
                   for name, field in schema.model_fields.items() if field.is_required() and name != "final_answer"}
         return schema.model_validate({**blanks, **obj})
 
-    kept = salvage(resp.text, accept)
+    kept = salvage(resp.text[:end] + ",", accept)  # the comma: a cut after the answer, whatever followed
     if kept is None:
         return False
     result.value, result.raw, result.cut = kept[0], kept[1], True
@@ -89,9 +94,9 @@ def answer_first(json_schema: dict | None) -> dict | None:
 
 def _from_cut_output(llm: LLMClient, messages: list[dict], schema: type[BaseModel], json_schema: dict | None,
                      max_tokens: int, result: StructuredResult) -> StructuredResult:
-    """An output cut at the token limit: its complete items if they make an answer; else one more call with
-    twice the room, asking for brief free text and (where a grammar holds the output) writing ``final_answer``
-    first, whose complete items are kept the same way; else an error."""
+    """An output cut at the token limit: kept if its answer was written whole before the cut; else one more
+    call with twice the room, asking for brief free text and (where a grammar holds the output) writing
+    ``final_answer`` first, kept the same way; else (an answer cut twice) an error, never a part of it."""
     from rag_assets.llm.prompts import load_shared
 
     if _keep_complete(result.calls[-1], schema, result):
@@ -104,7 +109,7 @@ def _from_cut_output(llm: LLMClient, messages: list[dict], schema: type[BaseMode
     if again.truncated:
         if not _keep_complete(again, schema, result):
             result.error = (f"the answer was cut at the token limit twice ({max_tokens}, then {2 * max_tokens} "
-                            "tokens) before any complete answer")
+                            "tokens) before it was complete")
         return result
     try:
         result.value = schema.model_validate(parse_json_loose(again.text))

@@ -62,7 +62,7 @@ def add_call(rec: AnswerRecord, res: StructuredResult) -> None:
     if res.repaired:
         rec.notes.append("output repaired by the schema-repair prompt")
     if res.cut:
-        rec.notes.append("output cut at the token limit: only its complete items were kept")
+        rec.notes.append("output cut at the token limit after its answer: the answer was written whole")
 
 
 def page_refs(pages: list[RetrievedPage]) -> list[dict]:
