@@ -75,3 +75,27 @@ def test_a_read_only_data_root_says_one_line(small_disk, sample_pdfs, tmp_path):
     home = small_disk("readonly", "4m", "ro")
     said = _one_error(_cli("ingest", str(sample_pdfs[0].parent), home=home, cwd=tmp_path))
     assert "read-only" in said and str(home) in said
+
+
+def test_an_answer_after_a_cut_progress_line_is_read_back(tmp_path, caplog):
+    """Issue 40 item 3: after a crash cut the last line of the progress log, the next answer was appended onto
+    it, could not be read back and was answered again on every run. The cut tail is moved aside first."""
+    import json
+
+    from rag_assets.answer.readers.record import AnswerRecord
+    from rag_assets.answer.service.lineage import AnswerLog
+
+    path = tmp_path / "answers.jsonl.progress.jsonl"
+    first = AnswerRecord(question_text="What was revenue in 2022?", kind="number", value=12.5)
+    cut = json.dumps(AnswerRecord(question_text="Did it pay dividends?", kind="boolean").to_dict())[:40]
+    path.write_text(json.dumps(first.to_dict()) + "\n" + cut, encoding="utf-8")
+    log = AnswerLog(path)
+    with caplog.at_level("WARNING"):
+        log.append(AnswerRecord(question_text="Did it pay dividends?", kind="boolean", value=True))
+    assert {q: r["value"] for q, r in AnswerLog(path).load().items()} == {"What was revenue in 2022?": 12.5,
+                                                                          "Did it pay dividends?": True}
+    assert (tmp_path / (path.name + ".damaged")).read_text(encoding="utf-8") == cut + "\n"
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path}: its last line was cut (40 bytes, an interrupted run): moved to {path.name}.damaged"]
+    path.write_text(path.read_text(encoding="utf-8") + "[1, 2]\n\"a string\"\n", encoding="utf-8")
+    assert len(AnswerLog(path).load()) == 2, "lines that are not answer records are skipped, not a traceback"

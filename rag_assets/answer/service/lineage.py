@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 import time
@@ -13,32 +14,66 @@ from pathlib import Path
 from rag_assets.answer.readers.record import AnswerRecord
 from rag_assets.storage.atomic import write_json
 
+log = logging.getLogger(__name__)
+
 
 class AnswerLog:
-    """Answers appended one JSON line at a time (flushed and fsynced), so an interrupted run loses nothing."""
+    """Answers appended one JSON line at a time (flushed and fsynced), so an interrupted run loses nothing. A
+    last line a crash cut (no line end) is moved aside to ``<log>.damaged`` before the next answer is appended,
+    so that answer is not written onto it."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.lock = threading.Lock()
+        self._tail_checked = False
+
+    def _move_cut_tail(self) -> None:
+        """Move a last line without its line end to ``<log>.damaged`` and cut the log after its last whole
+        line (said in one line)."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        with open(self.path, "rb+") as fh:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) == b"\n":
+                return
+            fh.seek(0)
+            data = fh.read()
+            keep = data.rfind(b"\n") + 1
+            with open(self.path.with_name(self.path.name + ".damaged"), "ab") as aside:
+                aside.write(data[keep:] + b"\n")
+            fh.truncate(keep)
+            fh.flush()
+            os.fsync(fh.fileno())
+        log.warning("%s: its last line was cut (%d bytes, an interrupted run): moved to %s.damaged", self.path,
+                    len(data) - keep, self.path.name)
 
     def load(self, include_errors: bool = False) -> dict[str, dict]:
         """The last record per question; failed ones (``error`` set) only with ``include_errors``, so that a
         resumed run asks them again."""
         done = {}
         if self.path.exists():
-            for line in self.path.read_text(encoding="utf-8").splitlines():
+            for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
                 try:
                     rec = json.loads(line)
                 except json.JSONDecodeError:
                     continue  # a line cut by a crash
+                if not isinstance(rec, dict) or not isinstance(rec.get("question_text"), str):
+                    continue  # not an answer record
                 if include_errors or not rec.get("error"):
                     done[rec["question_text"]] = rec
         return done
 
     def append(self, rec: AnswerRecord) -> None:
         line = json.dumps(rec.to_dict(), ensure_ascii=False, default=str)
-        with self.lock, open(self.path, "a", encoding="utf-8") as fh:
+        with self.lock:
+            if not self._tail_checked:
+                self._move_cut_tail()
+                self._tail_checked = True
+            self._write(line)
+
+    def _write(self, line: str) -> None:
+        with open(self.path, "a", encoding="utf-8") as fh:
             fh.write(line + "\n")
             fh.flush()
             os.fsync(fh.fileno())
