@@ -99,3 +99,39 @@ def test_an_answer_after_a_cut_progress_line_is_read_back(tmp_path, caplog):
         f"{path}: its last line was cut (40 bytes, an interrupted run): moved to {path.name}.damaged"]
     path.write_text(path.read_text(encoding="utf-8") + "[1, 2]\n\"a string\"\n", encoding="utf-8")
     assert len(AnswerLog(path).load()) == 2, "lines that are not answer records are skipped, not a traceback"
+
+
+def test_a_run_created_but_never_started_by_a_killed_process_is_named_and_canceled():
+    """Issue 40 item 6: a kill -9 between creating a run and launching it left a NOT_STARTED run that neither
+    `doctor` nor `ingest` mentioned. It is now said, and canceled on repair; a live process's run is left be."""
+    import os
+    import socket
+    import subprocess
+
+    import dagster as dg
+
+    from rag_assets.cli.ingest import HOST_TAG, PID_TAG, SOURCE_TAG, mark_orphaned_runs
+
+    @dg.op
+    def step():
+        return 1
+
+    @dg.job
+    def ingest_reports():
+        step()
+
+    gone = subprocess.Popen(["true"])  # a process that has ended: its pid is no live process
+    gone.wait()
+    with dg.DagsterInstance.ephemeral() as instance:
+        tags = {SOURCE_TAG: "cli", HOST_TAG: socket.gethostname(), "company": "Northwind plc"}
+        dead = instance.create_run_for_job(ingest_reports, tags={**tags, PID_TAG: str(gone.pid)})
+        alive = instance.create_run_for_job(ingest_reports, tags={**tags, PID_TAG: str(os.getpid())})
+        said = mark_orphaned_runs(instance, apply=False)
+        assert said == [f"run {dead.run_id[:8]} (Northwind plc) was created but never started by a process that is "
+                        f"gone (pid {gone.pid}: killed, or stopped by an error it could not record, such as a full "
+                        f"disk): doctor --repair marks it canceled"]
+        assert instance.get_run_by_id(dead.run_id).status == dg.DagsterRunStatus.NOT_STARTED
+        assert mark_orphaned_runs(instance)[0].endswith("marked canceled")
+        assert instance.get_run_by_id(dead.run_id).status == dg.DagsterRunStatus.CANCELED
+        assert instance.get_run_by_id(alive.run_id).status == dg.DagsterRunStatus.NOT_STARTED
+        assert mark_orphaned_runs(instance) == []

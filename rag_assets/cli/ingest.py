@@ -243,23 +243,29 @@ def was_interrupted(result) -> bool:
 
 
 def mark_orphaned_runs(instance, apply: bool = True) -> list[str]:
-    """Runs this machine's CLI left in STARTED when it was killed (its process is gone): marked failed
-    (``apply=False``: only said)."""
+    """Runs this machine's CLI left behind when it was killed (its process is gone): a run left STARTED is
+    marked failed, a run created but never started (NOT_STARTED: killed between creating and launching it) is
+    marked canceled (``apply=False``: only said)."""
     import dagster as dg
 
     from rag_assets.storage.atomic import pid_alive
 
     out = []
-    running = instance.get_runs(filters=dg.RunsFilter(
-        statuses=[dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING], tags={SOURCE_TAG: "cli"}))
-    for run in running:
+    never = dg.DagsterRunStatus.NOT_STARTED
+    left = instance.get_runs(filters=dg.RunsFilter(
+        statuses=[dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.STARTING, never], tags={SOURCE_TAG: "cli"}))
+    for run in left:
         pid = int(run.tags.get(PID_TAG) or 0)
-        if pid and run.tags.get(HOST_TAG) == socket.gethostname() and not pid_alive(pid):
-            if apply:
-                instance.report_run_failed(run, message=f"its process (pid {pid}) is gone: killed while it ran")
-            out.append(f"run {run.run_id[:8]} ({run.tags.get('company', '?')}) was left running by a process that "
-                       f"is gone (pid {pid}: killed, or stopped by an error it could not record, such as a full "
-                       f"disk): {'marked failed' if apply else 'doctor --repair marks it failed'}")
+        if not pid or run.tags.get(HOST_TAG) != socket.gethostname() or pid_alive(pid):
+            continue
+        what, done = ("created but never started", "canceled") if run.status == never else ("left running", "failed")
+        if apply and run.status == never:
+            instance.report_run_canceled(run, message=f"its process (pid {pid}) is gone: killed before it started")
+        elif apply:
+            instance.report_run_failed(run, message=f"its process (pid {pid}) is gone: killed while it ran")
+        out.append(f"run {run.run_id[:8]} ({run.tags.get('company', '?')}) was {what} by a process that is gone "
+                   f"(pid {pid}: killed, or stopped by an error it could not record, such as a full disk): "
+                   f"{'marked ' + done if apply else 'doctor --repair marks it ' + done}")
     return out
 
 
