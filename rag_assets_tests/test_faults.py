@@ -572,3 +572,37 @@ def test_doctor_lists_the_stale_partitions_and_ingest_rebuilds_exactly_those(ing
     capsys.readouterr()
     assert main(["doctor"]) == 0
     assert "stale:" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("garbage", [b'{"reports": {"3f1a', b"\x00\xff garbage", b"[1, 2, 3]"])
+def test_a_damaged_catalog_is_moved_aside_and_ingest_registers_the_reports_again(ingested, capsys, caplog, garbage):
+    """Issue 40 item 5: a truncated or garbage catalog.json made every verb end in a JSONDecodeError traceback.
+    It is moved aside with one line saying so; `doctor` runs; `ingest` registers the same reports under the
+    same keys from the PDFs, and their files are reused."""
+    from rag_assets.storage.catalog import Catalog
+
+    catalog = ingested / "catalog.json"
+    before = {sha: src.key for sha, src in Catalog(catalog).current().items()}
+    catalog.write_bytes(garbage)
+    with caplog.at_level("WARNING"):
+        main(["doctor"])
+    out = capsys.readouterr().out
+    assert "orphan folder" in out, out  # the reports' folders are still there and named
+    said = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
+    assert said and said[0].startswith(f"{catalog} is damaged: ") and "moved to catalog.json.damaged" in said[0]
+    assert (ingested / "catalog.json.damaged").read_bytes() == garbage
+    assert main(["ingest", str(ingested / "pdfs")]) == 0
+    assert {sha: src.key for sha, src in Catalog(catalog).current().items()} == before
+
+
+def test_one_damaged_manifest_breaks_only_its_report_and_repair_rebuilds_it(ingested, capsys):
+    """Issue 40 item 5: one garbage manifest.json blocked every report with a traceback; now only its report is
+    broken, and `doctor --repair` rebuilds it."""
+    paths = _store_report(ingested, NORTHWIND.company)
+    paths.manifest.write_text("{not json", encoding="utf-8")
+    assert main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines() if line.endswith(("ok", "broken"))}
+    assert lines[NORTHWIND.company.split()[0]].endswith("broken") and lines[BLUEBIRD.company.split()[0]].endswith("ok")
+    assert main(["doctor", "--repair"]) == 0
+    assert json.loads(paths.manifest.read_text(encoding="utf-8"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -184,8 +185,22 @@ def write_json(target: Path, obj: Any) -> None:
     write_text(target, json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
-def read_json(path: Path, default: Any = None) -> Any:
+def read_json(path: Path, default: Any = None, what: str = "", then: str = "") -> Any:
+    """A state file's JSON object, or ``default`` when the file is missing. A file that is not a JSON object
+    (cut by a crash, overwritten with garbage) is moved aside to ``<name>.damaged`` and read as ``default``,
+    said in one warning: the ``what`` it held is rebuilt (``then``: how)."""
     path = Path(path)
     if not path.exists():
         return default
-    return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict):
+            return data
+        problem = f"a JSON {type(data).__name__}, not an object"
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+        problem = f"not valid JSON ({str(exc)[:80]})"
+    aside = path.with_name(path.name + ".damaged")
+    os.replace(path, aside)
+    logging.getLogger(__name__).warning("%s is damaged: %s; moved to %s%s%s", path, problem, aside.name,
+                                        f"; its {what} is rebuilt" if what else "", f" ({then})" if then else "")
+    return default

@@ -153,16 +153,37 @@ def _warn_shared_names(reports: dict[str, "ReportSource"], new: set[str]) -> Non
                         len(group), group[0].company_name, files)
 
 
+REBUILT = {"what": "list of reports", "then": "`rag-assets ingest <folder>` registers the PDFs again; their files are kept"}
+
+
+def _entries(path: Path, data: dict) -> dict[str, ReportSource]:
+    """The catalog's reports; an entry that does not describe a report is left out, said in one warning."""
+    out, bad = {}, []
+    reports = data.get("reports")
+    for sha, entry in (reports if isinstance(reports, dict) else {}).items():
+        try:
+            out[sha] = ReportSource(**entry)
+        except TypeError:  # not a mapping, or fields that are not a report's
+            bad.append(str(sha)[:12])
+    if bad:
+        log.warning("%s: %d entr%s that describe no report left out (%s); `rag-assets ingest <folder>` registers "
+                    "the PDFs again", path, len(bad), "y" if len(bad) == 1 else "ies", ", ".join(bad))
+    return out
+
+
+def _hash_cache(data: dict) -> dict[str, list]:
+    cache = data.get("hash_cache")
+    return {k: v for k, v in cache.items() if isinstance(v, list) and len(v) == 3} if isinstance(cache, dict) else {}
+
+
 class Catalog:
     """Persistent map sha1 -> ReportSource, with a hash cache so unchanged files are not re-read."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        data = read_json(self.path, default={}) or {}
-        self.reports: dict[str, ReportSource] = {
-            k: ReportSource(**v) for k, v in data.get("reports", {}).items()
-        }
-        self._hash_cache: dict[str, list] = data.get("hash_cache", {})
+        data = read_json(self.path, default={}, **REBUILT)
+        self.reports: dict[str, ReportSource] = _entries(self.path, data)
+        self._hash_cache: dict[str, list] = _hash_cache(data)
         self._scanned: set[str] = set()  # reports this object's scans found current at their path
 
     def save(self) -> None:
@@ -173,9 +194,9 @@ class Catalog:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            on_disk = read_json(self.path, default={}) or {}
-            reports = self._merged({k: ReportSource(**v) for k, v in on_disk.get("reports", {}).items()})
-            self._hash_cache = {**on_disk.get("hash_cache", {}), **self._hash_cache}
+            on_disk = read_json(self.path, default={}, **REBUILT)
+            reports = self._merged(_entries(self.path, on_disk))
+            self._hash_cache = {**_hash_cache(on_disk), **self._hash_cache}
             write_json(self.path, {"reports": {k: reports[k].to_dict() for k in sorted(reports)},
                                    "hash_cache": self._hash_cache})
             self.reports = reports
