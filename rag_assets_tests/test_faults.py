@@ -606,3 +606,26 @@ def test_one_damaged_manifest_breaks_only_its_report_and_repair_rebuilds_it(inge
     assert lines[NORTHWIND.company.split()[0]].endswith("broken") and lines[BLUEBIRD.company.split()[0]].endswith("ok")
     assert main(["doctor", "--repair"]) == 0
     assert json.loads(paths.manifest.read_text(encoding="utf-8"))
+
+
+def test_a_zero_byte_lineage_database_is_found_by_doctor_and_moved_aside(ingested, capsys, caplog):
+    """Issue 40 item 4: a full disk at a data root's first answer left a 0-byte answers.duckdb; every later
+    answer ended in a traceback while doctor said all was well. Doctor now names it and --repair moves it
+    aside; answering moves it aside by itself and writes its lineage to a new database."""
+    from rag_assets.answer.readers.record import AnswerRecord
+    from rag_assets.answer.service.lineage import AnswerDB
+
+    db = ingested / "answers.duckdb"
+    db.write_bytes(b"")
+    assert main(["doctor"]) == 1
+    assert f"lineage:  {db} is no DuckDB database" in capsys.readouterr().out
+    assert main(["doctor", "--repair"]) == 0
+    assert "moved to answers.duckdb.damaged" in capsys.readouterr().out and not db.exists()
+    db.write_bytes(b"\x00" * 4096)
+    with caplog.at_level("WARNING"):
+        AnswerDB(db).insert("run", AnswerRecord(question_text="What was revenue?", kind="number", value=1.0))
+    assert any("is no DuckDB database (4096 bytes" in r.getMessage() for r in caplog.records)
+    import duckdb
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT question_text FROM answers").fetchall() == [("What was revenue?",)]

@@ -57,6 +57,7 @@ def doctor(repair: bool = False) -> int:
         print(line)
     resources = default_resources()
     store = resources["store"]
+    lineage_ok = check_lineage(store.root / "answers.duckdb", repair)
     catalog = store.catalog()
     findings = [examine(src, store.paths(sha), apply=repair) for sha, src in sorted(catalog.reports.items())]
     mark_stale(findings, resources)
@@ -73,7 +74,23 @@ def doctor(repair: bool = False) -> int:
         broken = [f for f in findings if f.status == "broken"]
     elif broken:
         print("\nrun `rag-assets doctor --repair` to rebuild the broken report(s)")
-    return 1 if broken else 0
+    return 1 if broken or not lineage_ok else 0
+
+
+def check_lineage(path: Path, repair: bool) -> bool:
+    """Whether the lineage database opens (a damaged one is moved aside on ``repair``, and a new one made by
+    the next answer); says what it found when it is damaged."""
+    from rag_assets.answer.service.lineage import damaged_db, move_damaged_db
+
+    if not damaged_db(path):
+        return True
+    if repair:
+        aside = move_damaged_db(path)
+        print(f"lineage:  {path} was no DuckDB database: moved to {aside.name}; the next answer makes a new one")
+        return True
+    print(f"lineage:  {path} is no DuckDB database (a full disk or an overwrite): `rag-assets doctor --repair` "
+          "moves it aside (answering also does)")
+    return False
 
 
 def mark_stale(findings: list[Finding], resources: dict) -> None:

@@ -83,6 +83,32 @@ class LineageBusy(RuntimeError):
     """Another process held the lineage database longer than the wait allowed (one line)."""
 
 
+NOT_A_DATABASE = "not a valid DuckDB database file"
+
+
+def damaged_db(path: Path) -> bool:
+    """``path`` is there but is no DuckDB database (0 bytes after a full disk, overwritten)."""
+    import duckdb
+
+    if not Path(path).exists():
+        return False
+    try:
+        duckdb.connect(str(path), read_only=True).close()
+    except duckdb.IOException as exc:
+        return NOT_A_DATABASE in str(exc)
+    return False
+
+
+def move_damaged_db(path: Path) -> Path:
+    """Move a damaged lineage database to ``<name>.damaged`` (one warning) so that a new one is made; the
+    answers themselves are in each run's progress log and submission."""
+    aside = path.with_name(path.name + ".damaged")
+    os.replace(path, aside)
+    log.warning("%s is no DuckDB database (%d bytes: a full disk or an overwrite); moved to %s and started anew "
+                "(the answers are in each run's progress log and submission)", path, aside.stat().st_size, aside.name)
+    return aside
+
+
 class AnswerDB:
     """Lineage in DuckDB: one row per answer, one per (answer, chunk) it retrieved, one per page it was sent."""
 
@@ -123,6 +149,9 @@ class AnswerDB:
                 con = duckdb.connect(str(self.path))
                 break
             except duckdb.IOException as exc:
+                if NOT_A_DATABASE in str(exc):
+                    move_damaged_db(self.path)
+                    continue
                 if "lock" not in str(exc).lower():
                     raise
                 if time.monotonic() > give_up:
