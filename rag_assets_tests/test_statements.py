@@ -116,6 +116,30 @@ def _late_sentence_and_reordering() -> None:
         assert abs(s1.p_yes - s2.p_yes) < 0.01
     generic = {1: FILLER + " Our capital allocation framework covers dividends and investment in the fleet."}
     assert read_boolean(llm, BUYBACK_Q, BUYBACK_QUERY, _pages(generic), default_lexicon(), 8, 0.5).value is False
+    _the_record_keeps_the_decisive_statement(reading, pages, read_boolean(
+        llm, BUYBACK_Q, BUYBACK_QUERY, pages, default_lexicon(), 8, 0.999, year=2022))
+
+
+def _the_record_keeps_the_decisive_statement(true_reading, pages, strict_reading) -> None:
+    """The record, `ask` and the viewer show the statement that decided with its strength, or the strongest
+    when none reached the threshold."""
+    from rag_assets.answer.readers.readings import take_boolean
+    from rag_assets.answer.readers.record import AnswerRecord, judgement_lines
+
+    names = {"a" * 40: "Fjordlys Ferjer ASA"}
+    rec = AnswerRecord(question_text=BUYBACK_Q, kind="boolean")
+    take_boolean(rec, true_reading, pages)
+    strength = true_reading.proof[0].p_yes
+    assert judgement_lines(rec.to_dict(), names) == [
+        f"decided by the statement on page 41 of Fjordlys Ferjer ASA, strength p(yes) {strength:.2f}: "
+        f"\"{true_reading.proof[0].text}\""]
+    rec = AnswerRecord(question_text=BUYBACK_Q, kind="boolean")
+    take_boolean(rec, strict_reading, pages)
+    assert rec.value is False and rec.references == []
+    strongest = max(strict_reading.statements, key=lambda st: st.p_yes)
+    assert strongest.page_index == 41 and judgement_lines(rec.to_dict(), names)[0].startswith(
+        f"no statement reached the threshold; the strongest, p(yes) {strongest.p_yes:.2f} on page 41 of Fjordlys "
+        "Ferjer ASA")
 
 
 def test_one_sentence_on_a_late_page_gives_true_with_the_real_model_in_any_page_order():

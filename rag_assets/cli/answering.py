@@ -150,11 +150,12 @@ def cmd_ask(args) -> int:
         print(f"  page {page} of {reports.get(sha1, '?')} ({sha1})\n    view: "
               f"{page_url(viewer, sha1, page, shown.get((sha1, page), []))}")
     from rag_assets.answer.evidence.computed import describe
+    from rag_assets.answer.readers.record import judgement_lines
 
     if rec.plan and rec.plan.get("source"):
         print(f"plan ({rec.plan['source']}): {rec.plan['formula']} [{rec.plan['how']}]; period "
               f"{', '.join(map(str, rec.plan['years']))}; unit {rec.plan['unit']}")
-    for line in describe(rec.computation, reports):
+    for line in describe(rec.computation, reports) + judgement_lines(rec.to_dict(), reports):
         print(line)
     if args.verbose_answer:
         print(json.dumps(rec.to_dict(), indent=2, default=str))

@@ -15,6 +15,7 @@ from typing import Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from rag_assets.answer.evidence.computed import describe
+from rag_assets.answer.readers.record import judgement_lines
 from rag_assets.answer.service.lineage import AnswerLog
 from rag_assets.viewer.evidence import answer_url, needles, page_url
 from rag_assets.viewer.highlight import render
@@ -92,7 +93,9 @@ class Viewer:
         plan = record.get("plan") or {}
         planned = [f"plan ({plan['source']}): {plan['formula']} [{plan['how']}]; period "
                    f"{', '.join(map(str, plan.get('years', [])))}; unit {plan.get('unit', '')}"] if plan.get("source") else []
-        lines = "<br>".join(html.escape(x) for x in planned + describe(record.get("computation"), self._names()))
+        names = self._names()
+        lines = "<br>".join(html.escape(x) for x in planned + describe(record.get("computation"), names)
+                            + judgement_lines(record, names))
         head = (f"<b>{html.escape(question)}</b><br>answer: {html.escape(str(record.get('value')))}"
                 + (f" &nbsp; gold: {html.escape(_shown(row.get('gold')))}" if row else "") + f"<br>{lines}")
         return _doc("answer", f"<header>{head}</header><div class='side'><div>{cited or 'no page cited'}</div>"

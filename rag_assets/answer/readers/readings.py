@@ -26,19 +26,30 @@ def _shown(pages: list[RetrievedPage], keys: set[tuple[str, int]]) -> list[dict]
 
 
 def _take_judged(rec: AnswerRecord, pages: list[RetrievedPage], judged: list[Statement], candidates: list[dict],
-                 proof: tuple[Statement, float] | None) -> None:
+                 proof: tuple[Statement, float] | None, best: tuple[Statement, float] | None) -> None:
     """What every statements reader records: one model call per judged statement, the statements with their
-    scores, the pages they are on, and the best proof as the evidence quote."""
+    scores, the pages they are on, and the decisive statement with its strength: the best proof as the evidence
+    quote, or (none reached the threshold) the best statement judged."""
     rec.llm_calls += len(judged)
     rec.candidates = candidates
     rec.pages_sent = _shown(pages, {(s.sha1, s.page_index) for s in judged})
     if proof is not None:
-        rec.parsed = {"evidence_quote": proof[0].text, "p_yes": proof[1]}
+        rec.parsed = {"evidence_quote": proof[0].text, "p_yes": proof[1], "pdf_sha1": proof[0].sha1,
+                      "page_index": proof[0].page_index}
+    elif best is not None:
+        rec.parsed = {"best_statement": best[0].text, "p_yes": best[1], "pdf_sha1": best[0].sha1,
+                      "page_index": best[0].page_index}
+
+
+def _best(judged: list[tuple[Statement, float | None]]) -> tuple[Statement, float] | None:
+    scored = [(s, p) for s, p in judged if p is not None]
+    return max(scored, key=lambda sp: sp[1]) if scored else None
 
 
 def take_boolean(rec: AnswerRecord, reading: BooleanReading, pages: list[RetrievedPage]) -> None:
     proof = (reading.proof[0], reading.proof[0].p_yes) if reading.proof else None
-    _take_judged(rec, pages, reading.statements, [s.to_dict() for s in reading.statements], proof)
+    best = _best([(s, s.p_yes) for s in reading.statements])
+    _take_judged(rec, pages, reading.statements, [s.to_dict() for s in reading.statements], proof, best)
     rec.notes += reading.notes
     rec.value = reading.value
     rec.references = boolean_cited(reading)
@@ -47,7 +58,9 @@ def take_boolean(rec: AnswerRecord, reading: BooleanReading, pages: list[Retriev
 
 def take_names(rec: AnswerRecord, reading: NamesReading, pages: list[RetrievedPage]) -> None:
     proof = (reading.proof[0].statement, reading.proof[0].p_yes) if reading.proof else None
-    _take_judged(rec, pages, [n.statement for n in reading.judged], [n.to_dict() for n in reading.judged], proof)
+    best = _best([(n.statement, n.p_yes) for n in reading.judged])
+    _take_judged(rec, pages, [n.statement for n in reading.judged], [n.to_dict() for n in reading.judged], proof,
+                 best)
     rec.notes += reading.notes
     rec.value = reading.value
     rec.references = names_cited(reading)

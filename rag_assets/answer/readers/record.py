@@ -82,3 +82,22 @@ def take_computation(rec: AnswerRecord, comp: Computation) -> None:
     rec.value, rec.references = comp.value, comp.references if comp.value != NA else []
     rec.pages_sent = comp.references
     rec.grounded = rec.evidence_ok = comp.value != NA
+
+
+def judgement_lines(record: dict, reports: dict[str, str] | None = None) -> list[str]:
+    """How a yes/no or names answer read from statements was decided, for a person: the decisive statement with
+    its strength (the model's p(yes)) and page, or the best statement when none reached the threshold, and what
+    the checks turned away. Nothing for other answers."""
+    parsed = record.get("parsed") or {}
+    if record.get("kind") not in ("boolean", "names") or "p_yes" not in parsed:
+        return []
+    where = f"page {parsed.get('page_index')}"
+    if reports and parsed.get("pdf_sha1") in reports:
+        where += f" of {reports[parsed['pdf_sha1']]}"
+    if "evidence_quote" in parsed:
+        lines = [f"decided by the statement on {where}, strength p(yes) {parsed['p_yes']:.2f}: "
+                 f"\"{parsed['evidence_quote'][:300]}\""]
+    else:
+        lines = [f"no statement reached the threshold; the strongest, p(yes) {parsed['p_yes']:.2f} on {where}: "
+                 f"\"{parsed.get('best_statement', '')[:300]}\""]
+    return lines + [n for n in record.get("notes", []) if n.startswith("statements turned away")]
