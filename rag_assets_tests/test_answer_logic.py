@@ -162,3 +162,14 @@ def test_a_question_holding_a_lone_surrogate_is_read_as_text_and_a_key_in_the_ur
     cfg = get_config("local").model_copy(update={"base_url": "http://analyst:sk-SECRET@10.0.0.1:8080/v1"})
     label = run_label(cfg)
     assert "SECRET" not in label and "analyst" not in label and "base_url=http://10.0.0.1:8080/v1" in label
+
+
+def test_the_retrieval_query_drops_the_company_with_its_possessive_and_only_as_a_word():
+    """The possessive left behind ("Is 's business cyclical?") was a topic word of its own, so a statement that
+    printed every real topic word covered less than half of them and was never judged."""
+    from rag_assets.answer.routing.question_text import retrieval_query
+
+    assert retrieval_query("Is Fjordlys Ferjer's business cyclical?", "Fjordlys Ferjer") == "Is business cyclical?"
+    assert retrieval_query("Did Kystlinjen AS’ revenue grow?", "Kystlinjen AS") == "Did revenue grow?"
+    assert retrieval_query("What is Adobe Inc.'s revenue?", "Adobe Inc.") == "What is revenue?"
+    assert retrieval_query("Does Fjordlysville run ferries?", "Fjordlys") == "Does Fjordlysville run ferries?"

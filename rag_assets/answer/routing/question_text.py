@@ -36,12 +36,19 @@ def too_long(cfg: RunConfig, question: str) -> bool:
 
 def retrieval_query(question: str, company: str | None = None) -> str:
     """The question without the challenge's trailing instructions ('If data is not available...') and
-    without the company's name: inside its own report every page is about the company, so the name only
-    pulls covers and headers up the ranking."""
+    without the company's name (and its possessive "'s"): inside its own report every page is about the
+    company, so the name only pulls covers and headers up the ranking."""
     query = INSTRUCTION_TAIL_RE.sub("", question).strip() or question
     if company:
         names = {company, company.rstrip("."), normalize_name(company)}
         for name in sorted((n for n in names if n), key=len, reverse=True):
-            query = re.sub(re.escape(name), " ", query, flags=re.I)
+            query = re.sub(_name_re(name), " ", query, flags=re.I)
         query = re.sub(r"\s+", " ", query).strip(" ,") or question
     return query
+
+
+def _name_re(name: str) -> str:
+    """``name`` as a whole word (not inside 'Boeingsville'), with its possessive ("Boeing's", "Jones'")."""
+    possessive = r"['’]s\b|['’](?=\s)"
+    end = rf"(?:{possessive}|(?!\w))" if name[-1:].isalnum() else rf"(?:{possessive})?"
+    return rf"(?<!\w){re.escape(name)}{end}"
