@@ -1,6 +1,7 @@
 """An answer is reused only if the same settings, model, prompts and report indexes produced it (issue 24,
-item 1): a second run with another configuration, model or override, or after a report was rebuilt or replaced,
-answers again, and its submission names the configuration that really ran."""
+item 1): a second run with another configuration, model or override, or after a report was rebuilt into other
+files or replaced, answers again, and its submission names the configuration that really ran; a rebuild that
+writes the same files (an unchanged PDF materialized again) keeps the answers (issue 39)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_the_fingerprint_follows_every_setting_the_model_and_the_prompts(monkeyp
     assert run_label(with_overrides(local, {"top_pages": "5"})) == "local+top_pages=5"
 
 
-def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, capsys):  # noqa: F811
+def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, capsys, monkeypatch):  # noqa: F811
     q = _questions(tmp_path, CASH_Q, UNKNOWN_Q)
     out = tmp_path / "answers.json"
     fast = ["--config", "local-fast"]
@@ -81,10 +82,19 @@ def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, 
                  "--set", "top_pages=2"]) == 0  # another preset with the same model: other settings still
     assert len(_log_lines(out)) == 6
 
-    assert main(["ingest", str(ingested / "pdfs"), "--force"]) == 0  # the indexes are rebuilt
+    again = ["answer", q, "--out", str(out), "--config", "local", "--model", "qwen2.5-coder-0.5b",
+             "--set", "top_pages=2"]
+    assert main(["ingest", str(ingested / "pdfs"), "--force"]) == 0  # rebuilt from unchanged PDFs: same bytes
     capsys.readouterr()
-    assert main(["answer", q, "--out", str(out), "--config", "local", "--model", "qwen2.5-coder-0.5b",
-                 "--set", "top_pages=2"]) == 0
+    assert main(again) == 0
+    said = capsys.readouterr().out
+    assert "resuming: 2 answer(s) reused" in said, said  # answers are keyed by the files' content (issue 39)
+    assert len(_log_lines(out)) == 6
+
+    monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "deterministic")  # other chunks: the indexes really change
+    assert main(["ingest", str(ingested / "pdfs")]) == 0
+    capsys.readouterr()
+    assert main(again) == 0
     said = capsys.readouterr().out
     assert "resuming: 1 answer(s) reused" in said, said  # the unknown company's N/A touches no index
     lines = _log_lines(out)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index
 from rag_assets.index.embedding import Embedder
+from rag_assets.storage.atomic import read_json
 from rag_assets.storage.manifest import changed_outputs
 from rag_assets.storage.paths import ReportPaths
 from rag_assets.storage.artifacts import read_chunks, read_pages
@@ -99,13 +100,23 @@ class ReportIndex:
             self._vector = VectorIndex.load(self.faiss_dir)
         return self._vector
 
-    def versions(self) -> dict[str, float]:
-        """Modification times of the files used: which data version answered."""
-        out = {}
-        for name, p in [("chunks", self.paths.chunks), ("bm25", self.paths.bm25_dir / "chunk_ids.json"),
-                        ("faiss", self.faiss_dir / "meta.json")]:
-            if Path(p).exists():
-                out[name] = Path(p).stat().st_mtime
+    VERSIONED = (("pages", "report_pages", "pages"), ("chunks", "report_chunks", "chunks"),
+                 ("bm25", "bm25_index", "bm25_dir"), ("faiss", "faiss_index", "faiss_dir"))
+
+    def versions(self) -> dict[str, str | float]:
+        """Which data answered: the hash of each file set read (pages, chunks, both indexes) as its
+        materialization recorded it in the manifest (checked against the files when the report was loaded), so
+        a rebuild that writes the same bytes is the same version and its answers are reused; a file set with no
+        record (a benchmark's) is known by its modification time."""
+        manifest = read_json(self.paths.manifest, default={})
+        out: dict[str, str | float] = {}
+        for name, stage, attr in self.VERSIONED:
+            recorded = (manifest.get(stage) or {}).get("data_version")
+            path = getattr(self.paths, attr)
+            if recorded:
+                out[name] = recorded
+            elif Path(path).exists():
+                out[name] = Path(path).stat().st_mtime
         return out
 
 
