@@ -85,6 +85,7 @@ def test_the_quote_is_highlighted_where_the_page_prints_it(viewer):
 def test_the_page_says_what_was_found_and_refuses_what_does_not_exist(viewer):
     html = _get(page_url(viewer, SHA1, 2, [QUOTE, "a sentence nobody wrote"])).decode()
     assert f"found: {QUOTE}" in html and "not on the text layer: a sentence nobody wrote" in html
+    assert "page 2 (zero-based; printed 3)" in html  # the head of each page prints "..., page 3"
     for bad in (page_url(viewer, "cd" * 20, 2), page_url(viewer, SHA1, 9), f"{viewer}/page/{SHA1}/two"):
         with pytest.raises(urllib.error.HTTPError) as err:
             _get(bad)
@@ -98,6 +99,7 @@ def test_a_wrong_answer_shows_its_cited_page_beside_the_gold_page(viewer):
     assert "answer: False" in page and "gold: True" in page
     assert "plan (rules): " in page and "period 2022, 2021" in page  # the question's plan, from the record
     assert "cited: <a" in page and "gold: <a" in page and page.count("<img") == 2
+    assert "Northwind Widgets plc p2 (printed 3)</a>" in page and "target='_blank'" in page  # a tab of its own
 
 
 def test_an_answers_highlights_come_from_its_record():

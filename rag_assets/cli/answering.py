@@ -131,8 +131,17 @@ def guess_kind(question: str) -> str:
         return "number"
     return "name"
 
+def report_pdfs() -> dict[str, Path]:
+    """sha1 -> PDF of every catalogued report of the data root."""
+    from rag_assets.orchestration.resources import ReportStore
+
+    return {sha1: Path(src.path) for sha1, src in ReportStore().catalog().reports.items()}
+
+
 def cmd_ask(args) -> int:
     import json
+
+    from rag_assets.storage.page_labels import printed_label
 
     service = answering(args.config, args.model, args.base_url, parse_sets(args.set))
     reports = service.settings.library.reports
@@ -145,10 +154,12 @@ def cmd_ask(args) -> int:
     print(f"kind: {kind}\nanswer: {rec.value}")
     viewer = viewer_base()
     shown = needles(rec.to_dict())
+    pdfs = report_pdfs()
     for ref in rec.references:
         sha1, page = ref["pdf_sha1"], ref["page_index"]
-        print(f"  page {page} of {reports.get(sha1, '?')} ({sha1})\n    view: "
-              f"{page_url(viewer, sha1, page, shown.get((sha1, page), []))}")
+        label = printed_label(pdfs[sha1], page) if sha1 in pdfs else None
+        print(f"  page {page}{f' (printed {label})' if label else ''} of {reports.get(sha1, '?')} ({sha1})\n"
+              f"    view: {page_url(viewer, sha1, page, shown.get((sha1, page), []))}")
     from rag_assets.answer.evidence.computed import describe
     from rag_assets.answer.readers.record import judgement_lines
 

@@ -1,6 +1,7 @@
 """Question set, answers per run configuration, and their evaluation against gold answers."""
 
 import time
+from pathlib import Path
 
 import dagster as dg
 
@@ -13,6 +14,7 @@ from rag_assets.answer.evidence.computed import describe
 from rag_assets.answer.service.run import score_answers
 from rag_assets.answer.service.service import AnswerSettings, AnsweringService, resolve
 from rag_assets.answer.service.scoring import load_gold
+from rag_assets.storage.page_labels import page_name, printed_label
 from rag_assets.storage.textfiles import InputFileError
 from rag_assets.viewer.evidence import answer_url, viewer_base
 from rag_assets.orchestration.monitoring import record_accuracy
@@ -108,10 +110,16 @@ def _answers_metadata(records: list[dict], settings: AnswerSettings, wall_second
     }
 
 
-def _pages(pages: list[tuple[str, int]], reports: dict[str, str], keys: dict[str, str]) -> str:
-    """Each page as its company, page and report partition key (a table cell shows text, not links: the
-    links to the highlighted pages are ``wrong_answers_evidence``)."""
-    return ", ".join(f"{reports.get(sha1, sha1[:8])[:24]} p{page} ({keys.get(sha1, sha1)})"
+def _pages(pages: list[tuple[str, int]], reports: dict[str, str], keys: dict[str, str],
+           pdfs: dict[str, Path] | None = None) -> str:
+    """Each page as its company, page (with the number printed on it, when ``pdfs`` gives its PDF) and report
+    partition key (a table cell shows text, not links: the links to the highlighted pages are
+    ``wrong_answers_evidence``)."""
+    def name(sha1: str, page: int) -> str:
+        pdf = (pdfs or {}).get(sha1)
+        return page_name(page, printed_label(pdf, page) if pdf else None)
+
+    return ", ".join(f"{reports.get(sha1, sha1[:8])[:24]} {name(sha1, int(page))} ({keys.get(sha1, sha1)})"
                      for sha1, page in pages) or "-"
 
 
@@ -120,7 +128,7 @@ def _one_line(value) -> str:
 
 
 def wrong_answers_table(rows: list[dict], reports: dict[str, str], keys: dict[str, str] | None = None,
-                        limit: int = 60) -> dg.TableMetadataValue:
+                        limit: int = 60, pdfs: dict[str, Path] | None = None) -> dg.TableMetadataValue:
     """The answers whose value is wrong, with their gold, scores and links to cited and gold pages."""
     out = []
     for r in [r for r in rows if r["value_score"] < 1][:limit]:
@@ -128,14 +136,15 @@ def wrong_answers_table(rows: list[dict], reports: dict[str, str], keys: dict[st
         out.append(dg.TableRecord({
             "question": r["question_text"][:200], "answer": str(r["value"])[:80], "gold": _one_line(r["gold"]),
             "value_score": float(r["value_score"]), "reference_score": float(r["reference_score"]),
-            "cited_pages": _pages([tuple(x) for x in r["references"]], reports, keys or {}),
-            "gold_pages": _pages(gold_pages[:6], reports, keys or {}),
+            "cited_pages": _pages([tuple(x) for x in r["references"]], reports, keys or {}, pdfs),
+            "gold_pages": _pages(gold_pages[:6], reports, keys or {}, pdfs),
             "computation": " | ".join(describe(r.get("computation"), reports))[:400] or "-",
         }))
     schema = dg.TableSchema(columns=[
         dg.TableColumn("question"), dg.TableColumn("answer"), dg.TableColumn("gold"),
         dg.TableColumn("value_score", "float"), dg.TableColumn("reference_score", "float"),
-        dg.TableColumn("cited_pages", description="the answer's pages: company, page, report partition key"),
+        dg.TableColumn("cited_pages", description="the answer's pages: company, zero-based page (and the number "
+                                                  "printed on it), report partition key"),
         dg.TableColumn("gold_pages", description="pages that prove the gold answer"),
         dg.TableColumn("computation", description="a computed answer's formula and operands (figure, row, page)"),
     ])
@@ -179,7 +188,8 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMRe
     return dg.MaterializeResult(
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},
-            "wrong_answers": wrong_answers_table(rows, store.all_reports(), store.partition_keys()),
+            "wrong_answers": wrong_answers_table(rows, store.all_reports(), store.partition_keys(),
+                                                 pdfs={s: Path(src.path) for s, src in store.catalog().reports.items()}),
             "wrong_answers_evidence": wrong_answers_links(rows, settings.folder, viewer),
             "evidence_viewer": dg.MetadataValue.url(viewer),
             "tables": dg.MetadataValue.md(tables),

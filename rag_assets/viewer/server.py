@@ -18,6 +18,7 @@ from rag_assets.answer.evidence.computed import describe
 from rag_assets.answer.readers.record import judgement_lines
 from rag_assets.answer.service.lineage import AnswerLog
 from rag_assets.viewer.evidence import answer_url, needles, page_url
+from rag_assets.storage.page_labels import page_name, printed_label
 from rag_assets.viewer.highlight import render
 
 log = logging.getLogger(__name__)
@@ -70,8 +71,14 @@ class Viewer:
         log.info("page %s p%d: %d of %d found in %.2fs", sha1[:8], page, sum(f.found for f in found), len(found),
                  time.perf_counter() - t0)
         src = page_url("", sha1, page, texts, kind="png")
-        return _doc(f"{company} p{page}", f"<header><b>{html.escape(company)}</b>, page {page} (zero-based) of "
-                    f"{html.escape(path.name)}<ul>{items}</ul></header><img id='page' src='{src}'>")
+        label = self._label(path, page)
+        printed = f"; printed {html.escape(label)}" if label else ""
+        return _doc(f"{company} p{page}", f"<header><b>{html.escape(company)}</b>, page {page} (zero-based{printed}) "
+                    f"of {html.escape(path.name)}<ul>{items}</ul></header><img id='page' src='{src}'>")
+
+    def _label(self, path: Path, page: int) -> str | None:
+        with self._pdfium:
+            return printed_label(path, page)
 
     def answers_folder(self, folder: str) -> Path:
         """The answers folder ``folder`` names: one of the data root's ``answers/`` folders, by its name, never a
@@ -111,11 +118,12 @@ class Viewer:
         return _doc("answers", "".join(parts) or "<p>no evaluated answers yet (rag-assets evaluate)</p>")
 
     def _figure(self, sha1: str, page: int, texts: list[str], kind: str) -> str:
-        _, company = self._report(sha1)
+        path, company = self._report(sha1)
         link = page_url(self.base, sha1, page, texts)
         src = page_url("", sha1, page, texts, kind="png")
-        return (f"<figure class='{kind}'><figcaption>{kind}: <a href='{link}'>{html.escape(company)} p{page}</a>"
-                f"</figcaption><img src='{src}' width='600'></figure>")
+        name = html.escape(page_name(page, self._label(path, page)))
+        return (f"<figure class='{kind}'><figcaption>{kind}: <a href='{link}' target='_blank' rel='noopener'>"
+                f"{html.escape(company)} {name}</a></figcaption><img src='{src}' width='600'></figure>")
 
     def _scored(self, folder: str) -> dict[str, dict]:
         path = self.answers_folder(folder) / "evaluation.json"
