@@ -197,3 +197,32 @@ def test_a_burst_of_200_concurrent_requests_is_answered_in_full(viewer):
     assert [r.status for r in replies] == [200] * 200, summary(replies)
     with pytest.raises(ValueError, match="127.0.0.1 only"):
         burst([("index", "http://example.com/")])
+
+
+def test_configurations_are_compared_in_one_table_and_one_chart(viewer, tmp_path):
+    """Issue 39: every evaluated configuration's figures side by side, a bar per configuration and figure;
+    rendered by Chromium."""
+    root = tmp_path / "root"
+    for folder, value in (("local", True), ("local-fast", False)):
+        rec = AnswerRecord(question_text=QUESTION, kind="boolean", value=value, config=folder,
+                           references=[{"pdf_sha1": SHA1, "page_index": 2}])
+        gold = {QUESTION: {"kind": "boolean", "answers": ["True"], "reference_pools": [[f"{SHA1}:2"]]}}
+        score_answers([rec.to_dict()], gold, root / "answers" / folder, folder)
+    server = serve(Viewer(root, lambda: {}), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        page = _get(base + "/configurations").decode()
+        assert "<th>local</th><th>local-fast</th>" in page
+        assert "<tr><td>value accuracy %</td><td>1</td><td>0</td></tr>" in page
+        assert "<title>local: value accuracy % 100.0</title>" in page and "<title>local-fast: value accuracy % 0.0</title>" in page
+        assert "href='/configurations'" in _get(base + "/").decode()
+        if CHROMIUM:
+            shot = tmp_path / "chart.png"
+            subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,500",
+                            f"--screenshot={shot}", base + "/configurations"], capture_output=True, timeout=120)
+            pixels = Image.open(shot).convert("RGB").getdata()
+            assert any(p == (0x4E, 0x79, 0xA7) for p in pixels), "the first configuration's bars are drawn"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -191,6 +191,7 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMRe
             "wrong_answers": wrong_answers_table(rows, store.all_reports(), store.partition_keys(),
                                                  pdfs={s: Path(src.path) for s, src in store.catalog().reports.items()}),
             "wrong_answers_evidence": wrong_answers_links(rows, settings.folder, viewer),
+            "configurations_compared": dg.MetadataValue.url(f"{viewer}/configurations"),
             "evidence_viewer": dg.MetadataValue.url(viewer),
             "tables": dg.MetadataValue.md(tables),
         }

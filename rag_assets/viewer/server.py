@@ -108,14 +108,34 @@ class Viewer:
         return _doc("answer", f"<header>{head}</header><div class='side'><div>{cited or 'no page cited'}</div>"
                     f"<div>{golds}</div></div>")
 
+    def configurations(self) -> bytes:
+        """Every evaluated configuration's figures side by side: a table and a bar chart."""
+        summaries = {folder: self._summary(folder) for folder in self._evaluated()}
+        if not summaries:
+            return _doc("configurations", "<p>no evaluated configuration yet (rag-assets evaluate)</p>")
+        return _doc("configurations", "<h3>Configurations side by side</h3>" + compare_chart(summaries)
+                    + compare_table(summaries))
+
+    def _evaluated(self) -> list[str]:
+        return sorted(p.name for p in (self.root / "answers").glob("*") if (p / "evaluation.json").exists())
+
+    def _summary(self, folder: str) -> dict:
+        path = self.answers_folder(folder) / "evaluation.json"
+        summary = json.loads(path.read_text(encoding="utf-8")).get("summary", {})
+        if not isinstance(summary, dict):
+            raise ValueError(f"answers/{folder}/evaluation.json: its summary is not an object")
+        return summary
+
     def index(self) -> bytes:
-        parts = []
-        for folder in sorted(p.name for p in (self.root / "answers").glob("*") if (p / "evaluation.json").exists()):
+        parts = ["<p><a href='/configurations'>every configuration's figures side by side</a></p>"]
+        for folder in self._evaluated():
             wrong = [r for r in self._scored(folder).values() if r.get("value_score", 1) < 1]
             links = "".join(f"<li><a href='{answer_url(self.base, folder, r['question_text'])}'>"
                             f"{html.escape(r['question_text'][:140])}</a></li>" for r in wrong)
             parts.append(f"<h3>{html.escape(folder)}: {len(wrong)} wrong</h3><ul>{links}</ul>")
-        return _doc("answers", "".join(parts) or "<p>no evaluated answers yet (rag-assets evaluate)</p>")
+        if len(parts) == 1:
+            parts.append("<p>no evaluated answers yet (rag-assets evaluate)</p>")
+        return _doc("answers", "".join(parts))
 
     def _figure(self, sha1: str, page: int, texts: list[str], kind: str) -> str:
         path, company = self._report(sha1)
@@ -138,6 +158,55 @@ class Viewer:
 
     def _names(self) -> dict[str, str]:
         return {sha1: name for sha1, (_, name) in self.reports().items()}
+
+
+# the figures compared, as (summary key, shown name, scale to percent); None: not a percent (a table row only)
+FIGURES = (("G_percent", "G %", 1), ("R_percent", "R %", 1), ("value_accuracy", "value accuracy %", 100),
+           ("accuracy_number", "numbers %", 100), ("accuracy_boolean", "yes/no %", 100),
+           ("accuracy_names", "names %", 100), ("page_hit@5", "page hit@5 %", 100),
+           ("score_per_100", "score per 100", None), ("seconds_per_question", "s per question", None),
+           ("questions", "questions", None), ("errors", "errors", None))
+BAR_W, GAP, CHART_H = 14, 10, 160
+COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
+
+
+def compare_table(summaries: dict[str, dict]) -> str:
+    """One row per figure, one column per configuration."""
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in summaries)
+    rows = "".join(f"<tr><td>{html.escape(shown)}</td>"
+                   + "".join(f"<td>{html.escape(_figure_text(s.get(key)))}</td>" for s in summaries.values())
+                   + "</tr>" for key, shown, _ in FIGURES)
+    return f"<table border='1' cellpadding='4'><tr><th>figure</th>{head}</tr>{rows}</table>"
+
+
+def _figure_text(value) -> str:
+    return "-" if value is None else f"{value:g}" if isinstance(value, (int, float)) else str(value)
+
+
+def compare_chart(summaries: dict[str, dict]) -> str:
+    """An SVG bar chart of the percent figures: a group per figure, a bar per configuration (a legend names
+    them); a figure a configuration lacks has no bar."""
+    percents = [(key, shown, scale) for key, shown, scale in FIGURES if scale is not None]
+    names = list(summaries)
+    group = len(names) * BAR_W + GAP
+    width = len(percents) * group + 40
+    bars, labels = [], []
+    for g, (key, shown, scale) in enumerate(percents):
+        x0 = 30 + g * group
+        labels.append(f"<text x='{x0}' y='{CHART_H + 14}' font-size='9'>{html.escape(shown)}</text>")
+        for c, name in enumerate(names):
+            value = summaries[name].get(key)
+            if not isinstance(value, (int, float)):
+                continue
+            h = max(0.0, min(100.0, value * scale)) * CHART_H / 100
+            bars.append(f"<rect class='bar' x='{x0 + c * BAR_W}' y='{CHART_H - h:.1f}' width='{BAR_W - 2}' "
+                        f"height='{h:.1f}' fill='{COLORS[c % len(COLORS)]}'><title>{html.escape(name)}: "
+                        f"{html.escape(shown)} {value * scale:.1f}</title></rect>")
+    legend = "".join(f"<span style='color:{COLORS[c % len(COLORS)]}'>&#9632;</span> {html.escape(name)} &nbsp; "
+                     for c, name in enumerate(names))
+    axis = f"<line x1='28' y1='{CHART_H}' x2='{width}' y2='{CHART_H}' stroke='#888'/>"
+    return (f"<svg width='{width}' height='{CHART_H + 24}' role='img'>{axis}{''.join(bars)}{''.join(labels)}</svg>"
+            f"<p>{legend}</p>")
 
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
@@ -195,6 +264,8 @@ def route(viewer: Viewer, parts: list[str], args: dict[str, list[str]]) -> tuple
         if parts[0] == "png":
             return "image/png", viewer.png(sha1, page, texts)
         return "text/html; charset=utf-8", viewer.page(sha1, page, texts)
+    if parts == ["configurations"]:
+        return "text/html; charset=utf-8", viewer.configurations()
     if len(parts) == 2 and parts[0] == "answer":
         return "text/html; charset=utf-8", viewer.answer(parts[1], args.get("question", [""])[0])
     if not parts:
