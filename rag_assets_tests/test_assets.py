@@ -225,6 +225,31 @@ def test_report_status_lists_the_stale_reports_and_its_check_fails_until_none_is
     assert meta["stale"].value.count("| report_chunks |") == 2
 
 
+def test_the_status_sensor_refreshes_report_status_when_the_stale_set_changes(registered):
+    """Issue 39: stale reports were seen only after materializing report_status by hand. The sensor asks for a
+    report_status run whenever the set of stale reports changes, and skips while it stays the same."""
+    from rag_assets.orchestration.monitoring import build_status_sensor
+
+    instance, store, reports = registered
+    sha = reports[NORTHWIND.company].sha1
+    res = _resources()
+
+    def look(res, cursor):
+        sensor = build_status_sensor(ingestion_graph(res))
+        with dg.build_sensor_context(instance=instance, resources={"store": res["store"]}, cursor=cursor) as ctx:
+            return sensor(ctx), ctx.cursor
+
+    first, cursor = look(res, None)  # nothing ingested: both reports are behind
+    assert isinstance(first, dg.RunRequest) and first.tags == {"stale_reports": "2"} and cursor
+    again, same = look(res, cursor)
+    assert isinstance(again, dg.SkipReason) and same == cursor
+    assert again.skip_message == "2 of 2 reports stale or incomplete, as at the last look"
+    _materialize(instance, sha, res)
+    changed, moved = look(res, cursor)
+    assert isinstance(changed, dg.RunRequest) and changed.tags == {"stale_reports": "1"} and moved != cursor
+    assert changed.run_key != first.run_key
+
+
 def test_index_checks_fail_when_an_index_disagrees_with_the_chunks(registered):
     """The failing side of the blocking checks: a BM25 index that lost a chunk id fails its check (with the
     problem in the metadata) while the FAISS check, on an index that still agrees, passes."""

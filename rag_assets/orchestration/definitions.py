@@ -18,7 +18,7 @@ from rag_assets.orchestration.deployments import Deployment, deployment_of
 from rag_assets.orchestration.checks import ingestion_checks
 from rag_assets.orchestration.ingest_assets import ingest_settings, ingestion_assets
 from rag_assets.orchestration.jobs import build_jobs, executor_named
-from rag_assets.orchestration.monitoring import accuracy_by_config, report_status_asset
+from rag_assets.orchestration.monitoring import accuracy_by_config, build_status_sensor, report_status_asset
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets.settings import ENV_OF, Settings, invalid, read_settings
 
@@ -67,7 +67,7 @@ def build_definitions(resources: dict, executor: dg.ExecutorDefinition = dg.in_p
     return dg.Definitions(
         assets=[*ingestion, *answering_assets, accuracy_by_config, report_status_asset(ingestion)],
         jobs=build_jobs(executor),
-        sensors=[build_inbox_sensor(sensor_running)],
+        sensors=[build_inbox_sensor(sensor_running), build_status_sensor(ingestion, sensor_running)],
         schedules=[nightly_inbox_schedule(inbox_cron)],
         resources=resources,
         executor=executor,

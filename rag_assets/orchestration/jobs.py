@@ -40,4 +40,7 @@ def build_jobs(executor: dg.ExecutorDefinition) -> list:
         description="Read the question set, answer it with one configuration (partition) and score it (a "
         "missing questions or gold file fails the run with one line).",
     )
-    return [ingest, evaluate]
+    status = dg.define_asset_job(
+        "report_status_job", selection=dg.AssetSelection.assets("report_status"), executor_def=executor,
+        description="Refresh report_status: which reports are stale or incomplete (run by report_status_sensor).")
+    return [ingest, evaluate, status]

@@ -4,7 +4,11 @@
   numbers (Dagster plots each one over time on the asset's Plots tab) and as one table;
 - ``report_status``: which report partitions Dagster marks stale or missing, as a table, with the check
   ``all_reports_up_to_date`` failing (a warning) while any is. Dagster shows a partition's stale marker only on
-  that partition's own page (dagster-io/dagster#9374); this lists them all."""
+  that partition's own page (dagster-io/dagster#9374); this lists them all, and ``report_status_sensor``
+  refreshes it by itself whenever the set of stale reports changes."""
+
+import hashlib
+import json
 
 import dagster as dg
 
@@ -56,11 +60,47 @@ def record_accuracy(context: dg.AssetExecutionContext, config: str, summary: dic
     context.log_event(dg.AssetMaterialization(ACCURACY, metadata=accuracy_metadata(by_config)))
 
 
-def report_status_asset(ingestion: list) -> dg.AssetsDefinition:
-    """``report_status`` over the ingestion assets (and so the code versions) of the code location."""
+def ingestion_asset_graph(ingestion: list):
+    """The asset graph of the ingestion assets (and so the code versions) of the code location."""
     from dagster._core.definitions.assets.graph.asset_graph import AssetGraph  # what Definitions resolves
 
-    graph = AssetGraph.from_assets(ingestion)
+    return AssetGraph.from_assets(ingestion)
+
+
+def stale_reports(instance: dg.DagsterInstance, graph, store: ReportStore) -> tuple[dict[str, str], dict]:
+    """(partition -> company of every registered report, partition -> its stale or missing ingestion assets for
+    those behind)."""
+    registered = instance.get_dynamic_partitions(reports_partitions.name)
+    partitions = {key: store.company_of_partition(key) for key in registered}
+    behind = {p: a for p, a in stale_by_partition(instance, graph, sorted(partitions)).items() if a}
+    return partitions, behind
+
+
+def build_status_sensor(ingestion: list, running: bool = True) -> dg.SensorDefinition:
+    """Keeps ``report_status`` current without a click: every 5 minutes it counts the stale or incomplete
+    reports and, when that set changed since its last look, materializes ``report_status`` (whose check warns
+    in the asset graph while any report is behind)."""
+    graph = ingestion_asset_graph(ingestion)
+    status = dg.DefaultSensorStatus.RUNNING if running else dg.DefaultSensorStatus.STOPPED
+
+    @dg.sensor(job_name="report_status_job", minimum_interval_seconds=300, default_status=status,
+               name="report_status_sensor", description="Every 5 min: when the set of stale or incomplete reports "
+               "changes, refreshes report_status (its check warns in the asset graph while any is behind).")
+    def report_status_sensor(context: dg.SensorEvaluationContext, store: ReportStore):
+        partitions, behind = stale_reports(context.instance, graph, store)
+        seen = hashlib.sha1(json.dumps(sorted(behind.items())).encode()).hexdigest()[:16]
+        said = f"{len(behind)} of {len(partitions)} reports stale or incomplete"
+        if seen == context.cursor:
+            return dg.SkipReason(f"{said}, as at the last look")
+        context.update_cursor(seen)
+        return dg.RunRequest(run_key=f"report_status:{seen}", tags={"stale_reports": str(len(behind))})
+
+    return report_status_sensor
+
+
+def report_status_asset(ingestion: list) -> dg.AssetsDefinition:
+    """``report_status`` over the ingestion assets (and so the code versions) of the code location."""
+    graph = ingestion_asset_graph(ingestion)
 
     @dg.asset(
         group_name=GROUP,
@@ -71,9 +111,7 @@ def report_status_asset(ingestion: list) -> dg.AssetsDefinition:
     def report_status(context: dg.AssetExecutionContext, store: ReportStore):
         """Every report partition with the ingestion assets Dagster marks stale (a setting or the code changed)
         or missing; `rag-assets ingest` rebuilds exactly those."""
-        registered = context.instance.get_dynamic_partitions(reports_partitions.name)
-        partitions = {key: store.company_of_partition(key) for key in registered}
-        behind = {p: a for p, a in stale_by_partition(context.instance, graph, sorted(partitions)).items() if a}
+        partitions, behind = stale_reports(context.instance, graph, store)
         rows = ["| report | company | stale or missing |", "| --- | --- | --- |"]
         rows += [f"| {p} | {partitions[p]} | {', '.join(a)} |" for p, a in sorted(behind.items())]
         table = dg.MetadataValue.md("\n".join(rows) if behind else "every report is up to date")
