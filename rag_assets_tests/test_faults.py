@@ -629,3 +629,22 @@ def test_a_zero_byte_lineage_database_is_found_by_doctor_and_moved_aside(ingeste
 
     with duckdb.connect(str(db), read_only=True) as con:
         assert con.execute("SELECT question_text FROM answers").fetchall() == [("What was revenue?",)]
+
+
+def test_a_key_in_the_base_url_is_in_no_file_a_run_writes_nor_in_its_logs(ingested, tmp_path, capsys, caplog):
+    """Issue 40 item 13: a user name and key inside the base URL were written into the submission's name, the
+    lineage database and the -v logs. A run that answers one question and fails one (the endpoint refuses)
+    leaves them in no file under the data root or beside the submission, nor in what it printed or logged."""
+    q = _questions(tmp_path, BUYBACK_Q, UNKNOWN_Q)
+    out = tmp_path / "answers.json"
+    url = dead_endpoint().replace("http://", "http://analyst:sk-SECRET-123@")
+    with caplog.at_level("DEBUG"):
+        assert main(["-v", "answer", q, "--out", str(out), "--config", "hybrid-api", "--base-url", url,
+                     "--set", "llm_retries=0"]) == 1
+    printed = capsys.readouterr()
+    written = [p for root in (ingested, tmp_path) for p in root.rglob("*") if p.is_file() and p.stat().st_size]
+    assert out.exists() and (ingested / "answers.duckdb").exists()
+    leaks = [str(p) for p in written if b"sk-SECRET-123" in p.read_bytes() or b"analyst:" in p.read_bytes()]
+    assert leaks == []
+    said = printed.out + printed.err + "\n".join(r.getMessage() for r in caplog.records)
+    assert "sk-SECRET-123" not in said and "analyst:" not in said

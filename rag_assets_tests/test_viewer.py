@@ -123,7 +123,8 @@ def test_in_a_browser_the_wrong_answer_link_opens_the_highlighted_page(viewer, t
                                *args], capture_output=True, text=True, timeout=120)
 
     dom = chromium("--dump-dom", viewer + "/").stdout
-    link = dom.split("<a href=\"", 1)[1].split("\"", 1)[0].replace("&amp;", "&")
+    link = dom.split("<a href=\"/answer/", 1)[1].split("\"", 1)[0].replace("&amp;", "&")
+    link = "/answer/" + link
     assert link == answer_url("", "local", QUESTION)
     shot = tmp_path / "answer.png"
     chromium("--window-size=1400,1200", f"--screenshot={shot}", viewer + link)
@@ -223,6 +224,31 @@ def test_configurations_are_compared_in_one_table_and_one_chart(viewer, tmp_path
                             f"--screenshot={shot}", base + "/configurations"], capture_output=True, timeout=120)
             pixels = Image.open(shot).convert("RGB").getdata()
             assert any(p == (0x4E, 0x79, 0xA7) for p in pixels), "the first configuration's bars are drawn"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_page_of_a_replaced_pdf_is_gone_not_the_new_files_page(tmp_path):
+    """Issue 40 item 11: an old answer's page link, after its PDF was replaced by a new version, rendered the new
+    file without saying so. The page is now 410 Gone naming the new report, and the answer page says it."""
+    root = tmp_path / "root"
+    pdf = _pdf(tmp_path / "northwind.pdf")
+    rec = AnswerRecord(question_text=QUESTION, kind="boolean", value=True, config="local",
+                       references=[{"pdf_sha1": SHA1, "page_index": 2}])
+    AnswerLog(root / "answers" / "local" / "answers.jsonl").append(rec)
+    newer = "cd" * 20
+    server = serve(Viewer(root, lambda: {SHA1: (pdf, "Northwind Widgets plc", newer),
+                                         newer: (pdf, "Northwind Widgets plc", None)}), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        status, body = _status(page_url(base, SHA1, 2, [QUOTE]))
+        assert status == 410 and f"its PDF was replaced by a new version (report {newer[:12]})" in body.decode()
+        assert _status(page_url(base, SHA1, 2, [], kind="png"))[0] == 410
+        assert _status(page_url(base, newer, 2, [QUOTE]))[0] == 200  # the new version's own pages are served
+        page = _get(answer_url(base, "local", QUESTION)).decode()
+        assert "the pages this answer cited are no longer on disk" in page and "<img" not in page
     finally:
         server.shutdown()
         server.server_close()

@@ -54,20 +54,13 @@ def cmd_ui(args) -> int:
     os.execve(cmd[0], cmd, os.environ)  # Dagster's own process from here: its signals, its exit code
 
 
-def viewer_reports() -> dict[str, tuple[Path, str]]:
-    """sha1 -> (PDF, company) of every catalogued report of the data root, read again per request."""
-    from rag_assets.orchestration.resources import ReportStore
-
-    return {sha1: (Path(src.path), src.company_name) for sha1, src in ReportStore().catalog().reports.items()}
-
-
 def cmd_view(args) -> int:
     from rag_assets.storage.paths import data_root
-    from rag_assets.viewer.server import Viewer, serve
+    from rag_assets.viewer.server import Viewer, catalog_reports, serve
 
     port = args.port or read_settings().viewer_port
     try:
-        server = serve(Viewer(data_root(), viewer_reports), port)
+        server = serve(Viewer(data_root(), catalog_reports(data_root())), port)
     except OSError as exc:
         print(f"error: cannot serve on 127.0.0.1:{port}: {exc.strerror}", file=sys.stderr)
         return 1

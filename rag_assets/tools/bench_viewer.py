@@ -68,11 +68,10 @@ def summary(replies: list[Reply]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from rag_assets.cli.ui import viewer_reports
     from rag_assets.storage.paths import data_root
     from rag_assets.tools.machine import machine_line
     from rag_assets.viewer.evidence import page_url
-    from rag_assets.viewer.server import Viewer, serve
+    from rag_assets.viewer.server import Viewer, catalog_reports, serve
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=None, help="data root (default: the configured one)")
@@ -80,12 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", type=int, default=8, help="distinct pages rendered")
     args = ap.parse_args(argv)
     root = args.root or data_root()
-    reports = viewer_reports()
+    reports = catalog_reports(root)()
     if not reports:
         print(f"error: no catalogued report under {root}: ingest one first")
         return 2
     sha1 = next(iter(sorted(reports)))
-    server = serve(Viewer(root, viewer_reports), 0)
+    server = serve(Viewer(root, catalog_reports(root)), 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
     requests = [("index", f"{base}/") for _ in range(args.requests)]

@@ -42,6 +42,22 @@ def _item(found: bool, needle: str) -> str:
     return f"<li class='{'found' if found else 'missing'}'>{said}: {html.escape(needle[:200])}</li>"
 
 
+def catalog_reports(root: Path) -> Callable[[], dict[str, tuple]]:
+    """What a viewer over the data root ``root`` knows of its reports: sha1 -> (PDF, company, the report that
+    replaced it or None), read from the catalog again at every call."""
+    from rag_assets.storage.catalog import Catalog
+
+    def reports() -> dict[str, tuple]:
+        return {sha1: (Path(src.path), src.company_name, src.superseded_by)
+                for sha1, src in Catalog(Path(root) / "catalog.json").reports.items()}
+
+    return reports
+
+
+class Superseded(LookupError):
+    """A report whose PDF was replaced by a new version: its pages are gone (HTTP 410)."""
+
+
 class Viewer:
     """The pages, over the data root ``root`` and the reports ``reports`` knows."""
 
@@ -123,7 +139,7 @@ class Viewer:
         path = self.answers_folder(folder) / "evaluation.json"
         summary = json.loads(path.read_text(encoding="utf-8")).get("summary", {})
         if not isinstance(summary, dict):
-            raise ValueError(f"answers/{folder}/evaluation.json: its summary is not an object")
+            raise RuntimeError(f"answers/{folder}/evaluation.json: its summary is not an object")
         return summary
 
     def index(self) -> bytes:
@@ -138,7 +154,10 @@ class Viewer:
         return _doc("answers", "".join(parts))
 
     def _figure(self, sha1: str, page: int, texts: list[str], kind: str) -> str:
-        path, company = self._report(sha1)
+        try:
+            path, company = self._report(sha1)
+        except Superseded as exc:
+            return f"<figure class='{kind}'><figcaption>{kind}: p{page}: {html.escape(str(exc))}</figcaption></figure>"
         link = page_url(self.base, sha1, page, texts)
         src = page_url("", sha1, page, texts, kind="png")
         name = html.escape(page_name(page, self._label(path, page)))
@@ -151,13 +170,18 @@ class Viewer:
         return {r["question_text"]: r for r in rows}
 
     def _report(self, sha1: str) -> tuple[Path, str]:
+        """(PDF, company) of a current report; ``Superseded`` when its PDF was replaced since (the file at its
+        path is another report's: rendering it would show pages the answer never cited)."""
         found = self.reports().get(sha1)
         if found is None:
             raise KeyError(f"no report {sha1} in the catalog")
+        if len(found) > 2 and found[2]:
+            raise Superseded(f"report {sha1[:12]} of {found[1]}: its PDF was replaced by a new version (report "
+                             f"{found[2][:12]}); the pages this answer cited are no longer on disk")
         return Path(found[0]), found[1]
 
     def _names(self) -> dict[str, str]:
-        return {sha1: name for sha1, (_, name) in self.reports().items()}
+        return {sha1: found[1] for sha1, found in self.reports().items()}
 
 
 # the figures compared, as (summary key, shown name, scale to percent); None: not a percent (a table row only)
@@ -234,6 +258,9 @@ def handler(viewer: Viewer, hosts: tuple[str, ...] = LOCAL_HOSTS) -> type[BaseHT
             parts = [unquote(p) for p in url.path.strip("/").split("/") if p]
             try:
                 kind, body = route(viewer, parts, args)
+            except Superseded as exc:
+                self._send(410, "text/plain; charset=utf-8", f"gone: {exc}".encode())
+                return
             except (KeyError, IndexError, ValueError, OSError) as exc:
                 self._send(404, "text/plain; charset=utf-8", f"not found: {exc}".encode())
                 return
