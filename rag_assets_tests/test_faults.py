@@ -584,8 +584,10 @@ def test_a_damaged_catalog_is_moved_aside_and_ingest_registers_the_reports_again
     catalog = ingested / "catalog.json"
     before = {sha: src.key for sha, src in Catalog(catalog).current().items()}
     catalog.write_bytes(garbage)
+    assert main(["doctor"]) == 1  # without --repair it only reads: the file stays, named as damaged
+    assert f"catalog:  {catalog} is damaged (" in capsys.readouterr().out and catalog.read_bytes() == garbage
     with caplog.at_level("WARNING"):
-        main(["doctor"])
+        main(["doctor", "--repair"])
     out = capsys.readouterr().out
     assert "orphan folder" in out, out  # the reports' folders are still there and named
     said = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
@@ -602,6 +604,8 @@ def test_one_damaged_manifest_breaks_only_its_report_and_repair_rebuilds_it(inge
     paths.manifest.write_text("{not json", encoding="utf-8")
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
+    assert f"its manifest {paths.manifest} is damaged (not valid JSON" in out
+    assert paths.manifest.read_text(encoding="utf-8") == "{not json", "doctor without --repair only reads"
     lines = {line.split()[0]: line for line in out.splitlines() if line.endswith(("ok", "broken"))}
     assert lines[NORTHWIND.company.split()[0]].endswith("broken") and lines[BLUEBIRD.company.split()[0]].endswith("ok")
     assert main(["doctor", "--repair"]) == 0

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rag_assets.ingest.verify import check_partition_files
 from rag_assets.orchestration.instance import ensure_dagster_home
+from rag_assets.storage.atomic import json_problem
 from rag_assets.storage.catalog import ReportSource, file_sha1
 
 
@@ -31,6 +32,12 @@ def examine(src: ReportSource, paths, apply: bool = False) -> Finding:
         return found
     if not paths.dir.exists():
         found.status = "not ingested"
+        return found
+    damaged = json_problem(paths.manifest)
+    if damaged and not apply:  # reading it would move it aside: doctor without --repair only reads
+        found.problems.append(f"its manifest {paths.manifest} is damaged ({damaged}): `rag-assets doctor --repair` "
+                              "moves it aside and rebuilds the report")
+        found.status = "broken"
         return found
     found.repaired, problems = check_partition_files(paths, apply=apply)
     pdf = Path(src.path)
@@ -58,6 +65,11 @@ def doctor(repair: bool = False) -> int:
     resources = default_resources()
     store = resources["store"]
     lineage_ok = check_lineage(store.root / "answers.duckdb", repair)
+    damaged = json_problem(store.catalog_path)
+    if damaged and not repair:  # reading it would move it aside: doctor without --repair only reads
+        print(f"catalog:  {store.catalog_path} is damaged ({damaged}): `rag-assets doctor --repair` moves it "
+              "aside; `rag-assets ingest <folder>` then registers the PDFs again (their files are kept)")
+        return 1
     catalog = store.catalog()
     findings = [examine(src, store.paths(sha), apply=repair) for sha, src in sorted(catalog.reports.items())]
     mark_stale(findings, resources)

@@ -185,6 +185,19 @@ def write_json(target: Path, obj: Any) -> None:
     write_text(target, json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
+def json_problem(path: Path) -> str | None:
+    """Why the state file ``path`` is not a JSON object (cut by a crash, overwritten with garbage), or None (it
+    is one, or it is missing). Only reads."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+        return f"not valid JSON ({str(exc)[:80]})"
+    return None if isinstance(data, dict) else f"a JSON {type(data).__name__}, not an object"
+
+
 def read_json(path: Path, default: Any = None, what: str = "", then: str = "") -> Any:
     """A state file's JSON object, or ``default`` when the file is missing. A file that is not a JSON object
     (cut by a crash, overwritten with garbage) is moved aside to ``<name>.damaged`` and read as ``default``,
@@ -192,13 +205,9 @@ def read_json(path: Path, default: Any = None, what: str = "", then: str = "") -
     path = Path(path)
     if not path.exists():
         return default
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(data, dict):
-            return data
-        problem = f"a JSON {type(data).__name__}, not an object"
-    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
-        problem = f"not valid JSON ({str(exc)[:80]})"
+    problem = json_problem(path)
+    if problem is None:
+        return json.loads(path.read_text(encoding="utf-8"))
     aside = path.with_name(path.name + ".damaged")
     os.replace(path, aside)
     logging.getLogger(__name__).warning("%s is damaged: %s; moved to %s%s%s", path, problem, aside.name,
