@@ -62,10 +62,12 @@ def test_a_risk_a_restriction_a_policy_or_a_general_practice_never_proves_it_hap
     assert found == [] and refused == {"it states a rule, a risk or a general practice, not what happened": 4}
     reading = read_boolean(None, MERGER_Q, MERGER_QUERY, pages, default_lexicon(), 8, 0.5, year=2022)
     assert reading.value is False and cited(reading) == []  # no statement passed: the model is never asked
-    # "May" the month is no hedge
-    happened = _pages({**NOT_EVENTS, 10: "In May 2022 we completed the acquisition of Kystlinjen AS for NOK 410m."})
+    # "May" the month is no hedge; an event of the period that mentions a requirement is still an event
+    happened = _pages({**NOT_EVENTS, 10: "In May 2022 we completed the acquisition of Kystlinjen AS for NOK 410m.",
+                       11: "The merger with Vestfjord AS, which required approval by the competition authority, "
+                           "was completed in March 2022."})
     found, _ = find_statements(happened, MERGER_Q, MERGER_QUERY, default_lexicon(), 8, year=2022)
-    assert [s.page_index for s in found] == [10]
+    assert sorted(s.page_index for s in found) == [10, 11]
 
 
 def test_a_risk_answers_a_question_about_what_the_business_is_exposed_to():

@@ -69,6 +69,8 @@ MONTH_MAY_RE = re.compile(r"\bMay\b(?=\s+\d)|(?<=\d\s)May\b|(?<=[a-z,]\s)May\b")
 def hedge_tokens(text: str) -> list[str]:
     """``text``'s tokens, the month May written as a month so that it is not read as the hedge "may"."""
     return tokenize(MONTH_MAY_RE.sub("month", text))
+
+
 HEDGE_REACH = 6  # a hedge word governs the topic words up to this many (content) words after it
 
 

@@ -3,7 +3,8 @@ topic, and what Python checks before a model reads one: it names the topic (the 
 term); it does not speak of it as a possibility (a hedge word before the topic: "possible mergers"); and when the
 question asks whether something happened, it is a sentence (a table row shows figures, not events) that says it
 happened, not in a year long before the report's period, and not a rule, a risk, a policy or a general practice
-("covenants restricting mergers").
+("covenants restricting mergers") unless it reports the event in the period ("in May 2022 the acquisition, which
+required approval, was completed").
 
 The order of the pages handed in does not matter: statements are ranked by how well they name the topic, then
 by their page's retrieval score, then by where they stand."""
@@ -78,6 +79,23 @@ def hedged(text: str, metric: MetricQuery, lexicon: Lexicon | None) -> bool:
     return bool(topic) and any(h < topic[0] for h in term_starts(tokens, hedges))
 
 
+PAST_FORM_RE = re.compile(r"\b[a-z]+ed\b", re.I)
+
+
+def reports_event(text: str, lexicon: Lexicon | None) -> bool:
+    """``text`` says that something happened: a past form ('completed', 'announced') of one of the lexicon's
+    ``events.stated_by`` words ("the acquisition, which required approval, was completed" reports an event;
+    "covenants restricting mergers" does not)."""
+    stated = {t[0] for t in (lexicon.events.get("stated_by", ()) if lexicon else ()) if len(t) == 1}
+    return any(tokenize(w)[:1] and tokenize(w)[0] in stated for w in PAST_FORM_RE.findall(text))
+
+
+def dated_in_period(text: str, year: int | None) -> bool:
+    """``text`` prints the report's fiscal year or the one before (every statement counts when it is not
+    known)."""
+    return year is None or any(year - 1 <= int(y) <= year for y in YEAR_RE.findall(text))
+
+
 def dated_before(text: str, year: int | None) -> bool:
     """Every year the statement prints is before the year preceding the report's fiscal year: an old event."""
     years = [int(y) for y in YEAR_RE.findall(text)]
@@ -103,7 +121,7 @@ def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: 
     if hedged(text, metric, lexicon):
         return "it speaks of the topic as a possibility"
     general = general_problem(question, text, lexicon)
-    if general:
+    if general and not (reports_event(text, lexicon) and dated_in_period(text, year)):
         return general
     if expectation_problem(question, text, lexicon):
         return "it reports a result, not an expectation"
