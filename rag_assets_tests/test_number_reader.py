@@ -278,3 +278,15 @@ def test_a_segment_table_answers_from_its_total_column():
     owner, fig = find_figure([rev], rev, "4,821.7", notes)  # a segment's figure copied: the total is used
     assert fig.written == "10,989.0" and "total column" in notes[-1]
     assert "total: 10,989.0" in rev.shown()
+
+
+def test_a_row_label_matches_in_any_order_inflection_or_noun_form():
+    """'Cash dividend payments' is the row of 'cash dividends paid' (a verb's noun, its past form, plural and
+    order alike); a label that adds a word is not the same row."""
+    from rag_assets.answer.evidence.operands import label_match, lemmas
+
+    assert lemmas("cash dividend payments") == lemmas("cash dividends paid") == lemmas("payment of cash dividends")
+    assert label_match("Cash dividend payments", ("dividends paid", "cash dividends paid")) == 2.5
+    assert label_match("Cash dividends paid", ("cash dividends paid",)) == 3.0
+    assert label_match("Cash dividends declared", ("cash dividends paid",)) == 0.0
+    assert lemmas("investments") != lemmas("invested capital")

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from functools import lru_cache
+
+import Stemmer
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.question.formulas import Item
@@ -67,11 +70,33 @@ def _match(label: str, labels: tuple[str, ...]) -> float:
     for want in labels:
         if folded == want:
             return 3.0
+        if lemmas(folded) == lemmas(want):  # 'Cash dividend payments' is 'cash dividends paid'
+            best = max(best, 2.5)
+            continue
         if folded.startswith(want + " ") and len(folded.split()) - len(want.split()) <= 3:
             best = max(best, 2.0)
         elif set(want.split()) <= set(folded.split()):
             best = max(best, 1.0 - 0.05 * (len(folded.split()) - len(want.split())))
     return best
+
+
+LINK_WORDS = frozenset({"of", "for", "to", "on", "the", "and", "in", "from"})
+IRREGULAR = {"paid": "pay", "sold": "sell", "held": "hold", "bought": "buy", "spent": "spend", "made": "make",
+             "lent": "lend", "incurred": "incur", "borne": "bear", "paying": "pay"}
+_STEMMER = Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=4096)
+def lemmas(label: str) -> frozenset[str]:
+    """A label's content words as one form each, whatever their order, inflection or the noun made of a verb:
+    'payment of dividends', 'dividend payments' and 'dividends paid' are alike ({dividend, pay})."""
+    out = set()
+    for word in label.split():
+        if word in LINK_WORDS:
+            continue
+        stem = _STEMMER.stemWord(IRREGULAR.get(word, word))
+        out.add(stem[:-4] if stem.endswith("ment") and len(stem) >= 7 else stem)
+    return frozenset(out)
 
 
 HEAD_NOUNS = ("revenue", "revenues", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
