@@ -9,8 +9,7 @@ from pathlib import Path
 
 from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index
 from rag_assets.index.embedding import Embedder
-from rag_assets.storage.atomic import read_json
-from rag_assets.storage.manifest import changed_outputs
+from rag_assets.storage.manifest import changed_outputs, read_manifest
 from rag_assets.storage.paths import ReportPaths
 from rag_assets.storage.artifacts import read_chunks, read_pages
 from rag_assets.index.vectors import VectorIndex
@@ -108,7 +107,7 @@ class ReportIndex:
         materialization recorded it in the manifest (checked against the files when the report was loaded), so
         a rebuild that writes the same bytes is the same version and its answers are reused; a file set with no
         record (a benchmark's) is known by its modification time."""
-        manifest = read_json(self.paths.manifest, default={})
+        manifest = read_manifest(self.paths)
         out: dict[str, str | float] = {}
         for name, stage, attr in self.VERSIONED:
             recorded = (manifest.get(stage) or {}).get("data_version")

@@ -185,17 +185,20 @@ def write_json(target: Path, obj: Any) -> None:
     write_text(target, json.dumps(obj, indent=2, ensure_ascii=False, default=str))
 
 
-def json_problem(path: Path) -> str | None:
-    """Why the state file ``path`` is not a JSON object (cut by a crash, overwritten with garbage), or None (it
-    is one, or it is missing). Only reads."""
-    path = Path(path)
-    if not path.exists():
-        return None
+def _json_object(path: Path) -> tuple[dict | None, str | None]:
+    """The state file ``path`` read once: (its JSON object, None), or (None, why it is not one: cut by a crash,
+    overwritten with garbage). ``path`` exists."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
-        return f"not valid JSON ({str(exc)[:80]})"
-    return None if isinstance(data, dict) else f"a JSON {type(data).__name__}, not an object"
+        return None, f"not valid JSON ({str(exc)[:80]})"
+    return (data, None) if isinstance(data, dict) else (None, f"a JSON {type(data).__name__}, not an object")
+
+
+def json_problem(path: Path) -> str | None:
+    """Why the state file ``path`` is not a JSON object, or None (it is one, or it is missing). Only reads."""
+    path = Path(path)
+    return _json_object(path)[1] if path.exists() else None
 
 
 def read_json(path: Path, default: Any = None, what: str = "", then: str = "") -> Any:
@@ -205,9 +208,9 @@ def read_json(path: Path, default: Any = None, what: str = "", then: str = "") -
     path = Path(path)
     if not path.exists():
         return default
-    problem = json_problem(path)
+    data, problem = _json_object(path)
     if problem is None:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return data
     aside = path.with_name(path.name + ".damaged")
     os.replace(path, aside)
     logging.getLogger(__name__).warning("%s is damaged: %s; moved to %s%s%s", path, problem, aside.name,

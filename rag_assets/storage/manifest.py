@@ -40,8 +40,14 @@ def _visible_files(folder: Path) -> list[Path]:
     return sorted(out)
 
 
+def read_manifest(paths: ReportPaths) -> dict:
+    """The report's manifest (empty when missing; a damaged one is moved aside, said, and read as empty)."""
+    return read_json(paths.manifest, default={}, what="record of its files",
+                     then="`rag-assets doctor --repair` rebuilds the report")
+
+
 def record_output(paths: ReportPaths, stage: str, code_version: str, data_version: str) -> None:
-    manifest = read_json(paths.manifest, default={}, what="record of its files", then="`rag-assets doctor --repair` rebuilds the report")
+    manifest = read_manifest(paths)
     manifest[stage] = {"code_version": code_version, "data_version": data_version}
     write_json(paths.manifest, manifest)
 
@@ -49,7 +55,7 @@ def record_output(paths: ReportPaths, stage: str, code_version: str, data_versio
 def changed_outputs(paths: ReportPaths, outputs: dict[str, list[Path]]) -> list[str]:
     """Stages whose files are there but differ from what their recorded materialization wrote (a stage with no
     record, as a benchmark's files, cannot be checked; missing files are the reader's error to report)."""
-    manifest = read_json(paths.manifest, default={}, what="record of its files", then="`rag-assets doctor --repair` rebuilds the report")
+    manifest = read_manifest(paths)
     recorded = {stage: (manifest.get(stage) or {}).get("data_version") for stage in outputs}
     return [stage for stage, files in outputs.items()
             if recorded[stage] and all(Path(f).exists() for f in files) and files_hash(files) != recorded[stage]]
@@ -57,7 +63,7 @@ def changed_outputs(paths: ReportPaths, outputs: dict[str, list[Path]]) -> list[
 
 def damaged_outputs(paths: ReportPaths, outputs: dict[str, list[Path]]) -> list[str]:
     """Stages whose files are missing or differ from what their last materialization recorded."""
-    manifest = read_json(paths.manifest, default={}, what="record of its files", then="`rag-assets doctor --repair` rebuilds the report")
+    manifest = read_manifest(paths)
     out = []
     for stage, files in outputs.items():
         recorded = (manifest.get(stage) or {}).get("data_version")
