@@ -131,16 +131,10 @@ def guess_kind(question: str) -> str:
         return "number"
     return "name"
 
-def report_pdfs() -> dict[str, Path]:
-    """sha1 -> PDF of every catalogued report of the data root."""
-    from rag_assets.orchestration.resources import ReportStore
-
-    return {sha1: Path(src.path) for sha1, src in ReportStore().catalog().reports.items()}
-
-
 def cmd_ask(args) -> int:
     import json
 
+    from rag_assets.orchestration.resources import ReportStore
     from rag_assets.storage.page_labels import printed_label
 
     service = answering(args.config, args.model, args.base_url, parse_sets(args.set))
@@ -154,7 +148,7 @@ def cmd_ask(args) -> int:
     print(f"kind: {kind}\nanswer: {rec.value}")
     viewer = viewer_base()
     shown = needles(rec.to_dict())
-    pdfs = report_pdfs()
+    pdfs = ReportStore().pdf_paths()
     for ref in rec.references:
         sha1, page = ref["pdf_sha1"], ref["page_index"]
         label = printed_label(pdfs[sha1], page) if sha1 in pdfs else None

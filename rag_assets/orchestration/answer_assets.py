@@ -189,7 +189,7 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMRe
         metadata={
             **{k: v for k, v in summary.items() if v is not None and not isinstance(v, dict)},
             "wrong_answers": wrong_answers_table(rows, store.all_reports(), store.partition_keys(),
-                                                 pdfs={s: Path(src.path) for s, src in store.catalog().reports.items()}),
+                                                 pdfs=store.pdf_paths()),
             "wrong_answers_evidence": wrong_answers_links(rows, settings.folder, viewer),
             "configurations_compared": dg.MetadataValue.url(f"{viewer}/configurations"),
             "evidence_viewer": dg.MetadataValue.url(viewer),

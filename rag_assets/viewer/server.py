@@ -135,9 +135,13 @@ class Viewer:
     def _evaluated(self) -> list[str]:
         return sorted(p.name for p in (self.root / "answers").glob("*") if (p / "evaluation.json").exists())
 
-    def _summary(self, folder: str) -> dict:
+    def _evaluation(self, folder: str) -> dict:
+        """The answers folder's evaluation.json (empty when there is none)."""
         path = self.answers_folder(folder) / "evaluation.json"
-        summary = json.loads(path.read_text(encoding="utf-8")).get("summary", {})
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+    def _summary(self, folder: str) -> dict:
+        summary = self._evaluation(folder).get("summary", {})
         if not isinstance(summary, dict):
             raise RuntimeError(f"answers/{folder}/evaluation.json: its summary is not an object")
         return summary
@@ -165,9 +169,7 @@ class Viewer:
                 f"{html.escape(company)} {name}</a></figcaption><img src='{src}' width='600'></figure>")
 
     def _scored(self, folder: str) -> dict[str, dict]:
-        path = self.answers_folder(folder) / "evaluation.json"
-        rows = json.loads(path.read_text(encoding="utf-8")).get("rows", []) if path.exists() else []
-        return {r["question_text"]: r for r in rows}
+        return {r["question_text"]: r for r in self._evaluation(folder).get("rows", [])}
 
     def _report(self, sha1: str) -> tuple[Path, str]:
         """(PDF, company) of a current report; ``Superseded`` when its PDF was replaced since (the file at its

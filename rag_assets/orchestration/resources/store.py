@@ -81,6 +81,10 @@ class ReportStore(dg.ConfigurableResource):
         """sha1 -> company name of every catalogued report."""
         return {sha1: src.company_name for sha1, src in self.catalog().reports.items()}
 
+    def pdf_paths(self) -> dict[str, Path]:
+        """sha1 -> PDF of every catalogued report."""
+        return {sha1: Path(src.path) for sha1, src in self.catalog().reports.items()}
+
     def partition_keys(self) -> dict[str, str]:
         """sha1 -> partition key of every catalogued report."""
         return {sha1: src.partition for sha1, src in self.catalog().reports.items()}
