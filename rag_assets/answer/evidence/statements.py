@@ -87,7 +87,7 @@ def reports_event(text: str, lexicon: Lexicon | None) -> bool:
     ``events.stated_by`` words ("the acquisition, which required approval, was completed" reports an event;
     "covenants restricting mergers" does not)."""
     stated = {t[0] for t in (lexicon.events.get("stated_by", ()) if lexicon else ()) if len(t) == 1}
-    return any(tokenize(w)[:1] and tokenize(w)[0] in stated for w in PAST_FORM_RE.findall(text))
+    return any(token in stated for word in PAST_FORM_RE.findall(text) for token in tokenize(word))
 
 
 def dated_in_period(text: str, year: int | None) -> bool:
