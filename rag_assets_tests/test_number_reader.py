@@ -283,7 +283,8 @@ def test_a_segment_table_answers_from_its_total_column():
 def test_a_row_label_matches_in_any_order_inflection_or_noun_form():
     """'Cash dividend payments' is the row of 'cash dividends paid' (a verb's noun, its past form, plural and
     order alike); a label that adds a word is not the same row."""
-    from rag_assets.answer.evidence.operands import label_match, lemmas
+    from rag_assets.answer.evidence.operands import label_match
+    from rag_assets.answer.question.lemmas import lemmas
 
     assert lemmas("cash dividend payments") == lemmas("cash dividends paid") == lemmas("payment of cash dividends")
     assert label_match("Cash dividend payments", ("dividends paid", "cash dividends paid")) == 2.5

@@ -112,6 +112,47 @@ def test_yes_no_decided_by_figures_in_the_forms_analysts_write():
     assert bound == pytest.approx(0.333)
 
 
+def test_percent_is_asked_by_the_word_wherever_it_stands_and_a_printed_percent_is_a_quantity():
+    assert asked_unit("By what percent did Vandelay's exports rise in FY2021?").percent
+    assert asked_unit("What is Vandelay's FY2021 gross margin percentage?").percent
+    assert asked_unit("Vandelay's FY2021 capex as % of sales?").percent
+    assert not asked_unit("Did Vandelay's tax rate exceed 25% in FY2021?").percent  # a bound, not the unit
+    assert not asked_unit("Vandelay's FY2021 payout ratio? Give it as a decimal, not as a percentage.").percent
+
+
+def test_a_share_of_a_whole_is_the_part_over_the_whole_in_either_order_of_writing():
+    assert formula("What share of Vandelay's FY2021 net sales came from subscription fees? Answer in percent.") == \
+        "(subscription fees 2021 / revenue 2021)"
+    assert formula("What percentage of Vandelay's fiscal 2021 revenue did SG&A account for?") == \
+        "(selling general and administrative 2021 / revenue 2021)"
+    assert formula("How large was Vandelay's R&D spending relative to net sales in FY2021, in percent?") == \
+        "(research and development 2021 / revenue 2021)"
+
+
+def test_an_item_is_found_in_any_order_and_inflection_of_its_words():
+    assert formula("For Vandelay, how much cash did operations generate in FY2021?") == "cash from operations 2021"
+    assert formula("What were Vandelay's cash flows generated from operating activities in FY2021?") == \
+        "cash from operations 2021"
+    assert formula("What was Vandelay's cash balance at the end of FY2021?") == "cash and cash equivalents 2021"
+    assert formula("What was Vandelay's FY2021 cash divided by operating expenses?") is None  # never across '/'
+
+
+def test_yes_no_bounds_losses_and_movements_in_other_words():
+    def crit(q):
+        c = criterion(q, LIB)
+        return (c.test, show(c.now), c.bound) if c else None
+    assert crit("Is Vandelay's current ratio below one at the end of FY2021?") == \
+        ("less", "(total current assets 2021 / total current liabilities 2021)", 1.0)
+    assert crit("Was Vandelay's debt-to-equity ratio greater than 0.8 at the end of FY2021?") == \
+        ("more", "(total debt 2021 / total equity 2021)", 0.8)
+    assert crit("Did Vandelay report a net loss in FY2021?") == ("negative", "net income 2021", 0.0)
+    assert crit("Did Vandelay post an operating loss in FY2021?") == ("negative", "operating income 2021", 0.0)
+    assert crit("Was Vandelay profitable in FY2021?") == ("positive", "net income 2021", 0.0)
+    assert crit("Did Vandelay record a loss on the sale of its plant in FY2021?") is None
+    assert crit("Did Vandelay's inventories go down in FY2021?")[0] == "down"
+    assert crit("Were Vandelay's sales in FY2021 higher than FY2020?")[0] == "up"  # a year, not a bound
+
+
 DEV = {"financebench": "questions.json", "paraphrases": "extra/paraphrases.json"}
 
 

@@ -8,10 +8,9 @@ import re
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
-import Stemmer
-
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.lemmas import lemmas
 from rag_assets.answer.question.metric_library import ItemSpec, fold
 
 
@@ -78,25 +77,6 @@ def _match(label: str, labels: tuple[str, ...]) -> float:
         elif set(want.split()) <= set(folded.split()):
             best = max(best, 1.0 - 0.05 * (len(folded.split()) - len(want.split())))
     return best
-
-
-LINK_WORDS = frozenset({"of", "for", "to", "on", "the", "and", "in", "from"})
-IRREGULAR = {"paid": "pay", "sold": "sell", "held": "hold", "bought": "buy", "spent": "spend", "made": "make",
-             "lent": "lend", "incurred": "incur", "borne": "bear", "paying": "pay"}
-_STEMMER = Stemmer.Stemmer("english")
-
-
-@lru_cache(maxsize=4096)
-def lemmas(label: str) -> frozenset[str]:
-    """A label's content words as one form each, whatever their order, inflection or the noun made of a verb:
-    'payment of dividends', 'dividend payments' and 'dividends paid' are alike ({dividend, pay})."""
-    out = set()
-    for word in label.split():
-        if word in LINK_WORDS:
-            continue
-        stem = _STEMMER.stemWord(IRREGULAR.get(word, word))
-        out.add(stem[:-4] if stem.endswith("ment") and len(stem) >= 7 else stem)
-    return frozenset(out)
 
 
 HEAD_NOUNS = ("revenue", "revenues", "expense", "expenses", "cost", "costs", "income", "amount", "figure")

@@ -1,9 +1,10 @@
 """The figure criterion a yes/no question states, in the forms analysts write: a sign ('positive working capital
 based on FY2022 data'), a movement between two years ('did X increase its debt between 2021 and 2022', 'was X
 higher at December 31, 2022 than at December 31, 2021', 'is X trending upward'), two figures of one year compared
-('more current assets than current liabilities', 'more cash in dividends than it spent on capex'), a figure
-against a bound the question prints ('net sales exceed $70 billion', 'an effective tax rate above 50%', 'fall by
-more than half'), or a judgement of the library ('a capital-intensive business')."""
+('more current assets than current liabilities', 'more cash in dividends than it spent on capex'), a profit or a
+loss ('did X report a net loss', 'was X profitable'), a figure against a bound the question prints ('net sales
+exceed $70 billion', 'an effective tax rate above 50%', 'a current ratio below one', 'fall by more than half'), or
+a judgement of the library ('a capital-intensive business')."""
 
 from __future__ import annotations
 
@@ -19,18 +20,26 @@ from rag_assets.answer.question.wording import canonical, definitions, without
 SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"
                      r"\b(?:was|were|is|are)\s+(.+?)\s+(positive|negative)\b", re.I)
 UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|larger|greater|bigger|trending\s+up|"
-                   r"upward)\w*", re.I)
+                   r"upward|climb|jump|(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+up\b)\w*", re.I)
 DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contract|lower|smaller|drop|downward|"
-                     r"trending\s+down)"
-                     r"\w*", re.I)
+                     r"trending\s+down|deteriorat|weaken|slid|slip|dip|"
+                     r"(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+down\b)\w*", re.I)
 MORE_THAN_RE = re.compile(r"\b(more|less|fewer|higher|lower|greater|larger|smaller)\s+(.+?)\s+than\s+(?:it\s+\w+\s+"
                           r"(?:on|in|for)\s+)?(.+?)(?:\s+(?:in|for|at|during)\s+(?:fiscal|fy|the|q\d)\b.*)?(?:\?|$)", re.I)
-BOUND_RE = re.compile(r"\b(exceed\w*|above|over|more\s+than|greater\s+than|at\s+least|below|under|less\s+than|"
-                      r"beneath)\s+(\$|us\$|usd\s*)?(\d+(?:[.,]\d+)*)\s*(%|percent|billion|million|thousand|bn|m)?", re.I)
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "half": 0.5}
+BOUND_RE = re.compile(r"\b(exceed\w*|above|over|more\s+than|greater\s+than|higher\s+than|at\s+least|below|under|"
+                      r"less\s+than|lower\s+than|beneath)\s+(\$|us\$|usd\s*)?"
+                      rf"(\d+(?:[.,]\d+)*|(?:{'|'.join(NUMBER_WORDS)})\b)"
+                      r"\s*(%|percent|billion|million|thousand|bn|m)?(?!\w)"
+                      r"(?!\s*(?:years?|quarters?|months?|periods?|times|segments?|consecutive|straight)\b)", re.I)
+YEAR_RE = re.compile(r"(?:19|20)\d\d")
+LOSS_RE = re.compile(r"\b(?:(an?\s+)|((?:net|operating|pre-?tax)\s+))+loss(?:es)?\b"
+                     r"(?!\s+(?:on|from|of|related|associated|due|in\s+connection|contingenc))", re.I)
+PROFITABLE_RE = re.compile(r"\bprofitable\b|\b(?:an?\s+)(?:net\s+)?profit\b(?!\s+(?:on|from|of|margin))", re.I)
 BY_MORE_THAN_RE = re.compile(r"\b(?:fall|fell|decline|declined|drop|dropped|decrease|decreased|grow|grew|increase|"
                              r"increased|rise|rose)\w*\s+by\s+(?:more|over)\s+than\s+(\d+(?:\.\d+)?)\s*(?:%|percent)", re.I)
 SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "thousand": 1e3}
-LOW_WORDS = ("below", "under", "less", "beneath")
+LOW_WORDS = ("below", "under", "less", "lower", "beneath")
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,7 @@ def criterion(question: str, library: Library) -> Criterion | None:
     parser = Parser(library, asked.target, defs.named)
     body = re.split(r"\?", without(text, defs.spans))[0]
     try:
-        return (_sign(body, parser) or _relative_bound(body, asked, parser) or _bound(body, parser)
+        return (_sign(body, parser) or _profit(body, parser) or _relative_bound(body, asked, parser) or _bound(body, parser)
                 or _compared(body, parser) or _movement(body, asked, parser) or _judgement(text, parser))
     except (FormulaError, RecursionError):
         return None
@@ -72,6 +81,19 @@ def _sign(body: str, parser: Parser) -> Criterion | None:
     return Criterion(sign.lower(), node) if node is not None else None
 
 
+def _profit(body: str, parser: Parser) -> Criterion | None:
+    """'did X report a net loss' (net income negative), 'an operating loss' (operating income negative), 'was X
+    profitable' (net income positive). A loss of one thing ('a loss on the sale of ...') is no such figure."""
+    m = LOSS_RE.search(body)
+    if m:
+        node = read_metric(f"{(m.group(2) or 'net ').strip()} income", parser)
+        return Criterion("negative", node) if node is not None else None
+    if PROFITABLE_RE.search(body):
+        node = read_metric("net income", parser)
+        return Criterion("positive", node) if node is not None else None
+    return None
+
+
 def _bound(body: str, parser: Parser) -> Criterion | None:
     """'did net sales exceed $70 billion', 'an effective tax rate above 50%'."""
     m = BOUND_RE.search(body)
@@ -80,9 +102,12 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
     node = read_metric(body[:m.start()], parser)
     if node is None:
         return None
-    value, unit = float(m.group(3).replace(",", "")), (m.group(4) or "").lower()
-    percent = unit in ("%", "percent")
-    if percent == money(node):  # a percent bound for an amount, or an amount bound for a ratio
+    number, unit = m.group(3).lower(), (m.group(4) or "").lower()
+    if YEAR_RE.fullmatch(number) and not (m.group(2) or unit):  # 'higher than 2021' compares two years
+        return None
+    value = NUMBER_WORDS[number] if number in NUMBER_WORDS else float(number.replace(",", ""))
+    percent, amount = unit in ("%", "percent"), bool(m.group(2)) or unit in SCALES
+    if (percent or amount) and percent == money(node):  # a percent bound for an amount, an amount for a ratio
         return None
     bound = value / 100 if percent else value * SCALES.get(unit, 1.0)
     return Criterion("less" if m.group(1).lower().startswith(LOW_WORDS) else "more", node, bound=bound)

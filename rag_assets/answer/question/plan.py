@@ -25,6 +25,14 @@ AVERAGE_RE = re.compile(r"\b(?:(?:\d|two|three|four|five)[\s-]+years?\s+)?(?:ave
 CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)
 SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"
                          r"\s+(?:the\s+)?(?:company's\s+)?(.+?)(?:\s+for\b|\s+from\b|\s+in\b|\s+over\b|,|\?|$)", re.I)
+_PART = r"\b(?:share|proportion|percentage|portion|fraction|percent|part)\s+of\s+(?:the\s+company's\s+|its\s+|their\s+)?"
+PART_OF_RES = (  # what part of a whole one figure is: part / whole
+    re.compile(_PART + r"(?P<whole>.+?)\s+(?:came|comes|come|was|were|is|are)\s+(?:from|generated\s+by|made\s+up\s+by|"
+               r"attributable\s+to|accounted\s+for\s+by|represented\s+by|spent\s+on|used\s+(?:for|on)|paid\s+out\s+as)"
+               r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|,|\?|$)", re.I),
+    re.compile(_PART + r"(?P<whole>.+?)\s+(?:did|does|do)\s+(?P<part>.+?)\s+(?:account\s+for|represent|make\s+up|take\s+up|"
+               r"consume|absorb|use\s+up)\b", re.I),
+)
 RATIO_OF_RE = re.compile(r"\bratio\s+of\s+(.+?)\s+to\s+(.+?)(?:\s+for\b|\s+from\b|\s+in\b|,|\?|$)", re.I)
 RATIO_TO_RE = re.compile(r"([\w&'’ -]+?)[\s-]+to[\s-]+([\w&'’ -]+?)\s+ratio\b", re.I)  # 'capex-to-revenue ratio'
 MARGIN_RE = re.compile(r"(.+?)\s*%?\s*margin\b", re.I)
@@ -183,12 +191,13 @@ def at_year(parser: Parser, year: int) -> Parser:
 
 
 def read_metric(text: str, parser: Parser) -> Node | None:
-    """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y' (X / Y), 'X % margin' (X / revenue), a defined name, a
-    library metric, or a line item."""
-    for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE):
+    """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y', 'what share of Y came from X', 'what percentage of Y
+    did X account for' (X / Y), 'X % margin' (X / revenue), a defined name, a library metric, or a line item."""
+    for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE, *PART_OF_RES):
         m = pattern.search(text)
         if m:
-            x, y = _operand(m.group(1), parser), _operand(m.group(2), parser)
+            parts = (m.group("part"), m.group("whole")) if "part" in pattern.groupindex else (m.group(1), m.group(2))
+            x, y = _operand(parts[0], parser), _operand(parts[1], parser)
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
     m = MARGIN_RE.search(text)

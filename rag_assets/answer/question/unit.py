@@ -19,11 +19,9 @@ ASKED_SCALE_RES = [
     re.compile(rf"\b{_SCALE}\s+of\s+(?:{_MONEY})", re.I),                     # millions of US dollars
     re.compile(rf"(?:{_MONEY})\s?(bn|mn|mln|mm|m|k)\b", re.I),                # USD bn, $m
 ]
-ASKED_PERCENT_RE = re.compile(
-    r"\bin\s+(?:units\s+of\s+)?percent(?:s|age|ages)?\b|\(\s*%\s*\)|\bas\s+an?\s+(?:%|percent(?:age)?)|%\s*margin\b|"
-    r"\b(?:percent|percentage)\s+(?:margin|change|growth|rate)\b|\bCAGR\b|\bin\s+%|\bexpress(?:ed)?\s+(?:it\s+)?"
-    r"(?:in|as)\s+(?:a\s+)?(?:%|percent(?:age)?)|\b(?:answer|give\s+\w+|report\s+\w+)\s+(?:it\s+)?as\s+a\s+percentage|"
-    r"\bpercentage\s+rounded\b|\bgrowth\s+rate\s+in\s+percent", re.I)
+PERCENT_WORD_RE = re.compile(r"%|\bper\s?cent(?:s|age|ages)?\b|\bpct\b", re.I)
+NOT_PERCENT_RE = re.compile(r"\bas\s+an?\s+(?:decimal|fraction)\b|\bnot\s+(?:in|as)\s+(?:an?\s+)?(?:%|per\s?cent(?:age)?)",
+                            re.I)
 DECIMALS_RE = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:\w+\s+){0,4}?(?:to\s+)?(?:the\s+)?(one|two|three|four|\d)\s+"
                          r"(?:decimal|d\.?p\.?\b)", re.I)
 NEAREST_RE = re.compile(r"\bto\s+the\s+nearest\s+(whole\s+number|integer|unit|thousand|million|billion|tenth|"
@@ -87,4 +85,13 @@ def asked_unit(question: str) -> AskedUnit:
     decimals, nearest_scale = _decimals(question)
     if scale == 1.0 and nearest_scale:
         scale = nearest_scale
-    return AskedUnit(scale, bool(ASKED_PERCENT_RE.search(question)), decimals)
+    return AskedUnit(scale, percent_asked(question), decimals)
+
+
+def percent_asked(question: str) -> bool:
+    """Whether the answer is asked in percent: the question writes the word ('by what percent', 'gross margin
+    percentage', 'capex as a % of revenue', 'in units of percents') as its unit, not as a quantity it prints
+    ('above 50%', 'by more than 5 percent'), and does not ask for a decimal or a fraction instead."""
+    if NOT_PERCENT_RE.search(question):
+        return False
+    return any(not re.search(r"\d\s*$", question[:m.start()]) for m in PERCENT_WORD_RE.finditer(question))

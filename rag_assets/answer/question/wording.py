@@ -47,8 +47,11 @@ INSTRUCTION_RES = [
 OPERATOR_WORDS = r"\bminus\b|\bdivided\s+by\b|\bless\b|\bplus\b|\btimes\b|\s[-+/*]\s|\bas\s+an?\s+(?:%|percent(?:age)?)\s+of\b"
 PAREN_DEF_RE = re.compile(rf"(?P<name>[\w&'’-]+(?:\s+[\w&'’-]+){{0,5}})\s+\((?P<f>[^()]*?(?:{OPERATOR_WORDS})[^()]*)\)", re.I)
 PRONOUNS = ("it", "this", "that", "this ratio", "this metric", "the ratio", "the metric")
-ASK_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were|share)|how\s+(?:much|many)|compute|calculate|report|give|find|"
-                    r"determine|provide|estimate)\b\s*(?:the\s+)?", re.I)
+ASK_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were)|how\s+(?:much|many)|compute|calculate|report|give|find|"
+                    r"determine|provide|estimate|"
+                    r"what(?=\s+(?:share|proportion|percentage|portion|fraction|part)\s+of\b))\b\s*(?:the\s+)?",
+                    re.I)  # 'what share of X came from Y': the clause keeps 'share of'
+
 POSSESSIVE_RE = re.compile(r"^.*?\b[\w&.-]+(?:'s|’s|s'|s’)\s+", re.I)
 LEAD_RE = re.compile(r"^(?:(?:with|where|and|then|what|how|is|was|were|are|did|does|do|has|have|the|a|an|its|their|this|that|"
                      r"much|many|compute|calculate|report|give|find)\s+)+", re.I)
