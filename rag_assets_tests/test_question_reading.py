@@ -153,6 +153,34 @@ def test_yes_no_bounds_losses_and_movements_in_other_words():
     assert crit("Were Vandelay's sales in FY2021 higher than FY2020?")[0] == "up"  # a year, not a bound
 
 
+def test_changes_sums_and_statement_references_in_other_words():
+    assert formula("What was the difference between Vandelay's operating income in FY2021 and FY2020?") == \
+        "(operating income 2021 - operating income 2020)"
+    assert formula("How much higher was Vandelay's net profit in FY2021 than in FY2020, in USD millions?") == \
+        "(net income 2021 - net income 2020)"
+    assert formula("What was Vandelay's sales decline, in percent, between FY2019 and FY2021?") == \
+        "((revenue 2021 - revenue 2019) / revenue 2019)"
+    assert formula("What was Vandelay's annual revenue growth rate in FY2021?") == \
+        "((revenue 2021 - revenue 2020) / revenue 2020)"
+    assert formula("What was the sum of Vandelay's R&D and SG&A expenses in FY2021?") == \
+        "(research and development 2021 + selling general and administrative 2021)"
+    assert formula("What were Vandelay's net property, plant and equipment in FY2021?") == "net ppe 2021"
+    assert formula("Find the amount of inventories on Vandelay's balance sheet at the end of FY2021.") == \
+        "inventory 2021"
+
+
+def test_two_figures_compared_in_either_order_of_writing():
+    def crit(q):
+        c = criterion(q, LIB)
+        return (c.test, show(c.now), c.bound) if c else None
+    assert crit("Were Vandelay's current liabilities larger than its current assets at the end of FY2021?") == \
+        ("positive", "(total current liabilities 2021 - total current assets 2021)", 0.0)
+    assert crit("Did Vandelay spend more on capital expenditures than on research and development in FY2021?") \
+        == ("positive", "(capital expenditure 2021 - research and development 2021)", 0.0)
+    assert crit("Is Vandelay's interest coverage above 4x in FY2021?") == \
+        ("more", "(operating income 2021 / interest expense 2021)", 4.0)
+
+
 DEV = {"financebench": "questions.json", "paraphrases": "extra/paraphrases.json"}
 
 

@@ -24,13 +24,18 @@ UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|
 DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contract|lower|smaller|drop|downward|"
                      r"trending\s+down|deteriorat|weaken|slid|slip|dip|"
                      r"(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+down\b)\w*", re.I)
-MORE_THAN_RE = re.compile(r"\b(more|less|fewer|higher|lower|greater|larger|smaller)\s+(.+?)\s+than\s+(?:it\s+\w+\s+"
-                          r"(?:on|in|for)\s+)?(.+?)(?:\s+(?:in|for|at|during)\s+(?:fiscal|fy|the|q\d)\b.*)?(?:\?|$)", re.I)
+_COMPARATIVE = r"(more|less|fewer|higher|lower|greater|larger|smaller|bigger)"
+_THEN_TIME = r"(?:\s+(?:in|for|at|during|as\s+of)\s+(?:(?:fiscal|fy|the|q\d)\b|fy\s?\d{4}|(?:19|20)\d\d\b).*)?(?:\?|$)"
+MORE_THAN_RES = (  # 'more current assets than current liabilities', 'X larger than Y', 'more on A than on B'
+    re.compile(rf"\b{_COMPARATIVE}\s+(.+?)\s+than\s+(?:it\s+\w+\s+(?:on|in|for)\s+)?(.+?){_THEN_TIME}", re.I),
+    re.compile(rf"\b(?:was|were|is|are)\s+(.+?)\s+{_COMPARATIVE}\s+than\s+(?:its\s+|their\s+|the\s+)?(.+?){_THEN_TIME}",
+               re.I),
+)
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "half": 0.5}
 BOUND_RE = re.compile(r"\b(exceed\w*|above|over|more\s+than|greater\s+than|higher\s+than|at\s+least|below|under|"
                       r"less\s+than|lower\s+than|beneath)\s+(\$|us\$|usd\s*)?"
                       rf"(\d+(?:[.,]\d+)*|(?:{'|'.join(NUMBER_WORDS)})\b)"
-                      r"\s*(%|percent|billion|million|thousand|bn|m)?(?!\w)"
+                      r"\s*(%|percent|billion|million|thousand|bn|m|x|times)?(?!\w)"
                       r"(?!\s*(?:years?|quarters?|months?|periods?|times|segments?|consecutive|straight)\b)", re.I)
 YEAR_RE = re.compile(r"(?:19|20)\d\d")
 LOSS_RE = re.compile(r"\b(?:(an?\s+)|((?:net|operating|pre-?tax)\s+))+loss(?:es)?\b"
@@ -128,15 +133,23 @@ def _relative_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion 
 
 
 def _compared(body: str, parser: Parser) -> Criterion | None:
-    """'more current assets than current liabilities': two figures of the year asked, their difference's sign."""
-    m = MORE_THAN_RE.search(body)
-    if not m or re.search(r"\d{4}", m.group(3)):  # 'higher in 2022 than in 2021' is a movement
-        return None
-    a, b = read_metric(m.group(2), parser), read_metric(m.group(3), parser)
-    if a is None or b is None or a == b:
-        return None
-    less = m.group(1).lower() in ("less", "fewer", "lower", "smaller")
-    return Criterion("negative" if less else "positive", Op("-", a, b))
+    """'more current assets than current liabilities', 'were current liabilities larger than current assets',
+    'spend more on capex than on R&D': two figures of the year asked, their difference's sign."""
+    for pattern, (word, first, second) in zip(MORE_THAN_RES, ((1, 2, 3), (2, 1, 3))):
+        m = pattern.search(body)
+        if not m or re.search(r"\d{4}", m.group(second)):  # 'higher in 2022 than in 2021' is a movement
+            continue
+        a, b = read_metric(_on(m.group(first)), parser), read_metric(_on(m.group(second)), parser)
+        if a is None or b is None or a == b:
+            continue
+        less = m.group(word).lower() in ("less", "fewer", "lower", "smaller")
+        return Criterion("negative" if less else "positive", Op("-", a, b))
+    return None
+
+
+def _on(words: str) -> str:
+    """'on capital expenditures' (what is spent on) as the item's words."""
+    return re.sub(r"^(?:on|in|for)\s+", "", words.strip(), flags=re.I)
 
 
 def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:

@@ -16,7 +16,7 @@ from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaErr
                                                  items_of, money)
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.period import AskedPeriod, asked_period
-from rag_assets.answer.question.unit import asked_unit
+from rag_assets.answer.question.unit import asked_unit, percent_asked
 from rag_assets.answer.question.wording import Definitions, asked_clauses, canonical, definitions, name_key, without
 
 AVERAGE_RE = re.compile(r"\b(?:(?:\d|two|three|four|five)[\s-]+years?\s+)?(?:average|mean|avg)\b(?:\s+(?:of|over))?"
@@ -36,17 +36,30 @@ PART_OF_RES = (  # what part of a whole one figure is: part / whole
 RATIO_OF_RE = re.compile(r"\bratio\s+of\s+(.+?)\s+to\s+(.+?)(?:\s+for\b|\s+from\b|\s+in\b|,|\?|$)", re.I)
 RATIO_TO_RE = re.compile(r"([\w&'’ -]+?)[\s-]+to[\s-]+([\w&'’ -]+?)\s+ratio\b", re.I)  # 'capex-to-revenue ratio'
 MARGIN_RE = re.compile(r"(.+?)\s*%?\s*margin\b", re.I)
-GROWTH_RE = re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y)?\s*(?:%\s*|percent(?:age)?\s+)?(?:change|growth)\s+"
-                       r"(?:rate\s+)?(?:in|of)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\b|\?|$)|"
-                       r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y)?\s*(?:growth|change)(?:\s+rate)?"
-                       r"(?:\s+(?:from|between|for)\b|\s*\?|\s*$)|"
-                       r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall)\b", re.I)
+_CHANGE = r"(?:change|growth|difference|increase|decrease|decline|rise|drop)"
+GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did X grow'
+    re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y|annual)?\s*(?:%\s*|percent(?:age)?\s+)?" + _CHANGE +
+               r"\s+(?:rate\s+)?(?:in|of|between)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\b|\s+in\s+"
+               r"(?:fiscal\s+|fy\s?)?\d{4}\b.*\band\b|\s+and\s+(?:fiscal\s+|fy\s?)?\d{4}\b|\?|$)", re.I),
+    re.compile(r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y|annual)?\s*" + _CHANGE + r"(?:\s+rate)?"
+               r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
+    re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall)\b", re.I),
+)
+HOW_MUCH_MORE_RE = re.compile(r"(?:\bhow\s+much\s+|^)(higher|lower|more|less|greater|bigger|larger|smaller)\s+(?:was|were|is|are|"
+                              r"did)\s+(.+?)\s+than\b", re.I)  # 'how much higher was X in 2021 than in 2020'
+SUM_RES = (re.compile(r"\b(?:sum|total|combination)\s+of\s+(?:the\s+)?(.+?)\s+and\s+(.+?)(?:\s+(?:for|in|during|at|over)\b|,|"
+                      r"\?|$)", re.I),
+           re.compile(r"^(?:the\s+)?(.+?)\s+and\s+(.+?)\s+(?:combined|together|taken\s+together|added\s+together)\b", re.I))
 RELATIVE_RE = re.compile(r"%|percent|growth|grow|yoy|year[\s-]+over|rate", re.I)
 WORD_OPERATOR_RE = re.compile(r"\b(?:less|minus|plus|divided\s+by|times|multiplied\s+by)\b|\s[+*/]\s|"
                               rf"{OVER_DIVIDES}|"
                               r"(?<!\d)\s-\s(?!(?:fy\s?)?\d{4})", re.I)  # 'FY2017 - FY2019' is a span of years
 UNIT_PHRASE_RE = re.compile(r"(?i:\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+of\s+)?(?:usd|us\$|\$)?\s*(?:thousands|"
                             r"millions|billions|percents?)\s*\)?)|\b(?i:for)\s+[A-Z][^?]*(?:\?.*)?$|\?.*$")
+STATEMENT_REF_RE = re.compile(  # 'on 3M's balance sheet', 'in its income statement': where, not what
+    r"\b(?:on|in|from|per|according\s+to)\s+(?:the\s+|its\s+|their\s+|[\w&.-]+(?:'s|’s)\s+)?(?:consolidated\s+)?"
+    r"(?:balance\s+sheets?|income\s+statements?|cash[\s-]+flows?\s+statements?|statements?\s+of\s+(?:financial\s+"
+    r"position|operations|income|earnings|cash\s+flows?)|p&l(?:\s+statement)?|10-?[kq]|annual\s+report)\b", re.I)
 SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+\w+|business\s+units?|products?\s+line|"
                       r"excluding|adjusted|non-gaap|organic)\b", re.I)
 
@@ -104,11 +117,13 @@ def _read(text: str, period: AskedPeriod, defs: Definitions, library: Library) -
 
 def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions) -> MetricPlan | None:
     """The formula one asking clause names, or None."""
-    clause = UNIT_PHRASE_RE.sub(" ", clause).strip(" ,")
+    percent = percent_asked(clause)
+    clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", clause)).strip(" ,")
     defined = _defined_in(clause, defs.named)
     if defined is None and SCOPE_RE.search(clause):  # a part of the company: not its statements
         return None
-    form = _cagr(clause, period, parser) or _growth(clause, period, parser) or _average(clause, period, parser)
+    form = (_cagr(clause, period, parser) or _growth(clause, period, parser, percent) or _how_much_more(clause, period, parser)
+            or _average(clause, period, parser))
     if form is not None:
         return form
     if WORD_OPERATOR_RE.search(clause):  # a formula written out: read whole, or not at all
@@ -155,21 +170,37 @@ def _average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | N
     return MetricPlan(Mean(tuple(terms)), f"a {len(period.span)}-year average")
 
 
-def _growth(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
+def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool) -> MetricPlan | None:
     """'revenue growth from FY2021 to FY2022', 'the change in X between ...', 'by how much did X grow year over
     year': a relative change when growth or a percent is asked, else the difference."""
-    m = GROWTH_RE.search(clause)
-    if m is None or CAGR_RE.search(clause):
+    if CAGR_RE.search(clause):
         return None
-    words = m.group(1) or m.group(2) or m.group(3)
     years = period.years
     first, last = (min(years), max(years)) if len(years) >= 2 else (parser.year - 1, parser.year)
-    a, b = read_metric(words, at_year(parser, first)), read_metric(words, at_year(parser, last))
-    if a is None or b is None:
+    for pattern in GROWTH_RES:  # the first form whose words name a figure
+        m = pattern.search(clause)
+        a, b = (read_metric(m.group(1), at_year(parser, y)) for y in (first, last)) if m else (None, None)
+        if a is not None and b is not None:
+            break
+    else:
         return None
     diff = Op("-", b, a)
-    relative = bool(RELATIVE_RE.search(clause))
+    relative = percent or bool(RELATIVE_RE.search(clause))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
+
+
+def _how_much_more(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
+    """'how much higher was X in 2021 than in 2020': the later year's figure less the earlier one ('lower': the
+    earlier less the later)."""
+    m = HOW_MUCH_MORE_RE.search(clause)
+    if m is None or len(period.years) < 2:
+        return None
+    first, last = min(period.years), max(period.years)
+    a, b = read_metric(m.group(2), at_year(parser, first)), read_metric(m.group(2), at_year(parser, last))
+    if a is None or b is None:
+        return None
+    lower = m.group(1).lower() in ("lower", "less", "smaller")
+    return MetricPlan(Op("-", a, b) if lower else Op("-", b, a), "a change between two years")
 
 
 def _cagr(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
@@ -192,7 +223,8 @@ def at_year(parser: Parser, year: int) -> Parser:
 
 def read_metric(text: str, parser: Parser) -> Node | None:
     """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y', 'what share of Y came from X', 'what percentage of Y
-    did X account for' (X / Y), 'X % margin' (X / revenue), a defined name, a library metric, or a line item."""
+    did X account for' (X / Y), 'the sum of X and Y', 'X and Y combined' (X + Y), 'X % margin' (X / revenue), a
+    defined name, a library metric, or a line item."""
     for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE, *PART_OF_RES):
         m = pattern.search(text)
         if m:
@@ -200,6 +232,12 @@ def read_metric(text: str, parser: Parser) -> Node | None:
             x, y = _operand(parts[0], parser), _operand(parts[1], parser)
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
+    for pattern in SUM_RES:
+        m = pattern.search(text)
+        if m and not _one_item_with_and(m.group(1) + " and " + m.group(2), parser):
+            x, y = _operand(m.group(1), parser), _operand(m.group(2), parser)
+            if x is not None and y is not None and x != y:
+                return Op("+", x, y)
     m = MARGIN_RE.search(text)
     if m and (_defined_in(m.group(1), parser.defined) or parser.library.item_in(m.group(1))
               or parser.library.metric_in(m.group(1))):
@@ -207,6 +245,12 @@ def read_metric(text: str, parser: Parser) -> Node | None:
         if base is not None and not (isinstance(base, Item) and base.name in ("gross profit", "revenue")):
             return Op("/", base, Item("revenue", parser.year))
     return _operand(text, parser)
+
+
+def _one_item_with_and(text: str, parser: Parser) -> bool:
+    """'property, plant and equipment', 'research and development': one item whose name holds 'and'."""
+    folded = fold(text)
+    return any(" and " in n and n in folded for spec in parser.library.items.values() for n in spec.names)
 
 
 def _operand(text: str, parser: Parser) -> Node | None:
