@@ -323,7 +323,7 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
     # the wrong answer (and only it) is a row, linked to the partition view of its cited and gold pages
     (row,) = ev["wrong_answers"].value.records
     assert row.data["question"] == qs[2]["text"] and row.data["answer"] == "False" and row.data["gold"] == "True"
-    assert row.data["gold_pages"] == f"Northwind Widgets plc p1 (printed 2) (northwind-widgets-plc-{nw[:8]})"  # partition
+    assert row.data["gold_pages"] == f"Northwind Widgets plc p1 (printed 2) (Northwind Widgets plc 2023 {nw[:8]})"  # partition
     from rag_assets.viewer.evidence import answer_url  # the same wrong answer, a clickable link to the viewer
 
     assert f"({answer_url('http://127.0.0.1:3100', 'local', qs[2]['text'])})" in ev["wrong_answers_evidence"].value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import re
 import shutil
 import subprocess
@@ -127,8 +128,9 @@ def test_sensor_registers_new_pdfs_once(inbox, instance):
     keys = {r.partition_key for r in result.run_requests}
     sources = ReportStore().catalog().reports.values()
     assert keys == {s.key for s in sources} and len(keys) == len(list(inbox.glob("*.pdf")))
-    for s in sources:  # readable, typed as a person would: the company, then the SHA-1's first digits
-        assert s.key == f"{re.sub(r'[^a-z0-9]+', '-', s.company_name.lower()).strip('-')}-{s.sha1[:8]}"
+    for s in sources:  # readable, typed as a person would: the company as printed, its year, the SHA-1's digits
+        year = re.search(r"\d{4}", Path(s.path).name).group()
+        assert s.key == f"{s.company_name} {year} {s.sha1[:8]}"
     added = result.dynamic_partitions_requests[0].partition_keys
     instance.add_dynamic_partitions(reports_partitions.name, list(added))
     again = inbox_sensor(dg.build_sensor_context(instance=instance, resources=res))
@@ -141,7 +143,24 @@ def test_sensor_registers_new_pdfs_once(inbox, instance):
         fh.write(b"\n% appended revision\n")
     third = inbox_sensor(dg.build_sensor_context(instance=instance, resources=res))
     [request] = third.run_requests
-    assert request.partition_key.endswith("-" + file_sha1(changed)[:8]) and request.partition_key not in keys
+    # no subset row, no year in its file name: named by its file, the year its cover's title states
+    assert request.partition_key == f"northwind v2 2023 {file_sha1(changed)[:8]}" and \
+        request.partition_key not in keys
+
+
+def test_a_key_is_the_printed_name_and_year_and_never_selection_syntax():
+    from rag_assets.storage.catalog import readable, report_key
+    from rag_assets.storage.covers import year_of_cover
+
+    sha = "ab" * 20
+    assert report_key("Smith, Jones & Co. [Holdings]", 2021, sha) == "Smith Jones & Co. Holdings 2021 abababab"
+    assert report_key("a/b...c\"d\"", None, sha) == "a b c d abababab"
+    assert report_key("???", None, sha) == "report abababab"
+    assert readable(report_key("Acme", None, sha)) and not readable("acme-abababab") and not readable(sha)
+    assert year_of_cover("FORM 10-K\nFor the fiscal year ended December 31, 2022") == 2022
+    assert year_of_cover("For the quarterly period ended June 30, 2023") == 2023
+    assert year_of_cover("Annual Report and Accounts 2022/23") == 2023
+    assert year_of_cover("Founded in 1887. Printed 2023-03-01") is None  # a year that is no fiscal year
 
 
 def test_an_older_instances_sha1_partitions_get_readable_keys_without_ingesting_again(registered):
@@ -161,13 +180,46 @@ def test_an_older_instances_sha1_partitions_get_readable_keys_without_ingesting_
     defs = build_definitions(res)
     moved = migrate_partition_keys(instance, store)
     key = moved[src.sha1]
-    assert key == f"northwind-widgets-plc-{src.sha1[:8]}"
+    assert key == f"Northwind Widgets plc 2023 {src.sha1[:8]}"
     assert set(instance.get_dynamic_partitions(reports_partitions.name)) == set(moved.values())
     assert dagster_stale(instance, defs, key) == []
     assert assets_to_rebuild(instance, defs, store.paths(src.sha1), key) == []
     assert len(dagster_stale(instance, defs, moved[other.sha1])) == 7  # never ingested: still all missing
     assert migrate_partition_keys(instance, store) == {}  # done once
     assert _materialize(instance, key, res, selection=["bm25_index"]).success  # the key reads the same files
+
+
+def test_partitions_keyed_by_the_older_slug_format_get_readable_keys_without_ingesting_again(registered):
+    """A catalog and an instance as the previous key format made them (``northwind-widgets-plc-<sha8>``): the
+    partitions are renamed to the company's printed name and year, nothing is stale, and the old key still finds
+    its report (a link made before)."""
+    from rag_assets.orchestration.partition_keys import migrate_partition_keys
+    from rag_assets.orchestration.staleness import assets_to_rebuild
+
+    instance, store, reports = registered
+    src = reports[NORTHWIND.company]
+    res = _resources()
+    data = json.loads(store.catalog_path.read_text())
+    slugs = {sha: re.sub(r"[^a-z0-9]+", "-", e["company_name"].lower()).strip("-") + "-" + sha[:8]
+             for sha, e in data["reports"].items()}
+    for sha, entry in data["reports"].items():
+        entry["key"] = slugs[sha]
+    store.catalog_path.write_text(json.dumps(data))
+    for sha in slugs:  # the instance as the older code left it
+        instance.delete_dynamic_partition(reports_partitions.name, sha)
+    instance.add_dynamic_partitions(reports_partitions.name, list(slugs.values()))
+    old = slugs[src.sha1]
+    _materialize(instance, old, res)
+    defs = build_definitions(res)
+    moved = migrate_partition_keys(instance, store)
+    key = moved[old]
+    assert key == f"Northwind Widgets plc 2023 {src.sha1[:8]}"
+    assert set(instance.get_dynamic_partitions(reports_partitions.name)) == set(moved.values())
+    assert dagster_stale(instance, defs, key) == []
+    assert assets_to_rebuild(instance, defs, store.paths(src.sha1), key) == []
+    assert store.catalog().sha1_of(old) == src.sha1  # an old link still finds the report
+    assert migrate_partition_keys(instance, store) == {}  # done once
+    assert _materialize(instance, key, res, selection=["bm25_index"]).success
 
 
 def test_staleness_is_dagsters_and_a_rebuild_does_what_the_markers_say(registered):

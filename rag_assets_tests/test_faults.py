@@ -560,7 +560,7 @@ def test_doctor_lists_the_stale_partitions_and_ingest_rebuilds_exactly_those(ing
     report, by partition key, and `ingest` rebuilds what it listed."""
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
-    assert "stale:" not in out and "2 ok, 0 broken" in out and "northwind-widgets-plc-" in out
+    assert "stale:" not in out and "2 ok, 0 broken" in out and "Northwind Widgets plc 2023 " in out
     monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "deterministic")  # a new ingestion setting
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from urllib.parse import quote
 from pathlib import Path
 
 import pytest
@@ -117,14 +118,15 @@ def _dismiss_welcome(tab) -> None:
         pass
 
 
-def test_a_report_is_found_by_typing_its_company_name(ui, page):
+def test_a_report_is_found_by_typing_its_company_name_as_printed(ui, page):
     page.goto(ui["ui"] + "/assets/parsed_report?view=partitions")
     _dismiss_welcome(page)
-    page.get_by_placeholder("Filter by name…").fill("bluebird")
-    page.get_by_text("bluebird-mining-ltd-", exact=False).first.wait_for()
-    assert "northwind-widgets-plc-" not in page.inner_text("body")  # the filter left only the company typed
-    page.get_by_text("bluebird-mining-ltd-", exact=False).first.click()
-    page.wait_for_url("**partition=bluebird-mining-ltd-*")
+    page.get_by_placeholder("Filter by name…").fill("Bluebird Mining")
+    found = page.get_by_text("Bluebird Mining Ltd 2022 ", exact=False).first  # the company as printed, its year
+    found.wait_for()
+    assert "Northwind Widgets plc" not in page.inner_text("body")  # the filter left only the company typed
+    found.click()
+    page.wait_for_url("**partition=Bluebird*Mining*Ltd*2022*")
     page.get_by_text("Bluebird Mining Ltd").first.wait_for()  # its materialization's company_name
 
 
@@ -134,6 +136,15 @@ def test_a_wrong_answers_link_in_the_evaluation_opens_the_highlighted_cited_page
     link = page.locator(f'a[href^="{ui["viewer"]}/answer/local"]')
     link.first.wait_for()
     assert link.first.inner_text() == QUESTION
+    # the viewer's list of this configuration's wrong answers opens in a new tab, the Dagster UI stays
+    listed = page.locator(f'a[href="{ui["viewer"]}/#local"][target="_blank"]')
+    assert listed.count() >= 1
+    with page.context.expect_page() as opened:
+        listed.first.click()
+    tab = opened.value
+    tab.wait_for_load_state()
+    assert QUESTION[:100] in tab.inner_text("body") and "/assets/evaluation" in page.url
+    tab.close()
     t0 = time.perf_counter()
     link.first.click()  # the markdown link of wrong_answers_evidence
     page.wait_for_url(ui["viewer"] + "/answer/local*")
@@ -158,7 +169,7 @@ def test_a_wrong_answers_link_in_the_evaluation_opens_the_highlighted_cited_page
 def test_a_partition_made_with_other_settings_shows_unsynced_in_its_own_view(ui, changed_ui, page):
     """Dagster marks a stale ("unsynced") partition only in its own detail view (dagster-io/dagster#9374): after
     a chunking change, a report's chunks say so there, with the reason in the tag's tooltip; its pages do not."""
-    key = next(k for k in _partition_keys(ui["work"]) if k.startswith("northwind-widgets-plc-"))
+    key = quote(next(k for k in _partition_keys(ui["work"]) if k.startswith("Northwind Widgets plc 2023 ")))
     page.goto(f"{changed_ui}/assets/report_chunks?view=partitions&partition={key}")
     _dismiss_welcome(page)
     tag = page.get_by_text("Unsynced", exact=False).first
@@ -171,12 +182,33 @@ def test_a_partition_made_with_other_settings_shows_unsynced_in_its_own_view(ui,
     assert "Unsynced" not in page.inner_text("body"), "pages do not depend on chunking"
 
 
+def test_stale_reports_show_in_the_asset_graph_without_opening_a_partition(ui, page):
+    """report_status's check warns on the asset graph's node while any report is stale: after a chunking change,
+    "0 / 1 Passed" on its node in the asset graph, and its table names both reports; with the settings they were ingested
+    with, "1 / 1 Passed"."""
+    graph = f"{ui['ui']}/assets/report_status?view=lineage"
+    for env, shown in ((ui["env"], "1 / 1 Passed"), ({**ui["env"], "RAG_ASSETS_CHUNK_CONTEXT": "deterministic"},
+                                                     "0 / 1 Passed")):
+        done = subprocess.run(["dagster", "asset", "materialize", "-m", "rag_assets.orchestration.definitions",
+                               "--select", "report_status"], cwd=ui["work"], env=env, capture_output=True,
+                              text=True, timeout=900)
+        assert done.returncode == 0, done.stderr[-3000:]
+        page.goto(graph)
+        _dismiss_welcome(page)
+        page.get_by_text(shown).first.wait_for()
+    page.screenshot(path=str(ui["work"] / "stale_in_graph.png"))
+    page.goto(f"{ui['ui']}/assets/report_status")
+    page.get_by_text("Northwind Widgets plc 2023 ", exact=False).first.wait_for()  # the stale reports, by key
+    page.get_by_text("Bluebird Mining Ltd 2022 ", exact=False).first.wait_for()
+
+
 def _partition_keys(work: Path) -> list[str]:
     from rag_assets.orchestration.ingest_assets import reports_partitions
 
-    script = ("import dagster as dg; print(*dg.DagsterInstance.get().get_dynamic_partitions("
-              f"{reports_partitions.name!r}))")
+    script = ("import dagster as dg, json; print(json.dumps(dg.DagsterInstance.get().get_dynamic_partitions("
+              f"{reports_partitions.name!r})))")
     done = subprocess.run([sys.executable, "-c", script], cwd=work, capture_output=True, text=True,
                           env={**os.environ, "DAGSTER_HOME": str(work / "data" / "dagster")})
     assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout.split()
+    return json.loads(done.stdout)
+

@@ -1,6 +1,7 @@
 """Question set, answers per run configuration, and their evaluation against gold answers."""
 
 import time
+from urllib.parse import quote
 from pathlib import Path
 
 import dagster as dg
@@ -191,6 +192,7 @@ def evaluation(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMRe
             "wrong_answers": wrong_answers_table(rows, store.all_reports(), store.partition_keys(),
                                                  pdfs=store.pdf_paths()),
             "wrong_answers_evidence": wrong_answers_links(rows, settings.folder, viewer),
+            "wrong_answers_in_viewer": dg.MetadataValue.url(f"{viewer}/#{quote(settings.folder)}"),  # a new tab
             "configurations_compared": dg.MetadataValue.url(f"{viewer}/configurations"),
             "evidence_viewer": dg.MetadataValue.url(viewer),
             "tables": dg.MetadataValue.md(tables),

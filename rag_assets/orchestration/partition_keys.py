@@ -1,7 +1,8 @@
-"""Readable report partition keys on an instance made before them: each SHA-1 partition is renamed to its
-report's key (``boeing-2022-4af859e2``) with the latest materialization of every ingestion asset carried
-over, so that nothing is ingested again (the data stays under the SHA-1). Idempotent: an instance with no
-SHA-1 partition left is not touched."""
+"""Readable report partition keys on an instance made before them: each partition keyed by a SHA-1, or by an
+older key format (``bluebird-mining-ltd-cff2f6d9``), is renamed to its report's key (``Bluebird Mining Ltd 2022
+cff2f6d9``) with the latest materialization of every ingestion asset carried over, so that nothing is ingested
+again (the data stays under the SHA-1). Idempotent: an instance whose keys are all of the current format is not
+touched."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import dagster as dg
 from rag_assets.ingest.stages import STAGES
 from rag_assets.orchestration.ingest_assets import reports_partitions
 from rag_assets.orchestration.resources import ReportStore
-from rag_assets.storage.catalog import SHA1_RE
+from rag_assets.storage.catalog import readable
 
 log = logging.getLogger(__name__)
 
@@ -44,20 +45,27 @@ def _carry_over(instance: dg.DagsterInstance, old: str, new: str) -> int:
 
 
 def migrate_partition_keys(instance: dg.DagsterInstance, store: ReportStore) -> dict[str, str]:
-    """Rename every SHA-1 partition of ``instance`` to its report's readable key; returns old -> new. Called on
-    every sensor tick: an instance with no SHA-1 partition costs one partition listing, no catalog read."""
+    """Rename every partition of ``instance`` keyed by a SHA-1 or an older key format to its report's readable
+    key; returns old -> new. Called on every sensor tick: an instance whose keys are all readable costs one
+    partition listing, no catalog read."""
     known = instance.get_dynamic_partitions(reports_partitions.name)
-    if not any(SHA1_RE.fullmatch(k) for k in known):
+    if all(readable(k) for k in known):
         return {}
-    store.catalog().assign_keys()
-    keys = store.partition_keys()
-    moves = {old: keys[old] for old in known
-             if SHA1_RE.fullmatch(old) and old in keys and keys[old] != old}
+    catalog = store.catalog()
+    catalog.assign_keys()
+    moves = {}
+    for old in (k for k in known if not readable(k)):
+        try:
+            new = catalog.reports[catalog.sha1_of(old)].key
+        except KeyError:  # a partition of a report no longer catalogued: left as it is
+            continue
+        if new and new != old:
+            moves[old] = new
     if not moves:
         return {}
-    instance.add_dynamic_partitions(reports_partitions.name, [k for k in moves.values() if k not in known])
+    instance.add_dynamic_partitions(reports_partitions.name, [k for k in set(moves.values()) if k not in known])
     for old, new in moves.items():
         carried = _carry_over(instance, old, new)
         instance.delete_dynamic_partition(reports_partitions.name, old)
-        log.info("report partition %s is now %s (%d materializations carried over)", old[:12], new, carried)
+        log.info("report partition %s is now %s (%d materializations carried over)", old[:40], new, carried)
     return moves

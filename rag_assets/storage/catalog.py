@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from rag_assets.storage.atomic import read_json, write_json
+from rag_assets.storage.covers import printed_year
 from rag_assets.storage.textfiles import InputFileError, read_text
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,7 @@ class ReportSource:
     doc_name: str | None = None
     aliases: str | None = None  # other names of the company, ';'-separated
     key: str | None = None  # the partition key (None: registered before keys were readable; see ``partition``)
+    former_keys: tuple[str, ...] = ()  # keys this report's partition had before (an older key format)
 
     @property
     def partition(self) -> str:
@@ -68,12 +70,30 @@ def check_source(sha1: str, path: Path) -> None:
         )
 
 
-def report_key(company: str, period: str | None, sha1: str) -> str:
-    """A readable, unique partition key: the company's name as a slug, the period if subset.csv gives one,
-    and the SHA-1's first eight digits (``weis-markets-2022-31a60b93``)."""
-    slug = re.sub(r"[^a-z0-9]+", "-", company.lower()).strip("-")[:40].strip("-") or "report"
-    year = re.sub(r"[^0-9a-z]+", "-", str(period or "").lower()).strip("-")[:12]
-    return "-".join(p for p in (slug, year, sha1[:8]) if p)
+def report_key(company: str, year: int | None, sha1: str) -> str:
+    """A partition key a person reads and types: the company's name as printed, the fiscal year when known, and
+    the SHA-1's first eight digits (``Bluebird Mining Ltd 2022 cff2f6d9``). Characters that Dagster's selection
+    syntax or a URL would read as syntax (commas, brackets, slashes, quotes, '...') become spaces."""
+    name = " ".join(re.sub(r"[^\w&.'’ -]|_|\.{2,}", " ", company).split())[:60].strip(" .-") or "report"
+    return " ".join(p for p in (name, str(year) if year else "", sha1[:8]) if p)
+
+
+def readable(key: str | None) -> bool:
+    """Whether ``key`` is of the current format (an older one is a SHA-1 or a lower-case hyphenated slug)."""
+    return bool(key) and " " in key
+
+
+FILE_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+
+
+def key_year(period: str | None, pdf: Path) -> int | None:
+    """The fiscal year a key shows: subset.csv's period, else a year in the file's name
+    ('bluebird_mining_2022.pdf'), else the year its cover's title or first page names (``covers.printed_year``)."""
+    for text in (str(period or ""), Path(pdf).stem):
+        m = FILE_YEAR_RE.search(text)
+        if m:
+            return int(m.group(1))
+    return printed_year(Path(pdf))
 
 
 def file_sha1(path: Path, bufsize: int = 1 << 20) -> str:
@@ -176,6 +196,13 @@ def _hash_cache(data: dict) -> dict[str, list]:
     return {k: v for k, v in cache.items() if isinstance(v, list) and len(v) == 3} if isinstance(cache, dict) else {}
 
 
+def _kept_key(theirs: str | None, ours: str | None) -> str | None:
+    """A report's key once given stays; a readable one replaces one of an older format."""
+    if theirs and (readable(theirs) or not readable(ours)):
+        return theirs
+    return ours or theirs
+
+
 class Catalog:
     """Persistent map sha1 -> ReportSource, with a hash cache so unchanged files are not re-read."""
 
@@ -208,7 +235,8 @@ class Catalog:
         for sha, src in self.reports.items():
             theirs = on_disk.get(sha)
             if theirs is None or sha in self._scanned or not theirs.superseded_by:
-                merged[sha] = replace(src, key=theirs.key or src.key) if theirs is not None else src  # keys stay
+                merged[sha] = replace(src, key=_kept_key(theirs.key, src.key), former_keys=tuple(dict.fromkeys(
+                    (*theirs.former_keys, *src.former_keys)))) if theirs is not None else src
         for sha in self._scanned:
             path = merged[sha].path
             for other, src in list(merged.items()):
@@ -260,7 +288,8 @@ class Catalog:
                 currency=(row.get("cur") or row.get("currency") or None),
                 **{k: (str(row.get(k) or "").strip() or None) for k in ("doc_type", "doc_period", "doc_name",
                                                                      "aliases")},
-                key=(known.key if known else None) or report_key(company, row.get("doc_period"), sha),
+                key=(known.key if known else None) or report_key(company, key_year(row.get("doc_period"), pdf), sha),
+                former_keys=known.former_keys if known else (),
             )
         for sha in sorted(set(subset) - set(found)):
             log.warning("subset row of %s (%s) not used: no PDF in %s has that content", sha[:12],
@@ -284,11 +313,14 @@ class Catalog:
         return {sha: src for sha, src in self.reports.items() if not src.superseded_by}
 
     def assign_keys(self) -> dict[str, str]:
-        """Readable partition keys for the reports registered before keys were (sha1 -> the new key); saved."""
-        new = {sha: report_key(src.company_name, src.doc_period, sha) for sha, src in self.reports.items()
-               if not src.key}
+        """Readable partition keys for the reports registered before keys were, or under an older key format
+        (sha1 -> the new key; the old key is kept in ``former_keys``); saved."""
+        new = {sha: report_key(src.company_name, key_year(src.doc_period, Path(src.path)), sha)
+               for sha, src in self.reports.items() if not readable(src.key)}
         if new:
-            self.reports = {sha: replace(src, key=new.get(sha, src.key)) for sha, src in self.reports.items()}
+            self.reports = {sha: replace(src, key=new[sha], former_keys=tuple(dict.fromkeys(
+                                (*src.former_keys, *([src.key] if src.key else []))))) if sha in new else src
+                            for sha, src in self.reports.items()}
             self.save()
         return new
 
@@ -297,7 +329,8 @@ class Catalog:
         keys were readable)."""
         if partition in self.reports:
             return partition
-        found = [sha for sha, src in self.reports.items() if src.key == partition]
+        found = [sha for sha, src in self.reports.items() if src.key == partition] or \
+            [sha for sha, src in self.reports.items() if partition in src.former_keys]  # a link made before
         if not found:
             raise KeyError(f"report partition {partition!r} is not in the catalog {self.path}; put its PDF in the "
                            "inbox and run the sensor or `rag-assets ingest`")

@@ -152,7 +152,8 @@ class Viewer:
             wrong = [r for r in self._scored(folder).values() if r.get("value_score", 1) < 1]
             links = "".join(f"<li><a href='{answer_url(self.base, folder, r['question_text'])}'>"
                             f"{html.escape(r['question_text'][:140])}</a></li>" for r in wrong)
-            parts.append(f"<h3>{html.escape(folder)}: {len(wrong)} wrong</h3><ul>{links}</ul>")
+            parts.append(f"<h3 id='{html.escape(folder, quote=True)}'>{html.escape(folder)}: {len(wrong)} wrong</h3>"
+                         f"<ul>{links}</ul>")
         if len(parts) == 1:
             parts.append("<p>no evaluated answers yet (rag-assets evaluate)</p>")
         return _doc("answers", "".join(parts))

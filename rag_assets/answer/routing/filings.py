@@ -9,18 +9,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from rag_assets.answer.question.period import YEAR, AskedPeriod
+from rag_assets.storage.covers import ANNUAL_RE, QUARTER_RE, REPORT_TITLE_RE, titled_year
 
 DOC_TYPES = {  # how subset.csv and file names write a document type -> ours
     "10k": "annual", "10-k": "annual", "annual": "annual", "annual report": "annual", "20f": "annual",
     "20-f": "annual", "10q": "quarterly", "10-q": "quarterly", "quarterly": "quarterly", "8k": "current",
     "8-k": "current", "earnings": "earnings", "earnings release": "earnings",
 }
-ANNUAL_RE = re.compile(rf"\b(?:for\s+the\s+)?(?:fiscal\s+)?year\s+ended\s+[A-Z][a-z]+\s+\d{{1,2}},?\s+({YEAR})", re.I)
-QUARTER_RE = re.compile(rf"\bquarterly\s+period\s+ended\s+([A-Z][a-z]+)\s+\d{{1,2}},?\s+({YEAR})", re.I)
 FORM_RE = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F)\b")
-# a cover titled as an annual report of a year ('Annual Report 2023', 'Annual Report and Accounts 2022/23')
-REPORT_TITLE_RE = re.compile(rf"\b(?:Annual|Integrated)\s+Report(?:\s+and\s+(?:Accounts|Financial\s+Statements))?"
-                             rf"\s+(?:FY\s?)?({YEAR})(?:\s*[/–-]\s*(\d{{2}}|{YEAR}))?\b", re.I)
 NAME_PERIOD_RE = re.compile(rf"(?<!\d)({YEAR})(?:[ _-]?Q([1-4]))?(?!\d)", re.I)
 COVER_PAGES = 3  # the pages that state a filing's form and period
 LATER_FILING_YEARS = 2  # an annual report prints the two years before its own (income and cash flow statements)
@@ -71,16 +67,8 @@ def detect(filing: Filing, first_pages: list[str]) -> Filing:
         doc_type = "quarterly" if quarter_m and not annual_m else "annual"
     if year is None:
         m = quarter_m if doc_type == "quarterly" and quarter_m else annual_m or quarter_m
-        year = int(m.group(m.lastindex)) if m else _titled_year(titled) if titled else None
+        year = int(m.group(m.lastindex)) if m else titled_year(titled) if titled else None
     return Filing(filing.sha1, filing.company, doc_type, year, filing.quarter, filing.aliases)
-
-
-def _titled_year(m: re.Match) -> int:
-    """The year a report's title names; of a split year ('2022/23') the later, when its fiscal year ends."""
-    first, later = int(m.group(1)), m.group(2)
-    if not later:
-        return first
-    return int(later) if len(later) == 4 else first // 100 * 100 + int(later)
 
 
 def cover_year(first_pages: list[str]) -> int | None:
