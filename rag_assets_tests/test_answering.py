@@ -509,6 +509,12 @@ def test_comparative_sub_questions_search_the_compared_metric_only(ingested, emb
     # "the Group employed 4,210 people" names the metric; the other company's name is not part of the search
     assert [s["value"] for s in rec.sub_answers] == [4210.0, 812.0]
     assert rec.value == "Bluebird Mining Ltd"
+    # the viewer highlights each company's own figure on its own page
+    from rag_assets.viewer.evidence import needles
+
+    shown = needles(rec.to_dict())
+    assert {sha1 for sha1, _ in shown} == {r["pdf_sha1"] for r in rec.references} and len(shown) == 2
+    assert sorted(t for texts in shown.values() for t in texts if t in ("4,210", "812")) == ["4,210", "812"]
 
 
 def test_evaluate_config_on_a_fresh_instance_fails_in_one_line_without_questions(tmp_path):

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from rag_assets.storage.catalog import file_sha1
-from rag_assets.tools.samples import SAMPLES
+from rag_assets.viewer.evidence import answer_url
+from rag_assets.tools.samples import NOTES_PAGE, SAMPLES
 from rag_assets_tests.conftest import free_port, stop_process_group, yellow_box
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.slow
 
 QUESTION = ("What was the cash flow from operating activities (in USD) for Northwind Widgets plc according to the "
             "annual report?")
+COMPARED = 'Which of the companies had the lowest number of employees: "Northwind Widgets plc", "Bluebird Mining Ltd"?'
 
 
 def _cli(env: dict, cwd: Path, *args: str, timeout: int = 600) -> None:
@@ -60,9 +62,13 @@ def ui(tmp_path_factory):
     _cli(env, work, "ingest", str(data / "pdfs"))
     northwind = next(s for s in SAMPLES if s.company == "Northwind Widgets plc")
     sha1 = file_sha1(data / "pdfs" / northwind.file_name)
-    (data / "questions.json").write_text(json.dumps([{"text": QUESTION, "kind": "number"}]))
+    bluebird = file_sha1(data / "pdfs" / next(s for s in SAMPLES if s.company == "Bluebird Mining Ltd").file_name)
+    (data / "questions.json").write_text(json.dumps([{"text": QUESTION, "kind": "number"},
+                                                     {"text": COMPARED, "kind": "comparative"}]))
     (data / "answers_gold.json").write_text(json.dumps(
-        {QUESTION: {"kind": "number", "answers": ["1"], "reference_pools": [[f"{sha1}:4"]]}}))
+        {QUESTION: {"kind": "number", "answers": ["1"], "reference_pools": [[f"{sha1}:4"]]},
+         COMPARED: {"kind": "comparative", "answers": ["Bluebird Mining Ltd"],
+                    "reference_pools": [[f"{sha1}:{NOTES_PAGE}"], [f"{bluebird}:{NOTES_PAGE}"]]}}))
     done = subprocess.run(["dagster", "asset", "materialize", "-m", "rag_assets.orchestration.definitions",
                            "--select", "question_set,answers,evaluation", "--partition", "local"],
                           cwd=work, env=env, capture_output=True, text=True, timeout=900)
@@ -74,7 +80,7 @@ def ui(tmp_path_factory):
         _wait_for(f"http://127.0.0.1:{ports['ui']}/server_info")
         _wait_for(f"http://127.0.0.1:{ports['viewer']}/")
         yield {"ui": f"http://127.0.0.1:{ports['ui']}", "viewer": f"http://127.0.0.1:{ports['viewer']}",
-               "work": work, "env": env, "northwind": sha1}
+               "work": work, "env": env, "northwind": sha1, "bluebird": bluebird}
     finally:
         stop_process_group(proc)
         log.close()
@@ -133,7 +139,7 @@ def test_a_report_is_found_by_typing_its_company_name_as_printed(ui, page):
 def test_a_wrong_answers_link_in_the_evaluation_opens_the_highlighted_cited_page(ui, page):
     page.goto(ui["ui"] + "/assets/evaluation?view=partitions&partition=local")
     _dismiss_welcome(page)
-    link = page.locator(f'a[href^="{ui["viewer"]}/answer/local"]')
+    link = page.locator(f'a[href="{answer_url(ui["viewer"], "local", QUESTION)}"]')
     link.first.wait_for()
     assert link.first.inner_text() == QUESTION
     # the viewer's list of this configuration's wrong answers opens in a new tab, the Dagster UI stays
@@ -180,6 +186,19 @@ def test_a_partition_made_with_other_settings_shows_unsynced_in_its_own_view(ui,
     page.goto(f"{changed_ui}/assets/report_pages?view=partitions&partition={key}")
     page.get_by_text("Latest materialization", exact=False).first.wait_for()
     assert "Unsynced" not in page.inner_text("body"), "pages do not depend on chunking"
+
+
+def test_a_comparisons_answer_page_highlights_every_companys_value(ui, page):
+    """The comparison's viewer page shows each company's cited page with its own figure highlighted (4,210 and
+    812 employees), not one company's page, nor pages with nothing marked."""
+    page.goto(answer_url(ui["viewer"], "local", COMPARED))
+    text = page.inner_text("body")
+    assert "Bluebird Mining Ltd" in text and "Northwind Widgets plc" in text
+    cited = page.locator("figure.cited img").evaluate_all("els => els.map(e => e.src)")
+    companies = {src.split("/png/")[1].split("/")[0] for src in cited}
+    assert companies == {ui["northwind"], ui["bluebird"]}, cited
+    for src in cited:
+        assert yellow_box(page.request.get(src).body()) is not None, f"nothing highlighted on {src}"
 
 
 def test_stale_reports_show_in_the_asset_graph_without_opening_a_partition(ui, page):

@@ -19,7 +19,8 @@ def _add(out: dict[Page, list[str]], page: Page, *needles: str) -> None:
 
 
 def needles(record: dict) -> dict[Page, list[str]]:
-    """Each cited page of ``record`` with the texts that show the answer on it."""
+    """Each cited page of ``record`` with the texts that show the answer on it; for a comparison, each company's
+    page with the texts that show its value."""
     out: dict[Page, list[str]] = {}
     cited = [(r["pdf_sha1"], int(r["page_index"])) for r in record.get("references") or []]
     for o in (record.get("computation") or {}).get("operands") or []:
@@ -33,6 +34,11 @@ def needles(record: dict) -> dict[Page, list[str]]:
     for page in cited:
         _add(out, page, parsed.get("evidence_quote", ""))
         out.setdefault(page, [])
+    for sub in record.get("sub_answers") or []:  # a comparison: every company's value on its own page
+        for page, texts in needles(sub).items():
+            for text in texts:
+                _add(out, page, text)
+            out.setdefault(page, [])
     return out
 
 

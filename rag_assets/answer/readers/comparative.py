@@ -39,10 +39,19 @@ def sub_answers(cfg: RunConfig, question: str, routes: list[Route], rec: AnswerR
         rec.llm_calls += sub.llm_calls
     rec.sub_answers = [
         {"company": r.company, "value": s.value, "references": s.references, "error": s.error,
-         "grounded": s.grounded, "pages_sent": s.pages_sent}
+         "grounded": s.grounded, "pages_sent": s.pages_sent, **_shown(s)}
         for r, s in zip(routes, subs)
     ]
     return subs
+
+
+def _shown(sub: AnswerRecord) -> dict:
+    """What shows a company's value on its page: the figure the reader chose (its row label and the value as
+    written) and a computation's operands, so that the evidence viewer highlights every company's value."""
+    parsed = sub.parsed or {}
+    chosen = [c for c in sub.candidates if "id" in c and c["id"] == parsed.get("candidate")][:1]
+    return {"parsed": {k: parsed[k] for k in ("candidate", "value_as_written", "evidence_quote") if k in parsed},
+            "candidates": chosen, "computation": sub.computation}
 
 
 def answer_comparative(cfg: RunConfig, llm, question: str, routes: list[Route], rec: AnswerRecord,
