@@ -55,6 +55,9 @@ QUALIFIER_RE = re.compile(r",?\s*(?:\(|\bnet\s+of\s+allowances?\b|\bless\s+allow
                           r"including|excluding|at\s|as\s+of)\b)", re.I)
 
 
+LOSS_ONLY_RE = re.compile(r"^(?!.*\b(?:income|earnings|profit)\b).*\bloss(?:es)?\b")  # names a loss, not a result
+
+
 def label_match(label: str, labels: tuple[str, ...]) -> float:
     """3 when the row's label is one of ``labels``; 2 when it starts with one and adds at most three words
     ('Net income attributable to X'); 1 when it holds every word of one; 0 otherwise. A label's trailing
@@ -124,5 +127,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
     value = cand.value_of(fig)
     if not (spec and spec.signed):
         value = abs(value)
+    elif value > 0 and LOSS_ONLY_RE.search(fold(QUALIFIER_RE.split(cand.label, maxsplit=1)[0])):
+        value = -value  # 'Net loss 660' printed without brackets: the loss is the sign
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
                    cand.scale, cand.scale_words)
