@@ -291,3 +291,23 @@ def test_a_row_label_matches_in_any_order_inflection_or_noun_form():
     assert label_match("Cash dividends paid", ("cash dividends paid",)) == 3.0
     assert label_match("Cash dividends declared", ("cash dividends paid",)) == 0.0
     assert lemmas("investments") != lemmas("invested capital")
+
+
+def test_a_loss_years_rows_are_the_items_rows_with_the_loss_as_the_sign():
+    """A company in a loss year prints 'Loss from operations' and 'Net loss' in its income statement: those are
+    operating and net income, negative whether the loss is bracketed or not; a segment table's 'Earnings from
+    operations' on another page does not win over the statement."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    lib = default_library()
+    statement = SourcePage("s", 54, "CONSOLIDATED STATEMENTS OF OPERATIONS\n(Dollars in millions)\n"
+                                    "| | 2022 | 2021 |\n| --- | --- | --- |\n| Total revenues | 66,608 | 62,286 |\n"
+                                    "| Loss from operations | (3,547) | (2,902) |\n| Net loss | 4,935 | 4,290 |\n", True)
+    segment = SourcePage("s", 40, "Segment results (Dollars in millions)\n| | 2022 | 2021 |\n| --- | --- | --- |\n"
+                                  "| Earnings from operations | $29 | $(1,544) |\n", False)
+    op = find_operand(Item("operating income", 2022), lib.items["operating income"], [segment, statement])
+    assert (op.value, op.page_index) == (-3_547e6, 54)
+    net = find_operand(Item("net income", 2022), lib.items["net income"], [segment, statement])
+    assert (net.value, net.page_index) == (-4_935e6, 54)
