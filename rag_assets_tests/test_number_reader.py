@@ -311,3 +311,15 @@ def test_a_loss_years_rows_are_the_items_rows_with_the_loss_as_the_sign():
     assert (op.value, op.page_index) == (-3_547e6, 54)
     net = find_operand(Item("net income", 2022), lib.items["net income"], [segment, statement])
     assert (net.value, net.page_index) == (-4_935e6, 54)
+
+
+def test_a_gross_margin_amount_takes_its_tables_scale_and_a_margin_percentage_does_not():
+    """'Gross margin 5,063' in a table '(In millions)' is $5,063 million (an income statement's amount); an
+    'Operating margin' row of 12.3 in the same table is a percentage, never scaled."""
+    from rag_assets.answer.evidence.candidates import page_candidates
+
+    text = ("| (In millions, except per share amounts) | 2021 | 2020 |\n| --- | --- | --- |\n"
+            "| Net sales | 14,082 | 11,303 |\n| Gross margin | 5,063 | 3,531 |\n| Operating margin | 12.3 | 4.5 |\n")
+    rows = {c.label: c for c in page_candidates(text, "s", 1)}
+    assert rows["Gross margin"].scale == rows["Net sales"].scale == 1e6
+    assert rows["Operating margin"].scale == 1.0

@@ -149,7 +149,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         label = _label(cells)
         if not figs or not label:
             continue
-        mult, words = (scale if scale and not unscaled_label(label) else (1.0, ""))
+        mult, words = (scale if scale and not unscaled_label(label, tuple(f.value for f in figs)) else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label, tuple(_dated(figs, years)), mult, words,
                              total_last=total_last))
     return out

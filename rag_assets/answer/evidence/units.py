@@ -80,6 +80,12 @@ def asks_percent(metric: str) -> bool:
     return bool(PERCENT_ASKED_RE.search(metric))
 
 
-def unscaled_label(label: str) -> bool:
-    """A row of per-share amounts, percentages, ratios or counts: a table's scale never applies to it."""
-    return bool(UNSCALED_LABEL_RE.search(label))
+def unscaled_label(label: str, figures: tuple[float, ...] = ()) -> bool:
+    """A row of per-share amounts, percentages, ratios or counts: a table's scale never applies to it. A margin
+    row whose figures pass 100 is an amount ('Gross margin 5,063' in a table in millions), not a percentage."""
+    m = UNSCALED_LABEL_RE.search(label)
+    if m is None:
+        return False
+    if m.group(0).lower() == "margin" and not UNSCALED_LABEL_RE.search(label[:m.start()] + label[m.end():]):
+        return not any(abs(v) > 100 for v in figures)
+    return True
