@@ -18,7 +18,7 @@ def test_ingest_twice_is_idempotent(inbox, tmp_path, monkeypatch, capsys):
     instance = dg.DagsterInstance.get()
     assert set(instance.get_dynamic_partitions("reports")) == {r["partition"] for r in first}
     assert set(instance.get_materialized_partitions(dg.AssetKey("bm25_index"))) == {r["partition"] for r in first}
-    assert all(r["partition"].endswith("-" + r["sha1"][:8]) for r in first)
+    assert all(r["partition"].endswith(" " + r["sha1"][:8]) for r in first)  # "<company> <year> <sha1[:8]>"
     names = {r["company"] for r in first}
     assert names == {"Northwind Widgets plc", "Bluebird Mining Ltd"}
 
