@@ -189,6 +189,34 @@ def test_an_older_instances_sha1_partitions_get_readable_keys_without_ingesting_
     assert _materialize(instance, key, res, selection=["bm25_index"]).success  # the key reads the same files
 
 
+def _as_older_slugs(instance, store) -> dict[str, str]:
+    """The catalog and the instance as the previous key format left them (``northwind-widgets-plc-<sha8>``)."""
+    data = json.loads(store.catalog_path.read_text())
+    slugs = {sha: re.sub(r"[^a-z0-9]+", "-", e["company_name"].lower()).strip("-") + "-" + sha[:8]
+             for sha, e in data["reports"].items()}
+    for sha, entry in data["reports"].items():
+        entry["key"] = slugs[sha]
+    store.catalog_path.write_text(json.dumps(data))
+    for sha in slugs:
+        instance.delete_dynamic_partition(reports_partitions.name, sha)
+    instance.add_dynamic_partitions(reports_partitions.name, list(slugs.values()))
+    return slugs
+
+
+def test_the_sensor_on_an_instance_under_older_keys_finds_nothing_new_and_brings_no_old_key_back(registered):
+    """The inbox sensor's scan reads each report's key after the migration: the renamed reports are not new, so
+    the old keys are not added again beside the readable ones (nor ingested again)."""
+    from rag_assets.orchestration.automation import new_reports
+
+    instance, store, reports = registered
+    _as_older_slugs(instance, store)
+    new, total = new_reports(instance, store)
+    assert new == [] and total == len(reports)
+    assert set(instance.get_dynamic_partitions(reports_partitions.name)) == \
+        {s.key for s in store.catalog().reports.values()}
+    assert all(" " in k for k in instance.get_dynamic_partitions(reports_partitions.name))
+
+
 def test_partitions_keyed_by_the_older_slug_format_get_readable_keys_without_ingesting_again(registered):
     """A catalog and an instance as the previous key format made them (``northwind-widgets-plc-<sha8>``): the
     partitions are renamed to the company's printed name and year, nothing is stale, and the old key still finds
@@ -199,15 +227,7 @@ def test_partitions_keyed_by_the_older_slug_format_get_readable_keys_without_ing
     instance, store, reports = registered
     src = reports[NORTHWIND.company]
     res = _resources()
-    data = json.loads(store.catalog_path.read_text())
-    slugs = {sha: re.sub(r"[^a-z0-9]+", "-", e["company_name"].lower()).strip("-") + "-" + sha[:8]
-             for sha, e in data["reports"].items()}
-    for sha, entry in data["reports"].items():
-        entry["key"] = slugs[sha]
-    store.catalog_path.write_text(json.dumps(data))
-    for sha in slugs:  # the instance as the older code left it
-        instance.delete_dynamic_partition(reports_partitions.name, sha)
-    instance.add_dynamic_partitions(reports_partitions.name, list(slugs.values()))
+    slugs = _as_older_slugs(instance, store)
     old = slugs[src.sha1]
     _materialize(instance, old, res)
     defs = build_definitions(res)

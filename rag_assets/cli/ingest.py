@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import logging
 import os
 import signal
@@ -148,7 +150,9 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     instance = dg.DagsterInstance.get()
     for line in mark_orphaned_runs(instance):
         print(line)
-    migrate_partition_keys(instance, store)  # an older instance's SHA-1 partitions: readable keys, not re-ingested
+    if migrate_partition_keys(instance, store):  # an older instance's partitions: readable keys, not re-ingested
+        keys = store.partition_keys()
+        found = [replace(r, key=keys.get(r.sha1, r.key)) for r in found]  # scanned before the keys changed
     known = set(instance.get_dynamic_partitions(reports_partitions.name))
     new = [r.partition for r in found if r.partition not in known]
     if new:

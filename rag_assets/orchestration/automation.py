@@ -9,10 +9,10 @@ from rag_assets.orchestration.resources import ReportStore
 
 
 def new_reports(instance: dg.DagsterInstance, store: ReportStore) -> tuple[list, int]:
-    """Inbox PDFs that are not yet report partitions, and how many PDFs the inbox holds (SHA-1 partitions of an
-    older instance are renamed to readable keys first: they are not new)."""
+    """Inbox PDFs that are not yet report partitions, and how many PDFs the inbox holds (partitions of an older
+    instance, under SHA-1s or older keys, are renamed to readable keys first: they are not new)."""
+    migrate_partition_keys(instance, store)  # first: a scan reads each report's current key from the catalog
     found = store.scan_inbox()
-    migrate_partition_keys(instance, store)
     known = set(instance.get_dynamic_partitions(reports_partitions.name))
     return [r for r in found if r.partition not in known], len(found)
 
