@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import logging
 import os
 import signal
 import socket
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from rag_assets.orchestration.instance import ensure_dagster_home

@@ -1,8 +1,8 @@
 """Question set, answers per run configuration, and their evaluation against gold answers."""
 
 import time
-from urllib.parse import quote
 from pathlib import Path
+from urllib.parse import quote
 
 import dagster as dg
 

@@ -203,6 +203,11 @@ def _kept_key(theirs: str | None, ours: str | None) -> str | None:
     return ours or theirs
 
 
+def _former(*groups) -> tuple[str, ...]:
+    """Former keys of a report, each once, in the order first seen (an empty key is none)."""
+    return tuple(dict.fromkeys(k for group in groups for k in group if k))
+
+
 class Catalog:
     """Persistent map sha1 -> ReportSource, with a hash cache so unchanged files are not re-read."""
 
@@ -235,8 +240,9 @@ class Catalog:
         for sha, src in self.reports.items():
             theirs = on_disk.get(sha)
             if theirs is None or sha in self._scanned or not theirs.superseded_by:
-                merged[sha] = replace(src, key=_kept_key(theirs.key, src.key), former_keys=tuple(dict.fromkeys(
-                    (*theirs.former_keys, *src.former_keys)))) if theirs is not None else src
+                merged[sha] = replace(src, key=_kept_key(theirs.key, src.key),
+                                      former_keys=_former(theirs.former_keys, src.former_keys)) \
+                    if theirs is not None else src
         for sha in self._scanned:
             path = merged[sha].path
             for other, src in list(merged.items()):
@@ -318,9 +324,8 @@ class Catalog:
         new = {sha: report_key(src.company_name, key_year(src.doc_period, Path(src.path)), sha)
                for sha, src in self.reports.items() if not readable(src.key)}
         if new:
-            self.reports = {sha: replace(src, key=new[sha], former_keys=tuple(dict.fromkeys(
-                                (*src.former_keys, *([src.key] if src.key else []))))) if sha in new else src
-                            for sha, src in self.reports.items()}
+            self.reports = {sha: replace(src, key=new[sha], former_keys=_former(src.former_keys, [src.key]))
+                            if sha in new else src for sha, src in self.reports.items()}
             self.save()
         return new
 

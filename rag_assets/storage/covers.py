@@ -11,7 +11,7 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-YEAR = r"(?:19[89]|20[0-4])\d"
+YEAR = r"(?:19[89]|20[0-4])\d"  # a fiscal year as printed (also how answer.question.period reads questions)
 ANNUAL_RE = re.compile(rf"\b(?:for\s+the\s+)?(?:fiscal\s+)?year\s+ended\s+[A-Z][a-z]+\s+\d{{1,2}},?\s+({YEAR})", re.I)
 QUARTER_RE = re.compile(rf"\bquarterly\s+period\s+ended\s+([A-Z][a-z]+)\s+\d{{1,2}},?\s+({YEAR})", re.I)
 REPORT_TITLE_RE = re.compile(rf"\b(?:Annual|Integrated)\s+Report(?:\s+and\s+(?:Accounts|Financial\s+Statements))?"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.question.formulas import Item
@@ -62,8 +61,13 @@ def label_match(label: str, labels: tuple[str, ...]) -> float:
     """3 when the row's label is one of ``labels``; 2 when it starts with one and adds at most three words
     ('Net income attributable to X'); 1 when it holds every word of one; 0 otherwise. A label's trailing
     qualifier ('Accounts receivable, net of allowances of $132 at December 31, 2019') is left out."""
-    head = QUALIFIER_RE.split(label, maxsplit=1)[0]
+    head = _head(label)
     return max(_match(label, labels), _match(head, labels) if head.strip() and head != label else 0.0)
+
+
+def _head(label: str) -> str:
+    """A row label without its trailing qualifier (', net of allowances of $132 ...')."""
+    return QUALIFIER_RE.split(label, maxsplit=1)[0]
 
 
 def _match(label: str, labels: tuple[str, ...]) -> float:
@@ -127,7 +131,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
     value = cand.value_of(fig)
     if not (spec and spec.signed):
         value = abs(value)
-    elif value > 0 and LOSS_ONLY_RE.search(fold(QUALIFIER_RE.split(cand.label, maxsplit=1)[0])):
+    elif value > 0 and LOSS_ONLY_RE.search(fold(_head(cand.label))):
         value = -value  # 'Net loss 660' printed without brackets: the loss is the sign
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
                    cand.scale, cand.scale_words)

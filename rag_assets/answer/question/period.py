@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-YEAR = r"(?:19[89]|20[0-4])\d"
+from rag_assets.storage.covers import YEAR  # a fiscal year as reports and questions print it
+
 ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 TWO_DIGIT_FY_RE = re.compile(r"\b(FY|fiscal(?:\s+year)?)\s?['’]?(\d{2})(?!\d|[.,]\d|\s*%)", re.I)
 QUARTER_FIRST_RE = re.compile(r"\b([1-4])Q\s?['’]?(\d{2}|\d{4})\b", re.I)  # 2Q23, 2Q 2023

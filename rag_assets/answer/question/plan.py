@@ -179,11 +179,12 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool) -> 
     first, last = (min(years), max(years)) if len(years) >= 2 else (parser.year - 1, parser.year)
     for pattern in GROWTH_RES:  # the first form whose words name a figure
         m = pattern.search(clause)
-        a, b = (read_metric(m.group(1), at_year(parser, y)) for y in (first, last)) if m else (None, None)
-        if a is not None and b is not None:
+        ends = _ends(m.group(1), first, last, parser) if m else None
+        if ends:
             break
     else:
         return None
+    a, b = ends
     diff = Op("-", b, a)
     relative = percent or bool(RELATIVE_RE.search(clause))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
@@ -195,10 +196,10 @@ def _how_much_more(clause: str, period: AskedPeriod, parser: Parser) -> MetricPl
     m = HOW_MUCH_MORE_RE.search(clause)
     if m is None or len(period.years) < 2:
         return None
-    first, last = min(period.years), max(period.years)
-    a, b = read_metric(m.group(2), at_year(parser, first)), read_metric(m.group(2), at_year(parser, last))
-    if a is None or b is None:
+    ends = _ends(m.group(2), min(period.years), max(period.years), parser)
+    if ends is None:
         return None
+    a, b = ends
     lower = m.group(1).lower() in ("lower", "less", "smaller")
     return MetricPlan(Op("-", a, b) if lower else Op("-", b, a), "a change between two years")
 
@@ -208,12 +209,18 @@ def _cagr(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None
     if m is None or len(period.years) < 2:
         return None
     first, last = min(period.years), max(period.years)
-    words = CAGR_RE.sub(" ", clause)
-    a, b = read_metric(words, at_year(parser, first)), read_metric(words, at_year(parser, last))
-    if a is None or b is None:
+    ends = _ends(CAGR_RE.sub(" ", clause), first, last, parser)
+    if ends is None:
         return None
+    a, b = ends
     growth = Op("^", Op("/", b, a), Const(1 / (last - first)))
     return MetricPlan(Op("-", growth, Const(1.0)), "a compound annual growth rate")
+
+
+def _ends(words: str, first: int, last: int, parser: Parser) -> tuple[Node, Node] | None:
+    """The figure ``words`` name in the first and in the last year, or None when they name none."""
+    a, b = read_metric(words, at_year(parser, first)), read_metric(words, at_year(parser, last))
+    return None if a is None or b is None else (a, b)
 
 
 def at_year(parser: Parser, year: int) -> Parser:

@@ -51,7 +51,6 @@ ASK_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were)|how\s+(?:much|many)|comput
                     r"determine|provide|estimate|"
                     r"what(?=\s+(?:share|proportion|percentage|portion|fraction|part)\s+of\b))\b\s*(?:the\s+)?",
                     re.I)  # 'what share of X came from Y': the clause keeps 'share of'
-
 POSSESSIVE_RE = re.compile(r"^.*?\b[\w&.-]+(?:'s|’s|s'|s’)\s+", re.I)
 LEAD_RE = re.compile(r"^(?:(?:with|where|and|then|what|how|is|was|were|are|did|does|do|has|have|the|a|an|its|their|this|that|"
                      r"much|many|compute|calculate|report|give|find)\s+)+", re.I)
