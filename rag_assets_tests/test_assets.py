@@ -149,7 +149,7 @@ def test_sensor_registers_new_pdfs_once(inbox, instance):
 
 
 def test_a_key_is_the_printed_name_and_year_and_never_selection_syntax():
-    from rag_assets.storage.catalog import readable, report_key
+    from rag_assets.storage.keys import readable, report_key
     from rag_assets.storage.covers import year_of_cover
 
     sha = "ab" * 20
@@ -320,6 +320,20 @@ def test_the_status_sensor_refreshes_report_status_when_the_stale_set_changes(re
     changed, moved = look(res, cursor)
     assert isinstance(changed, dg.RunRequest) and changed.tags == {"stale_reports": "1"} and moved != cursor
     assert changed.run_key != first.run_key
+
+
+def test_the_status_sensor_starts_no_run_on_an_instance_without_reports():
+    """A fresh clone's UI: with no report registered there is nothing to report on, so the sensor skips (a run
+    started there was killed with the UI and logged a traceback) and keeps no cursor, so the first reports count."""
+    from rag_assets.orchestration.monitoring import build_status_sensor
+
+    res = _resources()
+    sensor = build_status_sensor(ingestion_graph(res))
+    with dg.DagsterInstance.ephemeral() as instance, \
+            dg.build_sensor_context(instance=instance, resources={"store": res["store"]}) as ctx:
+        result = sensor(ctx)
+        assert isinstance(result, dg.SkipReason) and result.skip_message == "no reports registered yet"
+        assert ctx.cursor is None
 
 
 def test_index_checks_fail_when_an_index_disagrees_with_the_chunks(registered):

@@ -88,6 +88,8 @@ def build_status_sensor(ingestion: list, running: bool = True) -> dg.SensorDefin
                "changes, refreshes report_status (its check warns in the asset graph while any is behind).")
     def report_status_sensor(context: dg.SensorEvaluationContext, store: ReportStore):
         partitions, behind = stale_reports(context.instance, graph, store)
+        if not partitions:  # a fresh instance: nothing to report on, no run to start
+            return dg.SkipReason("no reports registered yet")
         seen = hashlib.sha1(json.dumps(sorted(behind.items())).encode()).hexdigest()[:16]
         said = f"{len(behind)} of {len(partitions)} reports stale or incomplete"
         if seen == context.cursor:

@@ -13,7 +13,7 @@ import dagster as dg
 from rag_assets.ingest.stages import STAGES
 from rag_assets.orchestration.ingest_assets import reports_partitions
 from rag_assets.orchestration.resources import ReportStore
-from rag_assets.storage.catalog import readable
+from rag_assets.storage.keys import readable
 
 log = logging.getLogger(__name__)
 

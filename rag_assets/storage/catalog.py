@@ -1,8 +1,8 @@
 """The report catalog: which PDFs exist, their SHA-1s, partition keys and company names.
 
 A report's data lives under its SHA-1; its Dagster partition key is one a person can read and type
-(``boeing-2022-4af859e2``: company, period, the SHA-1's first eight digits), made when the PDF is first
-registered and kept from then on (a later edit of subset.csv does not move the partition)."""
+(``storage.keys``), made when the PDF is first registered and kept from then on (a later edit of subset.csv does
+not move the partition)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from rag_assets.storage.atomic import read_json, write_json
-from rag_assets.storage.covers import printed_year
+from rag_assets.storage.keys import kept_key, key_year, readable, report_key
 from rag_assets.storage.textfiles import InputFileError, read_text
 
 log = logging.getLogger(__name__)
@@ -68,32 +68,6 @@ def check_source(sha1: str, path: Path) -> None:
             f"{path} changed since it was registered as report {sha1[:12]} (its bytes are now {now[:12]}); this "
             "partition is superseded: run `rag-assets ingest` on its folder (or the sensor) to ingest the new file"
         )
-
-
-def report_key(company: str, year: int | None, sha1: str) -> str:
-    """A partition key a person reads and types: the company's name as printed, the fiscal year when known, and
-    the SHA-1's first eight digits (``Bluebird Mining Ltd 2022 cff2f6d9``). Characters that Dagster's selection
-    syntax or a URL would read as syntax (commas, brackets, slashes, quotes, '...') become spaces."""
-    name = " ".join(re.sub(r"[^\w&.'’ -]|_|\.{2,}", " ", company).split())[:60].strip(" .-") or "report"
-    return " ".join(p for p in (name, str(year) if year else "", sha1[:8]) if p)
-
-
-def readable(key: str | None) -> bool:
-    """Whether ``key`` is of the current format (an older one is a SHA-1 or a lower-case hyphenated slug)."""
-    return bool(key) and " " in key
-
-
-FILE_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
-
-
-def key_year(period: str | None, pdf: Path) -> int | None:
-    """The fiscal year a key shows: subset.csv's period, else a year in the file's name
-    ('bluebird_mining_2022.pdf'), else the year its cover's title or first page names (``covers.printed_year``)."""
-    for text in (str(period or ""), Path(pdf).stem):
-        m = FILE_YEAR_RE.search(text)
-        if m:
-            return int(m.group(1))
-    return printed_year(Path(pdf))
 
 
 def file_sha1(path: Path, bufsize: int = 1 << 20) -> str:
@@ -196,13 +170,6 @@ def _hash_cache(data: dict) -> dict[str, list]:
     return {k: v for k, v in cache.items() if isinstance(v, list) and len(v) == 3} if isinstance(cache, dict) else {}
 
 
-def _kept_key(theirs: str | None, ours: str | None) -> str | None:
-    """A report's key once given stays; a readable one replaces one of an older format."""
-    if theirs and (readable(theirs) or not readable(ours)):
-        return theirs
-    return ours or theirs
-
-
 def _former(*groups) -> tuple[str, ...]:
     """Former keys of a report, each once, in the order first seen (an empty key is none)."""
     return tuple(dict.fromkeys(k for group in groups for k in group if k))
@@ -240,7 +207,7 @@ class Catalog:
         for sha, src in self.reports.items():
             theirs = on_disk.get(sha)
             if theirs is None or sha in self._scanned or not theirs.superseded_by:
-                merged[sha] = replace(src, key=_kept_key(theirs.key, src.key),
+                merged[sha] = replace(src, key=kept_key(theirs.key, src.key),
                                       former_keys=_former(theirs.former_keys, src.former_keys)) \
                     if theirs is not None else src
         for sha in self._scanned:
