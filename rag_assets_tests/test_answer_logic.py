@@ -173,3 +173,21 @@ def test_the_retrieval_query_drops_the_company_with_its_possessive_and_only_as_a
     assert retrieval_query("Did Kystlinjen AS’ revenue grow?", "Kystlinjen AS") == "Did revenue grow?"
     assert retrieval_query("What is Adobe Inc.'s revenue?", "Adobe Inc.") == "What is revenue?"
     assert retrieval_query("Does Fjordlysville run ferries?", "Fjordlys") == "Does Fjordlysville run ferries?"
+
+
+def test_the_company_as_the_question_writes_it_is_dropped_from_the_query():
+    """A report never prints an analyst's abbreviation of its company ('BM' for Bluebird Mining): left in the query, it was a
+    topic word no statement could print (a yes/no found nothing). The router keeps each form it matched."""
+    from rag_assets.answer.routing.question_text import retrieval_query
+    from rag_assets.answer.routing.router import Router
+
+    router = Router({"a" * 40: "Bluebird Mining", "b" * 40: "Northwind Traders"},
+                    {"Northwind Traders": ("Northwind Traders Holdings plc",)})
+    [route] = router.route("Did BM's copper output rise in 2Q23 versus 2Q22?")
+    assert (route.company, route.written) == ("Bluebird Mining", ("BM",))
+    assert retrieval_query("Did BM's copper output rise in 2Q23 versus 2Q22?", route.company,
+                           route.written) == "Did copper output rise in 2Q23 versus 2Q22?"
+    [route] = router.route("Was NORTHWIND TRADERS HOLDINGS' fleet larger in 2022?")
+    assert route.written == ("NORTHWIND TRADERS HOLDINGS",)
+    assert retrieval_query("Was NORTHWIND TRADERS HOLDINGS' fleet larger in 2022?", route.company,
+                           route.written) == "Was fleet larger in 2022?"

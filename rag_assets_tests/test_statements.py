@@ -146,3 +146,40 @@ def _the_record_keeps_the_decisive_statement(true_reading, pages, strict_reading
 
 def test_one_sentence_on_a_late_page_gives_true_with_the_real_model_in_any_page_order():
     run_in_fresh_process(_late_sentence_and_reordering)
+
+
+def test_the_topic_is_what_is_asked_not_its_period_direction_or_basis():
+    """Issue 38: a yes/no worded with its period, direction and basis ("based on ..., was X in 2Q23 lower than
+    in 2Q22") found no statement: those words, half of the question, were counted as topic words that the
+    decisive sentence ("X decreased ... compared with the same period") does not print. Each wording finds it."""
+    pages = _pages({40: "Fjordlys Ferjer ASA\nAverage fuel hedge exposure decreased by NOK 7 million for the three "
+                        "months ended June 30, 2023, compared with the same period in the prior year.",
+                    41: FILLER})
+    for question in ("Looking at its fuel hedge exposure, did Fjordlys face less in the second fiscal quarter of "
+                     "2023 compared to the same period in the prior year?",
+                     "Based on average fuel hedge exposure, was it in the second quarter of 2023 lower than in the "
+                     "second quarter of 2022?",
+                     "Measured by fuel hedge exposure, did the average decline in 2Q23 versus 2Q22?"):
+        found, _ = find_statements(pages, question, question, default_lexicon(), 8, year=2023)
+        assert [s.page_index for s in found] == [40], question
+    # the filler shares only frame words with the question: it never names the topic
+    found, _ = find_statements(_pages({41: FILLER + " Passenger numbers fell in the second quarter."}),
+                               "Was fuel hedge exposure lower in the second quarter?",
+                               "Was fuel hedge exposure lower in the second quarter?", default_lexicon(), 8)
+    assert found == []
+
+
+def test_a_statement_names_the_topic_in_the_words_of_the_question_or_of_its_restatement():
+    """"Is X exposed to cyclicality, i.e. do its results move with economic and industry cycles?" found no
+    statement: each sentence printed one wording, under half of both together. Either wording now names it."""
+    question = ("Is Fjordlys Ferjer's business exposed to seasonality, i.e. do its earnings move with the tourist "
+                "seasons?")
+    main = {5: "Our business is exposed to strong seasonality in passenger traffic."}
+    again = {6: "Earnings move with the tourist seasons, peaking in July."}
+    for texts in (main, again):
+        found, _ = find_statements(_pages({**texts, 12: FILLER}), question, question, default_lexicon(), 8)
+        assert [s.page_index for s in found] == list(texts), texts
+    found, _ = find_statements(_pages({5: "Our business is exposed to seasonality, and so are our earnings."}),
+                               "Is the fleet (i.e. its vessels) exposed to ice damage?",
+                               "Is the fleet (i.e. its vessels) exposed to ice damage?", default_lexicon(), 8)
+    assert found == []  # 'exposed' alone is under half of 'fleet exposed ice damage'

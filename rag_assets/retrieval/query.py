@@ -33,6 +33,7 @@ class Lexicon:
     events: dict[str, tuple[Term, ...]] = field(default_factory=dict)  # asked/stated/.../launched_by
     template_phrases: tuple[str, ...] = ()  # dropped from the embedding query
     names: dict[str, frozenset[str]] = field(default_factory=dict)  # names: lower-case words per list
+    frame_words: frozenset[str] = frozenset()  # when / which way / on what basis: not a statement's topic
 
     @classmethod
     def from_dict(cls, data: dict) -> "Lexicon":
@@ -53,6 +54,7 @@ class Lexicon:
                               "general_by", "launched_by", "expectation_asked_by", "expectation_stated_by")},
             template_phrases=tuple(str(t).strip() for t in data.get("template_phrases") or [] if str(t).strip()),
             names={k: frozenset(_word(w) for w in words or []) for k, words in (data.get("names") or {}).items()},
+            frame_words=frozenset(tokenize(data.get("frame_words", ""))),
         )
 
     @classmethod

@@ -272,6 +272,9 @@ def _text_candidates(paragraph: str, sha1: str, page_index: int) -> list[Candida
     return out
 
 
+PERIOD_CODE_RE = re.compile(r"(?:q|h|fy|cy)\d{1,4}")  # a period written as a code: '2Q23' -> 'q23', 'FY22'
+
+
 @dataclass(frozen=True)
 class MetricQuery:
     """What a figure's label or sentence must name: the metric's own words and its synonym terms."""
@@ -280,13 +283,15 @@ class MetricQuery:
     terms: tuple[Term, ...]
 
     @classmethod
-    def of(cls, metric: str, lexicon: Lexicon | None) -> "MetricQuery":
+    def of(cls, metric: str, lexicon: Lexicon | None, frame: bool = False) -> "MetricQuery":
         """The metric's words without template words, and the terms of every synonym group the metric names.
         A group named only inside a longer term of another group is not used ('employees' in 'employees let
-        go' does not bring in the headcount group)."""
+        go' does not bring in the headcount group). ``frame``: a yes/no or names question's topic, without the
+        words of its period, direction and basis (the lexicon's ``frame_words``, period codes like '2Q23')."""
         tokens = tokenize(metric)
-        drop = lexicon.template_words if lexicon else frozenset()
-        own = tuple(t for t in tokens if t not in drop and not t.isdigit() and t != "%") or tuple(tokens)
+        drop = (lexicon.template_words | (lexicon.frame_words if frame else frozenset())) if lexicon else frozenset()
+        own = tuple(t for t in tokens if t not in drop and not t.isdigit() and t != "%"
+                    and not (frame and PERIOD_CODE_RE.fullmatch(t))) or tuple(tokens)
         matched = [(g, t) for g in (lexicon.groups if lexicon else ()) for t in g if contains(tokens, t)]
         kept = {id(g): g for g, t in matched
                 if not any(len(t2) > len(t) and contains(list(t2), t) for g2, t2 in matched if g2 is not g)}

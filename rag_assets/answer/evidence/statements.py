@@ -116,6 +116,26 @@ def topic_of(text: str, metric: MetricQuery, term_words: int = 2) -> float:
     return cover + (1.0 if terms else 0.0)
 
 
+_SAYS_AGAIN = r"(?:i\.\s?e\.|that\s+is(?:\s+to\s+say)?|in\s+other\s+words|namely|meaning)"
+RESTATED_RE = re.compile(rf"(?:\bi\.\s?e\.|[,;:]\s*{_SAYS_AGAIN})[,:]?\s+", re.I)  # ', that is, ...', 'i.e. ...'
+RESTATED_PAREN_RE = re.compile(rf"\(\s*{_SAYS_AGAIN}[,:]?\s*([^()]*)\)", re.I)  # '(i.e. ...)'
+
+
+def topic_queries(query: str, lexicon: Lexicon | None) -> list[MetricQuery]:
+    """The topic of ``query`` and of each restatement it gives ("is the business cyclical, i.e. do its results
+    move with economic cycles"; "the firm (i.e. the bank)"): a statement names the topic when it names one of
+    them, the main clause's words alone or the restatement's alone (together, it would have to print both
+    wordings)."""
+    inner = RESTATED_PAREN_RE.findall(query)
+    parts = RESTATED_RE.split(RESTATED_PAREN_RE.sub(" ", query)) + inner
+    parts = [p for p in parts if tokenize(p)]
+    return [MetricQuery.of(p, lexicon, frame=True) for p in parts or [query]]
+
+
+def _best_topic(text: str, metrics: list[MetricQuery], term_words: int) -> tuple[float, MetricQuery]:
+    return max(((topic_of(text, m, term_words), m) for m in metrics), key=lambda t: t[0])
+
+
 def _problem(question: str, text: str, row: bool, metric: MetricQuery, lexicon: Lexicon | None,
              year: int | None, rows: bool, stated: str) -> str | None:
     if hedged(text, metric, lexicon):
@@ -140,11 +160,11 @@ def find_statements(pages, question: str, query: str, lexicon: Lexicon | None, l
     and how many on-topic statements each check turned away. ``year``: the report's fiscal year, if known;
     ``term_words``: see ``topic_of``; ``rows``: a table row may state an asked event (a roster row's
     "(appointed 1 July 2022)"); ``stated``: the lexicon's event list that says an asked event happened."""
-    metric = MetricQuery.of(query, lexicon)
+    metrics = topic_queries(query, lexicon)
     kept, refused = [], Counter()
     for page in pages:
         for order, (text, row) in enumerate(page_statements(page.text)):
-            topic = topic_of(text, metric, term_words)
+            topic, metric = _best_topic(text, metrics, term_words)
             if topic <= 0:
                 continue
             problem = _problem(question, text, row, metric, lexicon, year, rows, stated)

@@ -34,13 +34,14 @@ def too_long(cfg: RunConfig, question: str) -> bool:
     return len(question) > cfg.max_question_chars
 
 
-def retrieval_query(question: str, company: str | None = None) -> str:
+def retrieval_query(question: str, company: str | None = None, written: tuple[str, ...] = ()) -> str:
     """The question without the challenge's trailing instructions ('If data is not available...') and
-    without the company's name (and its possessive "'s"): inside its own report every page is about the
-    company, so the name only pulls covers and headers up the ranking."""
+    without the company's name (and its possessive "'s"), also as the question ``written`` it (an alias, a
+    ticker, initials: 'JPM', 'J&J'): inside its own report every page is about the company, so the name only
+    pulls covers and headers up the ranking, and the report never prints an analyst's abbreviation."""
     query = INSTRUCTION_TAIL_RE.sub("", question).strip() or question
     if company:
-        names = {company, company.rstrip("."), normalize_name(company)}
+        names = {company, company.rstrip("."), normalize_name(company), *written}
         for name in sorted((n for n in names if n), key=len, reverse=True):
             query = re.sub(_name_re(name), " ", query, flags=re.I)
         query = re.sub(r"\s+", " ", query).strip(" ,") or question

@@ -35,6 +35,7 @@ class Route:
     company: str  # the name as known to the catalog
     sha1s: tuple[str, ...]  # every report of that company
     position: int  # where the name occurs in the question
+    written: tuple[str, ...] = ()  # how the question writes the company ("JPMorgan Chase", "JPM"), longest first
 
 
 class Router:
@@ -69,12 +70,14 @@ class Router:
             if pos >= 0 and not any(a <= pos < b for a, b in spans):
                 found[name] = pos
                 spans.append((pos, pos + len(name)))
+        written: dict[str, set[str]] = {name: {name} for name in found}
         text = _norm_text(question)
         for key in sorted(self.normalized, key=len, reverse=True):
             m = re.search(rf"(?<=\s){re.escape(key)}(?=\s)", text)
             if not m:
                 continue
             for name in self.normalized[key]:
+                written.setdefault(name, set()).update(_as_written(question, key))
                 if name not in found:
                     found[name] = m.start() + len(question)  # after exact hits, in question order
         # drop names contained in a longer found name (e.g. "Downer" inside "Downer EDI")
@@ -83,7 +86,10 @@ class Router:
                                              len(normalize_name(o)) > len(normalize_name(n)) for o in names)]
         if not keep:
             keep = self._ticker(question, found) or self._abbreviated(question, found)
-        return [Route(n, self.by_name[n], found[n]) for n in keep]
+            for name in keep:
+                written.setdefault(name, set()).add(ABBREVIATION_RE.match(question, found[name]).group(0))
+        return [Route(n, self.by_name[n], found[n], tuple(sorted(written.get(n, ()), key=len, reverse=True)))
+                for n in keep]
 
     def _ticker(self, question: str, found: dict[str, int]) -> list[str]:
         """A trading symbol written in capitals ('MMM', "KO's") that one company's filings print as its own."""
@@ -109,6 +115,16 @@ class Router:
                 found[fits[0]] = m.start()
                 return fits
         return []
+
+
+def _as_written(question: str, key: str) -> list[str]:
+    """The spans of ``question`` that normalize to the name ``key``: its words, whatever stands between them, and
+    the legal suffixes written after them ('Northwind Traders Holdings plc')."""
+    words = key.split()
+    suffixes = "|".join(sorted(SUFFIXES - {"the"}, key=len, reverse=True))
+    pattern = (r"(?<![\w&])" + r"[^\w&]+".join(re.escape(w) for w in words)
+               + rf"(?:[\s,.]+(?:{suffixes})\.?(?![\w&]))*(?![\w&])")
+    return [m.group(0) for m in re.finditer(pattern, question, re.I)]
 
 
 ABBREVIATION_RE = re.compile(r"(?<![\w&])[A-Z][A-Za-z&]{1,5}(?![\w&])")

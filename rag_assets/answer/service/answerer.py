@@ -94,7 +94,7 @@ class Answerer:
         """Candidate pages of the company's report(s), reranked, best first; ``query`` is what is searched
         (default: the question without its template tail and the company's name); ``count`` pages (default
         candidate_pages)."""
-        query = query or retrieval_query(question, route.company)
+        query = query or retrieval_query(question, route.company, route.written)
         count = count or self.cfg.candidate_pages
         per_report, chunks = [], []
         for sha1 in route.sha1s:
@@ -113,7 +113,7 @@ class Answerer:
         if not route.sha1s:  # no filing of the company covers the period asked: never another year's figure
             rec.value, rec.notes = NA, [*rec.notes, f"{route.company}: no filing covers the period asked; answered N/A"]
             return
-        query = query or retrieval_query(question, route.company)
+        query = query or retrieval_query(question, route.company, route.written)
         ranked, chunks, usage = self.rank_pages(question, route, query, self._page_count(kind, question))
         take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
         plan = self.plan(question, kind)
