@@ -313,6 +313,63 @@ def test_a_loss_years_rows_are_the_items_rows_with_the_loss_as_the_sign():
     assert (net.value, net.page_index) == (-4_935e6, 54)
 
 
+def test_the_titled_statement_reports_an_item_before_a_notes_table_with_its_exact_label():
+    """An equity affiliate's results in a note ('Net income (loss) 113 (48)') are typed as an income statement
+    by their words and print the item's exact label; the company's own 'Net income attributable to Bluebird
+    Mining Ltd' on the titled consolidated statement is the figure (the note's was read as the company's net
+    income, and its growth came out negative)."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    spec = default_library().items["net income"]
+    note = SourcePage("s", 77, "3. Investments\nAffiliated companies at equity method (in millions):\n"
+                               "| | 2021 | 2020 |\n| --- | --- | --- |\n| Statement of operations: | | |\n"
+                               "| Net sales | 816 | 1,201 |\n| Net income (loss) | 113 | (48) |\n", True)
+    statement = SourcePage("s", 64, "Consolidated Statements of Income Bluebird Mining Ltd\n(In millions)\n"
+                                    "| | 2021 | 2020 |\n| --- | --- | --- |\n| Net sales | 14,082 | 11,303 |\n"
+                                    "| Net income attributable to Bluebird Mining Ltd | 1,906 | 512 |\n", True)
+    for pages in ([note, statement], [statement, note]):
+        found = find_operand(Item("net income", 2020), spec, pages)
+        assert (found.value, found.page_index) == (512e6, 64)
+
+
+def test_a_tax_provision_is_an_expense_whether_printed_as_the_expense_or_as_the_deduction():
+    """'Provision for income taxes (491)' between 'Income before income taxes 2,397' and 'Net income 1,906' is an
+    expense of 491 printed as a deduction (an effective tax rate came out at -20 %); the same row printed as the
+    expense ('491') is 491, and a benefit keeps its sign in either convention. The rows around it decide."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    spec = default_library().items["income tax expense"]
+
+    def provision(before: str, tax: str, after: str) -> float:
+        page = SourcePage("s", 64, "Consolidated Statements of Income\n(In millions)\n| | 2021 |\n| --- | --- |\n"
+                                   f"| Income before income taxes | {before} |\n| Provision for income taxes | {tax} |\n"
+                                   f"| Net income | {after} |\n", True)
+        return find_operand(Item("income tax expense", 2021), spec, [page]).value
+
+    assert provision("2,397", "(491)", "1,906") == 491e6  # printed as the deduction
+    assert provision("2,397", "491", "1,906") == 491e6  # printed as the expense
+    assert provision("100", "50", "150") == -50e6  # a benefit printed as what it adds
+    assert provision("100", "(50)", "150") == -50e6  # a benefit printed against the expense
+
+
+def test_of_two_rows_printing_an_items_labels_the_librarys_first_label_is_the_item():
+    """A retailer prints 'Net sales', 'Membership fees' and 'Total revenue': all three rows are revenue's labels or
+    parts, and the first row printed ('Net sales') was taken for total revenue. The library lists totals first."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    page = SourcePage("s", 3, "CONSOLIDATED STATEMENTS OF INCOME\n| | 2021 | 2020 |\n| --- | --- | --- |\n"
+                              "| Net sales | 192,052 | 163,220 |\n| Membership fees | 3,877 | 3,541 |\n"
+                              "| Total revenue | 195,929 | 166,761 |\n", True)
+    found = find_operand(Item("revenue", 2021), default_library().items["revenue"], [page])
+    assert (found.label, found.value) == ("Total revenue", 195_929)
+
+
 def test_a_gross_margin_amount_takes_its_tables_scale_and_a_margin_percentage_does_not():
     """'Gross margin 5,063' in a table '(In millions)' is $5,063 million (an income statement's amount); an
     'Operating margin' row of 12.3 in the same table is a percentage, never scaled."""

@@ -16,6 +16,12 @@ from rag_assets.answer.question.metric_library import ItemSpec, fold
 STATEMENT_TITLE_RE = re.compile(r"(?<!the\s)(?<!in\s)(?<!to\s)\b(?:Consolidated\s+(?:Statements?\s+[Oo]f|Balance\s+Sheets?)|"
                                 r"CONSOLIDATED\s+(?:STATEMENTS?\s+OF|BALANCE\s+SHEETS?))")
 TITLE_CHARS = 300
+# How a row's page weighs beside its label's match (3 the label itself, 2 the label and a few words, 1 its words):
+# a page typed as the item's statement, and more so one titled as a consolidated statement, is where the item is
+# reported. 'Net income attributable to X' (2) on the titled income statement outweighs 'Net income (loss)' (3)
+# of an equity affiliate's table in a note typed as a statement by its words; a row that only holds the words (1)
+# on the titled page does not outweigh the exact label elsewhere.
+TYPED, TITLED = 1.5, 1.25
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,14 @@ def _match(label: str, labels: tuple[str, ...]) -> float:
     return best
 
 
+def _preference(label: str, labels: tuple[str, ...]) -> int:
+    """Where the row's label stands in the library's list (its order is the preference): of two rows of one page
+    that both print an item's label ('Net sales', 'Total revenue'), the earlier label is the item; a row that
+    matches none exactly comes after all."""
+    folded = fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", _head(label), flags=re.I))
+    return next((n for n, want in enumerate(labels) if folded == want), len(labels))
+
+
 HEAD_NOUNS = ("revenue", "revenues", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
 
 
@@ -109,29 +123,43 @@ def year_figure(cand: Candidate, year: int):
     return next((f for f in cand.figures if f.period == str(year) and not f.percent), None)
 
 
+def printed_as_deduction(rows: list[Candidate], i: int, year: int) -> bool:
+    """Row ``i``'s figure in ``year`` is printed as a deduction: the row above plus it gives the row below
+    ('Income before income taxes 2,397 / Provision for income taxes (491) / Net income 1,906'), and the row above
+    less it does not."""
+    if not 0 < i < len(rows) - 1:
+        return False
+    above, this, below = (year_figure(rows[k], year) for k in (i - 1, i, i + 1))
+    if None in (above, this, below) or this.value == 0:
+        return False
+    return abs(above.value + this.value - below.value) <= 1 < abs(above.value - this.value - below.value)
+
+
 def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> Operand | None:
     """The best row of ``pages`` (statement pages first, then best-ranked) for ``item``, or None when no row
     names it with a figure in the year's column."""
     labels = spec.labels if spec else tuple(_stem(x) for x in printed_labels(fold(item.name)))
     best, best_key = None, None
     for rank, page in enumerate(pages):
-        for cand in page_candidates(page.text, page.sha1, page.page_index):
-            if cand.source != "row":
-                continue
+        rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]
+        for i, cand in enumerate(rows):
             match = label_match(cand.label if spec else _stem(fold(cand.label)), labels)
             fig = year_figure(cand, item.year) if match >= 1.0 else None
             if fig is None:
                 continue
-            key = (match + (1.5 if page.statement else 0.0) + (0.25 if page.titled_statement else 0.0), -rank)
+            key = (match + (TYPED if page.statement else 0.0) + (TITLED if page.titled_statement else 0.0), -rank,
+                   -_preference(cand.label, labels))
             if best_key is None or key > best_key:
-                best, best_key = (cand, fig), key
+                best, best_key = (cand, fig, rows, i), key
     if best is None:
         return None
-    cand, fig = best
+    cand, fig, rows, i = best
     value = cand.value_of(fig)
     if not (spec and spec.signed):
         value = abs(value)
     elif value > 0 and LOSS_ONLY_RE.search(fold(_head(cand.label))):
         value = -value  # 'Net loss 660' printed without brackets: the loss is the sign
+    elif spec.deducted and printed_as_deduction(rows, i, item.year):
+        value = -value  # 'Provision for income taxes (491)' subtracted as printed: an expense of 491
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
                    cand.scale, cand.scale_words)

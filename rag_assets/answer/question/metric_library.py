@@ -30,6 +30,7 @@ class ItemSpec:
     statement: str = ""
     signed: bool = False
     otherwise: str = ""  # a formula over other items, used where no statement row prints this one
+    deducted: bool = False  # a signed amount the statement subtracts (a tax provision): its sign is the expense's
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ class Library:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
         items = {name: ItemSpec(name, tuple(fold(n) for n in spec.get("names", [name])),
                                 tuple(fold(x) for x in spec.get("labels", [name])), spec.get("statement", ""),
-                                bool(spec.get("signed", False)), str(spec.get("otherwise", "")))
+                                bool(spec.get("signed", False)), str(spec.get("otherwise", "")),
+                                bool(spec.get("deducted", False)))
                  for name, spec in (data.get("items") or {}).items()}
         metrics = tuple(MetricSpec(tuple(fold(n) for n in m["names"]), str(m["formula"]))
                         for m in data.get("metrics") or [])
