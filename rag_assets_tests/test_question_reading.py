@@ -81,6 +81,33 @@ def test_periods_in_every_common_form():
     assert asked_period("fiscal 2023 (the year ended January 28, 2023)").target == 2023
     assert asked_period("did it fall in 3Q22 versus 3Q21?") == asked_period("in Q3 2022 versus Q3 2021")
     assert asked_period("in Q3 2022 versus Q3 2021").quarter == 3
+    assert asked_period("Was revenue higher in '21 than in ’20?").years == (2021, 2020)
+    assert asked_period("Acme's '90s results and Acme's 2021 revenue").years == (2021,)  # a decade, a possessive
+
+
+def test_the_latest_year_is_the_year_of_the_report_that_answers():
+    """'In its most recent fiscal year' named no year, so nothing was computed; it is the year of the company's
+    latest annual report (the one routed), and a question naming a year keeps its own."""
+    from rag_assets.answer.question.period import with_latest_year
+
+    q = with_latest_year("What was Vandelay's operating margin in its most recent fiscal year?", 2022)
+    assert formula(q) == "(operating income 2022 / revenue 2022)"
+    assert formula(with_latest_year("What was Vandelay's revenue last fiscal year?", 2021)) == "revenue 2021"
+    assert with_latest_year("Did revenue in FY2020 beat the latest year?", 2022) == \
+        "Did revenue in FY2020 beat the latest year?"
+    assert with_latest_year("Did revenue grow compared with last year?", 2022) == \
+        "Did revenue grow compared with last year?"  # the year before the one asked: not the report's year
+
+
+def test_a_part_of_a_year_is_never_answered_with_the_fiscal_years_figure():
+    """'H1 2022 revenue' was planned as the fiscal year's revenue: a confident wrong answer. A half year, nine
+    months or a year to date is left to the readers, which read the figure as printed."""
+    for q in ("What was Vandelay's revenue in H1 2022?", "What were Vandelay's net sales in the first half of 2022?",
+              "What was Vandelay's operating income for the six months ended June 30, 2022?",
+              "What was Vandelay's year-to-date revenue in 2022?"):
+        assert asked_period(q).part_year and formula(q) is None, q
+    assert formula("What was Vandelay's revenue in FY2022?") == "revenue 2022"
+    assert criterion("Did Vandelay's revenue rise in the first half of 2022?", LIB) is None
 
 
 def test_a_year_no_filing_of_the_company_covers_is_na_not_another_years_figure():
@@ -92,6 +119,68 @@ def test_a_year_no_filing_of_the_company_covers_is_na_not_another_years_figure()
     assert select(quarter, asked_period("net income in the third quarter of 2023"))[0] == []
     assert select(quarter, asked_period("net income in the second quarter of 2022"))[0] == quarter
     assert select(filings, asked_period("What is Acme's expected FY2022 revenue?"), forward=True)[0]  # guidance
+
+
+def test_a_span_longer_than_one_reports_columns_reads_its_first_years_in_the_companys_other_reports():
+    """'Revenue decline between 2018 and 2022' routes to the FY2022 report, which prints 2020-2022 only; FY2018 was
+    missing (N/A). The company's other annual reports are listed by the years they print: the year's own report
+    first, then the nearer later one; the chosen report and interim filings are not among them."""
+    from rag_assets.answer.routing.filing_routes import FilingRoutes
+    from rag_assets.answer.routing.router import Route
+
+    filings = {"a18": Filing("a18", "Acme", "annual", 2018), "a19": Filing("a19", "Acme", "annual", 2019),
+               "a22": Filing("a22", "Acme", "annual", 2022), "q22": Filing("q22", "Acme", "quarterly", 2022, 2),
+               "o22": Filing("o22", "Other", "annual", 2022)}
+    routes = FilingRoutes({s: f.company for s, f in filings.items()}, None, filings)
+    by_year = routes.year_filings(Route("Acme", ("a22",), 0))
+    assert by_year[2018] == ("a18", "a19") and by_year[2017] == ("a18", "a19") and by_year[2019] == ("a19",)
+    assert by_year[2016] == ("a18",) and 2020 not in by_year and 2022 not in by_year
+
+
+def test_a_change_written_as_a_multiple_is_a_change_in_percent():
+    """'More than double', 'tripled', 'halved' are changes of 100 %, 200 %, -50 %: they were not read."""
+    def crit(q):
+        c = criterion(q, LIB)
+        return c.test, show(c.now), show(c.before), c.bound
+    assert crit("Did Vandelay's revenue more than double between 2013 and 2017?") == \
+        ("up_by", "revenue 2017", "revenue 2013", 1.0)
+    assert crit("Has Vandelay's net income tripled from FY2019 to FY2022?") == \
+        ("up_by", "net income 2022", "net income 2019", 2.0)
+    assert crit("Was Vandelay's operating income halved in 2022 compared with 2021?") == \
+        ("down_by", "operating income 2022", "operating income 2021", 0.5)
+    assert criterion("Did Vandelay report double-digit revenue growth in 2022?", LIB) is None
+
+
+def test_x_to_y_names_a_ratio_when_both_sides_are_whole_names():
+    """'Net debt to EBITDA' was read as EBITDA alone; 'X to Y' is X / Y when the words on each side are an item's or
+    metric's whole name ('net debt' is the library's standard metric, not 'debt'), never 'from 2021 to 2022'."""
+    assert formula("What was Vandelay's net debt to EBITDA in FY2022?") == \
+        "((total debt 2022 - cash and cash equivalents 2022) / (operating income 2022 + depreciation and " \
+        "amortization 2022))"
+    assert formula("What was Vandelay's capex-to-depreciation in FY2022?") == \
+        "(capital expenditure 2022 / depreciation and amortization 2022)"
+    assert formula("What was Vandelay's adjusted debt to EBITDA in FY2022?") is None  # a modified name
+    assert formula("What was Vandelay's revenue from 2021 to 2022?") == "revenue 2022"
+    assert formula("What is Vandelay's debt to equity at the end of FY2022?") == "(total debt 2022 / total equity 2022)"
+    # a one-word metric after the company's possessive is that metric ('EBITDA margin' was left unplanned)
+    assert formula("What was Vandelay's EBITDA margin in FY2022?") == \
+        "((operating income 2022 + depreciation and amortization 2022) / revenue 2022)"
+
+
+def test_yes_no_on_a_growth_bound_two_growth_rates_or_one_figure_exceeding_another():
+    """'Revenue growth above 10%' was read as any rise; 'grow faster than revenue' and 'debt exceed equity' were
+    left to the model."""
+    def crit(q):
+        c = criterion(q, LIB)
+        return c.test, show(c.now), show(c.before) if c.before is not None else None, c.bound
+    assert crit("Was Vandelay's revenue growth in FY2022 above 10%?") == ("up_by", "revenue 2022", "revenue 2021", 0.1)
+    assert crit("Was the decline in Vandelay's net income in FY2022 less than 5 percent?")[0::3] == ("down_less", 0.05)
+    assert crit("Did Vandelay's operating expenses grow faster than its revenue in FY2022?") == (
+        "positive", "(((operating expenses 2022 - operating expenses 2021) / operating expenses 2021) - "
+        "((revenue 2022 - revenue 2021) / revenue 2021))", None, 0.0)
+    assert crit("Did Vandelay's total debt exceed its total equity at the end of FY2022?") == \
+        ("positive", "(total debt 2022 - total equity 2022)", None, 0.0)
+    assert crit("Did Vandelay's revenue exceed $12.5 billion in FY2022?") == ("more", "revenue 2022", None, 12.5e9)
 
 
 def test_yes_no_decided_by_figures_in_the_forms_analysts_write():
@@ -127,6 +216,15 @@ def test_a_share_of_a_whole_is_the_part_over_the_whole_in_either_order_of_writin
         "(selling general and administrative 2021 / revenue 2021)"
     assert formula("How large was Vandelay's R&D spending relative to net sales in FY2021, in percent?") == \
         "(research and development 2021 / revenue 2021)"
+
+
+def test_so_much_per_dollar_of_a_whole_is_the_part_over_the_whole():
+    """'Per dollar of' asks a ratio; it was read as a scope like 'per share' and left unplanned."""
+    assert formula("How many dollars of revenue did Vandelay generate per dollar of total assets in FY2021?") == \
+        "(revenue 2021 / total assets 2021)"
+    assert formula("What was Vandelay's net income for every dollar of revenue in FY2021?") == \
+        "(net income 2021 / revenue 2021)"
+    assert formula("What was Vandelay's revenue per share in FY2021?") is None  # a scope: per share
 
 
 def test_an_item_is_found_in_any_order_and_inflection_of_its_words():

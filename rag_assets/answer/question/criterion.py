@@ -9,12 +9,12 @@ a judgement of the library ('a capital-intensive business')."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
-from rag_assets.answer.question.plan import at_year, read_metric
+from rag_assets.answer.question.plan import as_written, at_year, read_metric
 from rag_assets.answer.question.wording import canonical, definitions, without
 
 SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"
@@ -43,6 +43,17 @@ LOSS_RE = re.compile(r"\b(?:(an?\s+)|((?:net|operating|pre-?tax)\s+))+loss(?:es)
 PROFITABLE_RE = re.compile(r"\bprofitable\b|\b(?:an?\s+)(?:net\s+)?profit\b(?!\s+(?:on|from|of|margin))", re.I)
 BY_MORE_THAN_RE = re.compile(r"\b(?:fall|fell|decline|declined|drop|dropped|decrease|decreased|grow|grew|increase|"
                              r"increased|rise|rose)\w*\s+by\s+(?:more|over)\s+than\s+(\d+(?:\.\d+)?)\s*(?:%|percent)", re.I)
+_ABOVE = r"above|over|exceed\w*|more\s+than|greater\s+than|higher\s+than|at\s+least"
+_BELOW = r"below|under|less\s+than|lower\s+than|beneath"
+# 'revenue growth in FY2022 above 10%', 'a decline of less than 5 percent': the change, not the level, is bounded
+CHANGE_BOUND_RE = re.compile(rf"\b(growth|increase|rise|gain|decline|decrease|drop|fall|reduction)(?:\s+rate)?\b"
+                             rf"(?:(?!\bthan\b).)*?\b({_ABOVE}|{_BELOW})\s+(\d+(?:\.\d+)?)\s*(?:%|percent)", re.I)
+# 'did total debt exceed total equity': two figures, not a figure and a number
+EXCEED_RE = re.compile(r"\b(?:did|does|do|has|have|had|was|were|is|are)\s+(.+?)\s+(?:exceed|surpass|outstrip|outpace)"
+                       r"\w*\s+(?:its\s+|their\s+|the\s+)?(.+?)" + _THEN_TIME, re.I)
+# 'did operating expenses grow faster than revenue': the two growth rates compared
+FASTER_RE = re.compile(r"\b(?:did|does|do|has|have|had)\s+(.+?)\s+(?:grow|grew|grown|increase[sd]?|rise|rose|risen)\s+"
+                       r"(?:faster|more\s+quickly|more)\s+than\s+(?:its\s+|their\s+|the\s+)?(.+?)" + _THEN_TIME, re.I)
 SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "thousand": 1e3}
 LOW_WORDS = ("below", "under", "less", "lower", "beneath")
 
@@ -53,7 +64,7 @@ class Criterion:
     below ``before`` or ``bound`` (``more``/``less``), or (an analyst's judgement, ``at_least``) reaches
     ``bound`` by the library's rule of thumb."""
 
-    test: str  # positive, negative, up, down, more, less, up_by, down_by, at_least
+    test: str  # positive, negative, up, down, more, less, up_by, down_by, up_less, down_less, at_least
     now: Node
     before: Node | None = None
     bound: float = 0.0
@@ -65,16 +76,21 @@ def criterion(question: str, library: Library) -> Criterion | None:
     or a question naming no fiscal year)."""
     text = canonical(question)
     asked = asked_period(text)
-    if asked.target is None:
+    if asked.target is None or asked.part_year:
         return None
     defs = definitions(text)
     parser = Parser(library, asked.target, defs.named)
     body = re.split(r"\?", without(text, defs.spans))[0]
     try:
-        return (_sign(body, parser) or _profit(body, parser) or _relative_bound(body, asked, parser) or _bound(body, parser)
-                or _compared(body, parser) or _movement(body, asked, parser) or _judgement(text, parser))
+        found = (_sign(body, parser) or _profit(body, parser) or _relative_bound(body, asked, parser)
+                 or _change_bound(body, asked, parser) or _bound(body, parser) or _faster(body, asked, parser)
+                 or _compared(body, parser) or _movement(body, asked, parser) or _judgement(text, parser))
     except (FormulaError, RecursionError):
         return None
+    if found is None:
+        return None
+    before = as_written(found.before, text, library) if found.before is not None else None
+    return replace(found, now=as_written(found.now, text, library), before=before)
 
 
 def _sign(body: str, parser: Parser) -> Criterion | None:
@@ -132,9 +148,46 @@ def _relative_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion 
     return Criterion(test, node, before, bound=float(m.group(1)) / 100)
 
 
+def _change_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:
+    """'was revenue growth in FY2022 above 10%', 'a decline in margin of less than 5%': the change over the
+    earlier figure against the bound (a growth's ``up_by``/``up_less``, a decline's ``down_by``/``down_less``)."""
+    m = CHANGE_BOUND_RE.search(body)
+    if not m:
+        return None
+    words = body[:m.start(2)]  # 'revenue growth in FY2022', 'the decline in net income in FY2022'
+    node, before = read_metric(words, parser), read_metric(words, _earlier(asked, parser))
+    if node is None or before is None:
+        return None
+    down = DOWN_RE.match(m.group(1)) is not None or m.group(1).lower() == "reduction"
+    below = re.fullmatch(_BELOW, m.group(2), re.I) is not None
+    test = ("down" if down else "up") + ("_less" if below else "_by")
+    return Criterion(test, node, before, bound=float(m.group(3)) / 100)
+
+
+def _faster(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:
+    """'did operating expenses grow faster than revenue in FY2022': the first's growth less the second's is
+    positive."""
+    m = FASTER_RE.search(body)
+    if not m:
+        return None
+    earlier = _earlier(asked, parser)
+    rates = []
+    for words in (m.group(1), m.group(2)):
+        now, before = read_metric(words, parser), read_metric(words, earlier)
+        if now is None or before is None:
+            return None
+        rates.append(Op("/", Op("-", now, before), before))
+    return Criterion("positive", Op("-", rates[0], rates[1])) if rates[0] != rates[1] else None
+
+
 def _compared(body: str, parser: Parser) -> Criterion | None:
     """'more current assets than current liabilities', 'were current liabilities larger than current assets',
     'spend more on capex than on R&D': two figures of the year asked, their difference's sign."""
+    m = EXCEED_RE.search(body)
+    if m and not re.search(r"\d", m.group(2)):  # 'exceed $5 billion' is a bound
+        a, b = read_metric(_on(m.group(1)), parser), read_metric(_on(m.group(2)), parser)
+        if a is not None and b is not None and a != b:
+            return Criterion("positive", Op("-", a, b))
     for pattern, (word, first, second) in zip(MORE_THAN_RES, ((1, 2, 3), (2, 1, 3))):
         m = pattern.search(body)
         if not m or re.search(r"\d{4}", m.group(second)):  # 'higher in 2022 than in 2021' is a movement

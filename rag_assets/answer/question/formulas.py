@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rag_assets.answer.question.metric_library import POSSESSIVE_RE, Library, fold
 
@@ -13,10 +13,13 @@ YEAR = r"(?:fy\s?)?((?:19|20)\d\d)"
 
 @dataclass(frozen=True)
 class Item:
-    """An operand: a line item (the library's name, or the words as written) in one fiscal year."""
+    """An operand: a line item (the library's name, or the words as written) in one fiscal year; ``written``: the
+    item's printed label the question wrote ('net sales' for revenue), preferred among rows that print one of its
+    labels (not part of the item's identity)."""
 
     name: str
     year: int
+    written: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)

@@ -83,13 +83,19 @@ class Library:
             return _scattered(folded, named) or (found[0] if found else None)
         return found[0]
 
+    def written_label(self, spec: ItemSpec, text: str) -> str:
+        """The longest of ``spec``'s printed labels that ``text`` writes (whole words), or ''."""
+        folded = fold(text)
+        found = [x for x in spec.labels if re.search(rf"(?<!\w){re.escape(x)}(?!\w)", folded)]
+        return max(found, key=len, default="")
+
     def metric_in(self, text: str) -> MetricSpec | None:
         """The metric whose name is printed first in ``text`` (the longest there; whole words), or None."""
-        return _longest(fold(text), [(n, m) for m in self.metrics for n in m.names])
+        return _longest(fold(POSSESSIVE_RE.sub(" ", text)), [(n, m) for m in self.metrics for n in m.names])
 
     def judgement_in(self, text: str) -> JudgementSpec | None:
         """The judgement whose phrase is printed first in ``text`` (the longest there; whole words), or None."""
-        return _longest(fold(text), [(n, j) for j in self.judgements for n in j.phrases])
+        return _longest(fold(POSSESSIVE_RE.sub(" ", text)), [(n, j) for j in self.judgements for n in j.phrases])
 
     def metric_is(self, text: str) -> MetricSpec | None:
         """The metric ``text`` names, all of it ('DIO', 'days inventory outstanding')."""

@@ -1,6 +1,7 @@
 """The fiscal period a question asks, in every common form analysts write it: 'FY2019', 'FY 2019', 'FY19',
 'fiscal 2019', 'the fiscal year ended May 26, 2019', 'Q2 of FY2023', 'the second quarter of 2023', '2Q23',
-'Q2 2023', spans such as 'FY2017 - FY2019', 'FY17-FY19', 'from fiscal 2016 through 2018'."""
+'Q2 2023', "in '21", spans such as 'FY2017 - FY2019', 'FY17-FY19', 'from fiscal 2016 through 2018'; and whether
+it asks a part of a year ('H1 2022', 'the six months ended'), which no annual column answers."""
 
 from __future__ import annotations
 
@@ -18,6 +19,23 @@ SPAN_RE = re.compile(rf"(?<![\w.])((?:FY\s?)?)({YEAR})\s*(?:-|–|—|to|through
 Q_ASKED_RE = re.compile(rf"\b(?:Q([1-4])|({'|'.join(ORDINAL)})\s+(?:fiscal\s+)?quarter)\b", re.I)
 YEAR_ASKED_RE = re.compile(rf"(?<![\w.])(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR})(?![\w])", re.I)
 MAX_SPAN = 10  # a span longer than this is read as its two ends
+APOSTROPHE_YEAR_RE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’]|\s*%)")  # "in '21"
+# a half year or a year to date: the annual columns do not answer it
+PART_YEAR_RE = re.compile(r"\b(?:H[12]|[12]H|(?:first|second|1st|2nd)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|"
+                          r"(?:six|6|nine|9)[\s-]+months?|year[\s-]+to[\s-]+date|YTD)\b", re.I)
+
+
+LATEST_YEAR_RE = re.compile(r"\b(?:the\s+|its\s+|their\s+)?(?:(?:most\s+recent|latest)\s+(?:(?:fiscal|financial|reporting)\s+)?"
+                            r"(?:year|period)|(?:last|current|this)\s+(?:fiscal|financial)\s+year)\b", re.I)
+
+
+def with_latest_year(question: str, year: int | None) -> str:
+    """``question`` with 'the most recent fiscal year', 'the latest year', 'last fiscal year' written as the year
+    of the report that answers it (the company's latest annual report: ``year``), when it names no year itself;
+    otherwise unchanged."""
+    if year is None or asked_period(question).years or not LATEST_YEAR_RE.search(question):
+        return question
+    return LATEST_YEAR_RE.sub(f"fiscal {year}", question)
 
 
 def _century(two: str) -> str:
@@ -30,14 +48,16 @@ def normalize(text: str) -> str:
     text = QUARTER_FIRST_RE.sub(lambda m: f"Q{m.group(1)} {m.group(2) if len(m.group(2)) == 4 else _century(m.group(2))}",
                                 text)
     text = QUARTER_SHORT_RE.sub(lambda m: f"Q{m.group(1) or m.group(3)} {_century(m.group(2) or m.group(4))}", text)
-    return TWO_DIGIT_FY_RE.sub(lambda m: f"{m.group(1)}{' ' if m.group(1).lower() != 'fy' else ''}"
+    text = TWO_DIGIT_FY_RE.sub(lambda m: f"{m.group(1)}{' ' if m.group(1).lower() != 'fy' else ''}"
                                          f"{_century(m.group(2))}", text)
+    return APOSTROPHE_YEAR_RE.sub(lambda m: _century(m.group(1)), text)
 
 
 @dataclass(frozen=True)
 class AskedPeriod:
     years: tuple[int, ...]  # every fiscal year the question names, in order (a span's years all)
     quarter: int | None = None
+    part_year: bool = False  # a half year, nine months or a year to date: not a fiscal year's figure
 
     @property
     def target(self) -> int | None:
@@ -63,4 +83,4 @@ def asked_period(question: str) -> AskedPeriod:
     years += [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
     q = Q_ASKED_RE.search(text)
     quarter = (int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]) if q else None
-    return AskedPeriod(tuple(dict.fromkeys(years)), quarter)
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, PART_YEAR_RE.search(text) is not None)

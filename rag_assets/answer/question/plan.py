@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaError, Item, Mean, Node, Op, Parser,
-                                                 items_of, money)
-from rag_assets.answer.question.metric_library import Library, fold
+                                                 items_of, money, substitute)
+from rag_assets.answer.question.metric_library import MODIFIES_RE, Library, fold
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.unit import asked_unit, percent_asked
 from rag_assets.answer.question.wording import Definitions, asked_clauses, canonical, definitions, name_key, without
@@ -32,6 +32,10 @@ PART_OF_RES = (  # what part of a whole one figure is: part / whole
                r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|,|\?|$)", re.I),
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:did|does|do)\s+(?P<part>.+?)\s+(?:account\s+for|represent|make\s+up|take\s+up|"
                r"consume|absorb|use\s+up)\b", re.I),
+    # 'how many dollars of X did it generate per dollar of Y', 'X per dollar of Y', 'X for every dollar of Y'
+    re.compile(r"(?:\b(?:dollars?|cents?|\$)\s+(?:of|in)\s+(?P<part>.+?)\s+(?:did|does|do|was|were|is|are)\b.*?|"
+               r"^(?:the\s+)?(?P<part2>.+?))\s+(?:per|for\s+(?:every|each))\s+(?:dollar|\$\s?1)\s+(?:of|in)\s+"
+               r"(?:the\s+company's\s+|its\s+|their\s+)?(?P<whole>.+?)(?:\s+(?:for|in|during|at|over)\b|,|\?|$)", re.I),
 )
 RATIO_OF_RE = re.compile(r"\bratio\s+of\s+(.+?)\s+to\s+(.+?)(?:\s+for\b|\s+from\b|\s+in\b|,|\?|$)", re.I)
 RATIO_TO_RE = re.compile(r"([\w&'’ -]+?)[\s-]+to[\s-]+([\w&'’ -]+?)\s+ratio\b", re.I)  # 'capex-to-revenue ratio'
@@ -60,7 +64,7 @@ STATEMENT_REF_RE = re.compile(  # 'on 3M's balance sheet', 'in its income statem
     r"\b(?:on|in|from|per|according\s+to)\s+(?:the\s+|its\s+|their\s+|[\w&.-]+(?:'s|’s)\s+)?(?:consolidated\s+)?"
     r"(?:balance\s+sheets?|income\s+statements?|cash[\s-]+flows?\s+statements?|statements?\s+of\s+(?:financial\s+"
     r"position|operations|income|earnings|cash\s+flows?)|p&l(?:\s+statement)?|10-?[kq]|annual\s+report)\b", re.I)
-SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+\w+|business\s+units?|products?\s+line|"
+SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+(?!dollar\b)\w+|business\s+units?|products?\s+line|"
                       r"excluding|adjusted|non-gaap|organic)\b", re.I)
 
 
@@ -76,7 +80,7 @@ def plan(question: str, library: Library) -> MetricPlan | None:
     segment, a region, per share, adjusted): the company's total would be a confident wrong answer."""
     text = canonical(question)
     period = asked_period(text)
-    if period.target is None:
+    if period.target is None or period.part_year:  # a half year's figure is not the fiscal year's
         return None
     defs = definitions(text)
     try:
@@ -85,7 +89,19 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         return None
     if found is None or dimension_problem(found.node, question):
         return None
-    return found
+    return MetricPlan(as_written(found.node, text, library), found.how)
+
+
+def as_written(node: Node, question: str, library: Library) -> Node:
+    """``node`` with each item that the question names by one of its printed labels ('net sales', 'total
+    revenue') carrying that label: of two rows printing the item's labels, the question's own is read."""
+    swaps = {}
+    for item in items_of(node):
+        spec = library.items.get(item.name)
+        written = library.written_label(spec, question) if spec else ""
+        if written:
+            swaps[item] = Item(item.name, item.year, written)
+    return substitute(node, swaps) if swaps else node
 
 
 def dimension_problem(node: Node, question: str) -> str | None:
@@ -235,10 +251,14 @@ def read_metric(text: str, parser: Parser) -> Node | None:
     for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE, *PART_OF_RES):
         m = pattern.search(text)
         if m:
-            parts = (m.group("part"), m.group("whole")) if "part" in pattern.groupindex else (m.group(1), m.group(2))
+            parts = ((m.group("part") or m.groupdict().get("part2"), m.group("whole")) if "part" in pattern.groupindex
+                     else (m.group(1), m.group(2)))
             x, y = _operand(parts[0], parser), _operand(parts[1], parser)
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
+    ratio = _named_ratio(text, parser)
+    if ratio is not None:
+        return ratio
     for pattern in SUM_RES:
         m = pattern.search(text)
         if m and not _one_item_with_and(m.group(1) + " and " + m.group(2), parser):
@@ -252,6 +272,41 @@ def read_metric(text: str, parser: Parser) -> Node | None:
         if base is not None and not (isinstance(base, Item) and base.name in ("gross profit", "revenue")):
             return Op("/", base, Item("revenue", parser.year))
     return _operand(text, parser)
+
+
+NAME_WORDS = 4  # the most words of an item's or metric's name on either side of 'to'
+
+
+def _named_ratio(text: str, parser: Parser) -> Node | None:
+    """'net debt to EBITDA', 'capex-to-depreciation': X / Y when the words just before 'to' and just after it are
+    each, whole, the name of an item or metric (so 'from 2021 to 2022', 'due to', 'compared to revenue' are not
+    ratios); a metric whose name is 'X to Y' ('debt to equity') is the library's."""
+    words = re.sub(r"[?,;:()]", " ", re.sub(r"['’]s\b", " 's ", text)).replace("-", " - ").split()
+    for i, word in enumerate(words):
+        if word.lower() != "to":
+            continue
+        before = [w for w in words[:i] if w != "-"][::-1]
+        left = _name_at(before, parser, reverse=True)
+        right = _name_at([w for w in words[i + 1:] if w != "-"], parser)
+        if left and " " not in left and len(before) > 1 and MODIFIES_RE.search(fold(before[1]) + " "):
+            continue  # 'net debt' is not 'debt': a modified one-word name is another thing
+        if left and right and parser.library.metric_is(f"{left} to {right}") is None:
+            x, y = _operand(left, parser), _operand(right, parser)
+            if x is not None and y is not None and x != y:
+                return Op("/", x, y)
+    return None
+
+
+def _name_at(words: list[str], parser: Parser, reverse: bool = False) -> str | None:
+    """The longest run of ``words`` from their start (read backwards with ``reverse``) that is a whole name of
+    the library's items or metrics."""
+    for k in range(min(NAME_WORDS, len(words)), 0, -1):
+        run = " ".join(words[:k][::-1] if reverse else words[:k])
+        folded = fold(run)
+        if parser.library.metric_is(run) or any(folded in spec.names or folded in spec.labels
+                                               for spec in parser.library.items.values()):
+            return run
+    return None
 
 
 def _one_item_with_and(text: str, parser: Parser) -> bool:

@@ -16,8 +16,9 @@ from rag_assets.retrieval.query import Lexicon, contains
 
 FRACTIONS = {"half": "50%", "a third": "33.3%", "one third": "33.3%", "a quarter": "25%", "one quarter": "25%",
              "a fifth": "20%", "one fifth": "20%", "a tenth": "10%", "one tenth": "10%", "two thirds": "66.7%"}
-FRACTION_RE = re.compile(rf"(?:(?<=\bthan\s)|(?<=\bby\s))({'|'.join(FRACTIONS)})\b|\b({'|'.join(FRACTIONS)})(?=\s+of\b)",
-                         re.I)
+FRACTION_RE = re.compile(rf"(?:(?<=\bthan\s)|(?<=\bby\s))({'|'.join(FRACTIONS)})\b|"
+                         rf"(?<!first\s)(?<!second\s)(?<!1st\s)(?<!2nd\s)\b({'|'.join(FRACTIONS)})(?=\s+of\b)",
+                         re.I)  # 'the first half of 2022' is a period, not 50 %
 _END = (r"(?=\.\s|\.?\s*$|\?|;|,\s*(?:where|with)\b|"
         r",\s*(?:in|as)\s+(?:usd|us\$|\$|millions|billions|thousands|percent|units|a\s+percentage|a\s+decimal)\b|"
         r"(?:,\s*|\s+and\s+)(?:then\s+)?(?:round|answer|give|express|report|using|use|based|in\s+percent)\b|"
@@ -56,10 +57,24 @@ LEAD_RE = re.compile(r"^(?:(?:with|where|and|then|what|how|is|was|were|are|did|d
                      r"much|many|compute|calculate|report|give|find)\s+)+", re.I)
 
 
+MULTIPLES = {"double": ("grow", "100%"), "triple": ("grow", "200%"), "quadruple": ("grow", "300%"),
+             "halve": ("fall", "50%")}
+# a change written as a multiple: 'more than doubled', 'at least tripled', 'halved' (a verb; 'double-digit' is not)
+MULTIPLE_RE = re.compile(r"\b(?:(?:more\s+than|at\s+least|over)\s+(double|triple|quadruple|halve)[sd]?|"
+                         r"(doubl|tripl|quadrupl|halv)ed)\b(?![\s-]*digit)", re.I)
+
+
 def canonical(question: str) -> str:
-    """The question with fiscal years and quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2 2023') and
-    common fractions as percentages ('more than a fifth of' -> 'more than 20% of')."""
-    return FRACTION_RE.sub(lambda m: FRACTIONS[(m.group(1) or m.group(2)).lower()], normalize(question))
+    """The question with fiscal years and quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2 2023'),
+    common fractions as percentages ('more than a fifth of' -> 'more than 20% of') and multiples as changes in
+    percent ('more than doubled' -> 'grew by more than 100%')."""
+    text = FRACTION_RE.sub(lambda m: FRACTIONS[(m.group(1) or m.group(2)).lower()], normalize(question))
+    return MULTIPLE_RE.sub(_multiple, text)
+
+
+def _multiple(m: re.Match) -> str:
+    verb, percent = MULTIPLES[(m.group(1) or m.group(2) + "e").lower()]
+    return f"{verb} by more than {percent}"
 
 
 def name_key(name: str) -> str:
