@@ -357,8 +357,8 @@ def test_a_tax_provision_is_an_expense_whether_printed_as_the_expense_or_as_the_
 
 
 def test_of_two_rows_printing_an_items_labels_the_librarys_first_label_is_the_item():
-    """A retailer prints 'Net sales', 'Membership fees' and 'Total revenue': all three rows are revenue's labels or
-    parts, and the first row printed ('Net sales') was taken for total revenue. The library lists totals first."""
+    """A retailer prints 'Net sales', 'Membership fees' and 'Total revenue': the first row printed ('Net sales')
+    was taken for 'total revenue'. The library lists totals first, and a label the question writes wins."""
     from rag_assets.answer.evidence.operands import SourcePage, find_operand
     from rag_assets.answer.question.formulas import Item
     from rag_assets.answer.question.metric_library import default_library
@@ -368,6 +368,74 @@ def test_of_two_rows_printing_an_items_labels_the_librarys_first_label_is_the_it
                               "| Total revenue | 195,929 | 166,761 |\n", True)
     found = find_operand(Item("revenue", 2021), default_library().items["revenue"], [page])
     assert (found.label, found.value) == ("Total revenue", 195_929)
+    # the question's own label wins: 'net sales minus merchandise costs, over net sales'
+    from rag_assets.answer.question.formulas import items_of
+    from rag_assets.answer.question.plan import plan
+
+    planned = plan("What is Vandelay's FY2021 gross margin percentage? Use net sales minus merchandise costs, over "
+                   "net sales.", default_library())
+    revenue = next(i for i in items_of(planned.node) if i.name == "revenue")
+    assert revenue.written == "net sales"
+    found = find_operand(revenue, default_library().items["revenue"], [page])
+    assert (found.label, found.value) == ("Net sales", 192_052)
+
+
+def test_the_companys_own_net_income_row_comes_before_the_minority_holders_and_the_total_including_them():
+    """'Net income including noncontrolling interests' (first printed) was read as the company's net income; the
+    row attributable to the company is, never the minority holders' share."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    rows = [("Net income including noncontrolling interests", "5,079"),
+            ("Net income attributable to noncontrolling interests", "(72)"),
+            ("NET INCOME ATTRIBUTABLE TO VANDELAY", "5,007")]
+    spec = default_library().items["net income"]
+    for order in (rows, rows[::-1]):
+        table = "".join(f"| {label} | {figure} |\n" for label, figure in order)
+        page = SourcePage("s", 35, "CONSOLIDATED STATEMENTS OF INCOME\n(in millions)\n| | 2021 |\n|---|---|\n" + table,
+                          True)
+        found = find_operand(Item("net income", 2021), spec, [page])
+        assert (found.label, found.value) == ("NET INCOME ATTRIBUTABLE TO VANDELAY", 5_007e6)
+
+
+def test_a_results_table_with_change_columns_dates_its_figures_by_the_year_headers_cells():
+    """'Three months | Six months' results print a change column beside each pair of years: six figures under
+    four year headers were left undated (no operand found). A figure in a year header's cell is that year's;
+    the consolidated results page outweighs a segment's page printing the same label ('Total net revenue')."""
+    from rag_assets.answer.evidence.candidates import page_candidates
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    results = ("CONSOLIDATED RESULTS OF OPERATIONS\nThree months ended June 30, Six months ended June 30,\n"
+               "| (in millions) |  | 2023 |  | 2022 | Change |  |  | 2023 |  | 2022 | Change |  |\n"
+               "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+               "| Principal transactions |  | 6,910 |  | 4,990 |  | 38 |  | 14,525 |  | 10,095 |  | 44 |\n"
+               "| Total net revenue | $ | 41,307 | $ | 30,715 |  | 34 % | $ | 79,656 | $ | 61,432 |  | 30 % |\n")
+    [principal, total] = page_candidates(results, "s", 9)
+    assert [(f.written, f.period) for f in principal.figures] == [
+        ("6,910", "2023"), ("4,990", "2022"), ("38", ""), ("14,525", "2023"), ("10,095", "2022"), ("44", "")]
+    assert [f.period for f in total.figures] == ["2023", "2022", "", "2023", "2022", ""]
+    segment = SourcePage("s", 44, "CORPORATE\n(in millions)\n| | 2023 | 2022 |\n| --- | --- | --- |\n"
+                                  "| Total net revenue | 3,718 | 80 |\n", False)
+    spec = default_library().items["revenue"]
+    found = find_operand(Item("revenue", 2022), spec, [segment, SourcePage("s", 9, results, False)])
+    assert (found.value, found.page_index) == (30_715e6, 9)
+
+
+def test_a_label_qualified_by_net_of_is_its_item_and_a_parenthesised_scale_with_exceptions_applies():
+    """'Total revenues net of interest expense' under '(Millions, except per share amounts)' is a lender's
+    revenue in millions: the label was 4 words longer than 'total revenues' (no match, N/A), the scale missed."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    page = SourcePage("s", 95, "CONSOLIDATED STATEMENTS OF INCOME\nYear Ended December 31 (Millions, except per share "
+                               "amounts) 2022 2021\n| Net interest income | 9,895 | 7,750 |\n|---|---|---|\n"
+                               "| Total revenues net of interest expense | 52,862 | 42,380 |\n", True)
+    found = find_operand(Item("revenue", 2021), default_library().items["revenue"], [page])
+    assert (found.value, found.label) == (42_380e6, "Total revenues net of interest expense")
 
 
 def test_a_gross_margin_amount_takes_its_tables_scale_and_a_margin_percentage_does_not():

@@ -100,6 +100,10 @@ def test_page_types_from_titles_at_the_top_only():
     assert page_types(PAGES[2], lex) == {"income_statement"}
     assert page_types(PAGES[3], lex) == {"cash_flow"}
     assert page_types("Company plc\nConsolidated Balance Sheets\nAs at 31 March", lex) == {"balance_sheet"}
+    # a PDF's spacing splits a word of the title: still the title ('Balance Shee t' left the balance sheet untyped,
+    # and receivables were read from the cash-flow statement's change rows)
+    assert page_types("Acme Company Consolidated Balance Shee t At December 31", lex) == {"balance_sheet"}
+    assert page_types("Acme Company Consolidated Balancesheet", lex) == set()  # a space inside, none missing
     assert page_types(PAGES[5], lex) == set(), "a title quoted lower in running text does not type the page"
     assert page_types("x " * 300 + "statement of cash flows", lex) == set()
     assert keyword_query("What was the capital expenditure?", lex).page_types == ("cash_flow",)

@@ -14,9 +14,13 @@ HEAD_CHARS = 400  # a statement's title sits in the page's first lines (company 
 
 @lru_cache(maxsize=64)
 def title_re(titles: tuple[str, ...]) -> re.Pattern:
-    """One case-insensitive pattern for any of ``titles`` (longest first), spaces flexible."""
-    words = sorted((r"\s+".join(map(re.escape, t.split())) for t in titles), key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
+    """One case-insensitive pattern for any of ``titles`` (longest first), spaces flexible between words and a
+    stray one inside a word (a PDF's spacing split 'Consolidated Balance Shee t')."""
+    def word(w: str) -> str:
+        return " ?".join(map(re.escape, w))
+
+    phrases = sorted((r"\s+".join(word(w) for w in t.split()) for t in titles), key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(phrases) + r")\b", re.IGNORECASE)
 
 
 def page_types(text: str, lexicon: Lexicon, head_chars: int = HEAD_CHARS) -> set[str]:

@@ -112,9 +112,15 @@ def _label(cells: list[str]) -> str:
     return ""
 
 
-def _dated(figs: list[Figure], years: list[str]) -> list[Figure]:
+def _dated(figs: list[Figure], years: list[str], cells: list[int] | None = None,
+           year_cells: dict[int, str] | None = None) -> list[Figure]:
     """Figures matched to the header's years by order; a leading note number is dropped when it is the one
-    figure too many."""
+    figure too many. When the row has more figures than years (a 'Change' column beside each year's: '41,307
+    30,715 34 % 79,656 61,432 30 %'), by position: a figure in the cell of a year's header is that year's, when
+    every year's cell holds one (``cells``: each figure's cell index; ``year_cells``: cell index -> year)."""
+    if cells and year_cells and len(figs) > len(year_cells) >= 2 and set(year_cells) <= set(cells):
+        return [Figure(f.written, f.value, f.percent, year_cells[i]) if i in year_cells and not f.percent else f
+                for f, i in zip(figs, cells)]
     if len(figs) == len(years) + 1 and re.fullmatch(r"\d{1,2}", figs[0].written):
         figs = figs[1:]
     if len(years) > len(figs) >= 2:  # 'At January 1, 2023 and January 2, 2022 ... 2022 2021': the column labels last
@@ -134,15 +140,17 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     scale = declared_scale(before[-600:]) or page_scale
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out = []
+    out, year_cells = [], {}
     for line in lines:
         cells = _cells(line)
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
-        figs = [f for f in (_cell_figure(c) for c in cells) if f is not None]
+        at = {i: f for i, f in ((i, _cell_figure(c)) for i, c in enumerate(cells)) if f is not None}
+        figs = list(at.values())
         head_scale = declared_scale(" ".join(c for c in cells if not _cell_figure(c)))
         if figs and all(_is_year(f) for f in figs):
             years, scale = [f.written.strip("()") for f in figs], head_scale or scale
+            year_cells = {i: f.written.strip("()") for i, f in at.items()}
             continue
         if head_scale and not figs:
             scale = head_scale
@@ -150,7 +158,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if not figs or not label:
             continue
         mult, words = (scale if scale and not unscaled_label(label, tuple(f.value for f in figs)) else (1.0, ""))
-        out.append(Candidate(sha1, page_index, "row", label, tuple(_dated(figs, years)), mult, words,
+        out.append(Candidate(sha1, page_index, "row", label,
+                             tuple(_dated(figs, years, list(at), year_cells)), mult, words,
                              total_last=total_last))
     return out
 

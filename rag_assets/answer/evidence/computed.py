@@ -61,10 +61,12 @@ def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str 
     return out
 
 
-def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int = 0):
-    """``nodes`` with every operand found into ``comp`` (or its name into ``comp.missing``), an item no row prints
-    replaced by the library's formula for it (``otherwise``) where all of that formula's operands are found;
-    None when an operand is missing."""
+def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int = 0,
+              by_year: dict[int, tuple[str, ...]] | None = None):
+    """``nodes`` with every operand found into ``comp`` (or its name into ``comp.missing``): in ``sha1s``, else
+    in the company's other reports that print its year (``by_year``: a span longer than one report's columns),
+    else an item no row prints replaced by the library's formula for it (``otherwise``) where all of that
+    formula's operands are found; None when an operand is missing."""
     pages: dict[str, list[SourcePage]] = {}  # an item's pages serve all its years: searched once
     swaps: dict[Item, Node] = {}
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
@@ -73,10 +75,11 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
             queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)  # its name, then its rows
             pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries,
                                             lexicon)
-        found = find_operand(item, spec, pages[item.name])
+        found = find_operand(item, spec, pages[item.name]) or _elsewhere(item, spec, retriever,
+                                                                        (by_year or {}).get(item.year, ()), lexicon)
         if found is not None:
             comp.operands.append(found)
-        elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth)) is not None:
+        elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth, by_year)) is not None:
             swaps[item] = alt
         else:
             comp.missing.append(f"{item.name} {item.year}")
@@ -92,7 +95,19 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     return [substitute(node, swaps) for node in nodes]
 
 
-def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int):
+def _elsewhere(item: Item, spec, retriever, sha1s, lexicon) -> Operand | None:
+    """``item`` in the first of ``sha1s`` (other reports of the company that print its year) whose rows print it."""
+    queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)
+    for sha1 in sha1s:
+        found = find_operand(item, spec, source_pages(retriever, (sha1,), spec.statement if spec else STATEMENTS,
+                                                      queries, lexicon))
+        if found is not None:
+            return found
+    return None
+
+
+def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int,
+               by_year: dict[int, tuple[str, ...]] | None = None):
     """The library's formula for ``item`` with its operands found into ``comp``, or None (no formula, too deep,
     an operand missing: ``comp`` unchanged)."""
     if spec is None or not spec.otherwise or depth >= 2:
@@ -102,7 +117,7 @@ def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: L
     except FormulaError:
         return None
     sub = Computation()
-    resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1)
+    resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year)
     if resolved is None:
         return None
     comp.operands += sub.operands
@@ -124,10 +139,12 @@ def _value(node, comp: Computation) -> float | None:
     return result
 
 
-def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Library, lexicon) -> Computation:
-    """Find every operand of ``plan`` in the reports ``sha1s``, evaluate, and write the result as ``unit`` asks."""
+def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Library, lexicon,
+            by_year: dict[int, tuple[str, ...]] | None = None) -> Computation:
+    """Find every operand of ``plan`` in the reports ``sha1s`` (a year they do not print in ``by_year``'s reports
+    of it), evaluate, and write the result as ``unit`` asks."""
     comp = Computation(formula=show(plan.node), how=plan.how)
-    resolved = _find_all([plan.node], comp, retriever, sha1s, library, lexicon)
+    resolved = _find_all([plan.node], comp, retriever, sha1s, library, lexicon, by_year=by_year)
     if resolved is None:
         return comp
     node = resolved[0]
@@ -141,11 +158,12 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
     return comp
 
 
-def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon) -> Computation:
+def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
+           by_year: dict[int, tuple[str, ...]] | None = None) -> Computation:
     """A yes/no from figures: True/False when every operand was found, else N/A (the model judges then)."""
     nodes = [crit.now] + ([crit.before] if crit.before is not None else [])
     comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=f"a figure criterion ({crit.test})")
-    resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon)
+    resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon, by_year=by_year)
     if resolved is None:
         return comp
     comp.formula = " vs ".join(show(n) for n in resolved)
@@ -157,9 +175,11 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon) -> Comp
     change = (now - before) / abs(before) if crit.before is not None and before else 0.0
     comp.value = {"positive": now > 0, "negative": now < 0, "up": now > before, "down": now < before,
                   "more": now > against, "less": now < against, "at_least": now >= crit.bound,
-                  "up_by": change > crit.bound, "down_by": -change > crit.bound}[crit.test]
+                  "up_by": change > crit.bound, "down_by": -change > crit.bound, "up_less": change < crit.bound,
+                  "down_less": -change < crit.bound}[crit.test]
     rule = f" (yes at {crit.bound:g} or more: {crit.rule})" if crit.test == "at_least" else \
-        f" ({crit.test} {crit.bound:g})" if crit.test in ("more", "less", "up_by", "down_by") and crit.bound else ""
+        f" ({crit.test} {crit.bound:g})" if crit.test in ("more", "less", "up_by", "down_by", "up_less", "down_less") \
+        and crit.bound else ""
     comp.notes.append(f"decided from figures: {comp.formula} = {now:.6g}"
                       + (f" vs {before:.6g}" if crit.before is not None else "") + f"{rule} -> {comp.value}")
     return comp

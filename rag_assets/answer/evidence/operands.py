@@ -21,7 +21,10 @@ TITLE_CHARS = 300
 # reported. 'Net income attributable to X' (2) on the titled income statement outweighs 'Net income (loss)' (3)
 # of an equity affiliate's table in a note typed as a statement by its words; a row that only holds the words (1)
 # on the titled page does not outweigh the exact label elsewhere.
-TYPED, TITLED = 1.5, 1.25
+# A page headed as the company's consolidated figures ('CONSOLIDATED RESULTS OF OPERATIONS') outweighs another page
+# of equal standing, such as a segment's ('CORPORATE') printing the same label.
+TYPED, TITLED, CONSOLIDATED = 1.5, 1.25, 0.75
+HEADING_CONSOLIDATED_RE = re.compile(r"\A\W*[^\n]*\bconsolidated\b", re.I)  # the page's first line
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,11 @@ class SourcePage:
         """The page opens with a consolidated statement's title: the audited statements, not a table of the
         management discussion that repeats some of their rows."""
         return STATEMENT_TITLE_RE.search(self.text[:TITLE_CHARS]) is not None
+
+    @property
+    def consolidated(self) -> bool:
+        """The page's heading (its first line) names the consolidated figures: the company's, not a segment's."""
+        return HEADING_CONSOLIDATED_RE.match(self.text.lstrip()[:TITLE_CHARS]) is not None
 
 
 @dataclass(frozen=True)
@@ -56,7 +64,7 @@ class Operand:
         return asdict(self)
 
 
-QUALIFIER_RE = re.compile(r",?\s*(?:\(|\bnet\s+of\s+allowances?\b|\bless\s+allowances?\b|,\s*(?:less|net\s+of|"
+QUALIFIER_RE = re.compile(r",?\s*(?:\(|\bnet\s+of\b|\bless\s+allowances?\b|,\s*(?:less|net\s+of|"
                           r"including|excluding|at\s|as\s+of)\b)", re.I)
 
 
@@ -92,12 +100,23 @@ def _match(label: str, labels: tuple[str, ...]) -> float:
     return best
 
 
-def _preference(label: str, labels: tuple[str, ...]) -> int:
-    """Where the row's label stands in the library's list (its order is the preference): of two rows of one page
-    that both print an item's label ('Net sales', 'Total revenue'), the earlier label is the item; a row that
-    matches none exactly comes after all."""
+def _preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple[int, int]:
+    """How a row's label is preferred among rows of equal match (higher first): the label the question wrote
+    (``written``), then one of the library's labels exactly, the earlier listed the better ('Total revenue' over 'Net sales'; the order is the preference); else the
+    longest label the row starts with ('Net income attributable to X' over 'Net income', which a row
+    'Net income before ...' only starts with); a row of noncontrolling (minority) interests last."""
     folded = fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", _head(label), flags=re.I))
-    return next((n for n, want in enumerate(labels) if folded == want), len(labels))
+    if written and folded == written:
+        return (len(labels) + 1, 0)  # the label the question itself wrote ('net sales')
+    exact = next((n for n, want in enumerate(labels) if folded == want), None)
+    if exact is not None:
+        return (len(labels) - exact, 0)
+    if MINORITY_RE.search(folded) and not any(MINORITY_RE.search(want) for want in labels):
+        return (-1, 0)  # the minority holders' share, or a figure including it: the company's own row comes first
+    return (0, max((len(want.split()) for want in labels if folded.startswith(want + " ")), default=0))
+
+
+MINORITY_RE = re.compile(r"\b(?:non ?controlling|minority)\s+interests?\b")
 
 
 HEAD_NOUNS = ("revenue", "revenues", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
@@ -147,8 +166,9 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
             fig = year_figure(cand, item.year) if match >= 1.0 else None
             if fig is None:
                 continue
-            key = (match + (TYPED if page.statement else 0.0) + (TITLED if page.titled_statement else 0.0), -rank,
-                   -_preference(cand.label, labels))
+            standing = (TYPED if page.statement else 0.0) + (TITLED if page.titled_statement else 0.0) + \
+                (CONSOLIDATED if page.consolidated else 0.0)
+            key = (match + standing, -rank, _preference(cand.label, labels, item.written))
             if best_key is None or key > best_key:
                 best, best_key = (cand, fig, rows, i), key
     if best is None:

@@ -13,7 +13,7 @@ SCALE_DECLARATIONS = [
     (re.compile(r"\bin\s+(?:[a-z$€£.]+\s+){0,2}?(thousands|millions|billions)\b", re.I), None),
     (re.compile(r"\b(thousands|millions|billions)\s+of\s+(?:[a-z.]+\s+)?"
                 r"(?:dollars|euros|pounds|yen|francs|kroner|kronor|rand|yuan|renminbi)\b", re.I), None),
-    (re.compile(r"\(\s*(thousands|millions|billions)\s*\)", re.I), None),
+    (re.compile(r"\(\s*(thousands|millions|billions)\b(?:\s*[,;]\s*except\b[^()]{0,60})?\s*\)", re.I), None),
     (re.compile(rf"{_CUR}\s?['’]?000s?\b|\(\s?['’]?000s?\s?\)|['’]000\b", re.I), 1e3),
     (re.compile(rf"{_CUR}\s?['’]?(?:m|mn|mln|million|millions)\b", re.I), 1e6),
     (re.compile(rf"{_CUR}\s?['’]?(?:bn|b|billion|billions)\b", re.I), 1e9),

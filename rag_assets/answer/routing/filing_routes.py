@@ -7,8 +7,9 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from rag_assets.answer.routing.filings import COVER_PAGES, Filing, cover_names, cover_year, detect, select
-from rag_assets.answer.question.period import asked_period
+from rag_assets.answer.routing.filings import (COVER_PAGES, LATER_FILING_YEARS, Filing, cover_names, cover_year,
+                                               covers, detect, select)
+from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.wording import asks_expectation
 from rag_assets.answer.routing.router import Route, Router
 from rag_assets.retrieval.query import default_lexicon
@@ -81,3 +82,15 @@ class FilingRoutes:
         years = [self.filing(s).year if self.filing(s).year is not None else cover_year(self._cover(s))
                  for s in route.sha1s]
         return max((y for y in years if y is not None), default=None)
+
+    def year_filings(self, route: Route) -> dict[int, tuple[str, ...]]:
+        """For each year the company's other annual reports print, those reports: the year's own report first,
+        then the nearer later one. A span longer than one report's columns ('between 2018 and 2022') reads its
+        first years there."""
+        chosen = set(route.sha1s)
+        annual = [self.filing(s) for s in self.router.by_name.get(route.company, ()) if s not in chosen]
+        annual = [f for f in annual if f.doc_type in ("annual", "") and f.year is not None]
+        years = {y for f in annual for y in range(f.year - LATER_FILING_YEARS, f.year + 1)}
+        return {y: tuple(f.sha1 for f in sorted((f for f in annual if covers(f, AskedPeriod((y,)))),
+                                                 key=lambda f: (f.year != y, f.year - y)))
+                for y in sorted(years)}

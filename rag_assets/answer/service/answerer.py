@@ -14,7 +14,7 @@ from rag_assets.answer.evidence.evidence_policy import asks_event
 from rag_assets.answer.routing.filing_routes import FilingRoutes
 from rag_assets.answer.routing.filings import Filing
 from rag_assets.answer.question.metric_library import default_library
-from rag_assets.answer.question.period import asked_period
+from rag_assets.answer.question.period import asked_period, with_latest_year
 from rag_assets.answer.question.planning import QuestionPlan, plan_question
 from rag_assets.answer.readers.names_reader import read_names
 from rag_assets.answer.readers.number_reader import read_number
@@ -114,19 +114,20 @@ class Answerer:
             rec.value, rec.notes = NA, [*rec.notes, f"{route.company}: no filing covers the period asked; answered N/A"]
             return
         query = query or retrieval_query(question, route.company, route.written)
-        ranked, chunks, usage = self.rank_pages(question, route, query, self._page_count(kind, question))
+        ranked, chunks, usage = self.rank_pages(question, route, query, page_count(self.cfg, self.llm, kind, question))
         take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
-        plan = self.plan(question, kind)
+        plan = self.plan(with_latest_year(question, self.filing_routes.period_year(route)), kind)
         rec.plan = plan.to_dict()
         rec.llm_calls += len(plan.model_calls)
-        if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question):
+        by_year = {} if plan.quarter else self.filing_routes.year_filings(route)  # other reports by year printed
+        if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year):
             return
-        if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec):
+        if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year):
             return
-        if kind == "boolean" and self._reads_statements(kind, question):
+        if kind == "boolean" and reads_statements(self.cfg, self.llm, kind, question):
             self._read_boolean(question, query, route, ranked, rec)
             return
-        if kind == "names" and self._reads_statements(kind, question):
+        if kind == "names" and reads_statements(self.cfg, self.llm, kind, question):
             self._read_names(question, query, route, ranked, rec)
             return
         if kind == "number" and self.cfg.number_reader == "candidates":
@@ -138,21 +139,6 @@ class Answerer:
         """The question's plan: Python's reader (and the model's, checked, with question_planner=rules+model)."""
         return plan_question(question, kind, default_library(),
                              self.llm if self.cfg.question_planner == "rules+model" else None)
-
-    def _reads_statements(self, kind: str, question: str) -> bool:
-        """A yes/no, or a names question about a change, read from statements (needs token probabilities)."""
-        if not hasattr(self.llm, "choice_logprobs"):
-            return False
-        if kind == "boolean":
-            return self.cfg.boolean_reader == "statements"
-        return kind == "names" and self.cfg.names_reader == "statements" and asks_event(question, default_lexicon())
-
-    def _page_count(self, kind: str, question: str) -> int:
-        """Pages ranked for a question: more for the statements readers (Python reads them all, the model only
-        the statements found)."""
-        if self._reads_statements(kind, question):
-            return max(self.cfg.candidate_pages, self.cfg.statement_pages)
-        return self.cfg.candidate_pages
 
     def _read_names(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
                     rec: AnswerRecord) -> None:
@@ -185,3 +171,19 @@ class Answerer:
         """A comparison's number sub-question for one company (``answer.comparative``)."""
         self._single(sub_q, "number", route, sub, query=query)
 
+
+def reads_statements(cfg, llm, kind: str, question: str) -> bool:
+    """A yes/no, or a names question about a change, read from statements (needs token probabilities)."""
+    if not hasattr(llm, "choice_logprobs"):
+        return False
+    if kind == "boolean":
+        return cfg.boolean_reader == "statements"
+    return kind == "names" and cfg.names_reader == "statements" and asks_event(question, default_lexicon())
+
+
+def page_count(cfg, llm, kind: str, question: str) -> int:
+    """Pages ranked for a question: more for the statements readers (Python reads them all, the model only the
+    statements found)."""
+    if reads_statements(cfg, llm, kind, question):
+        return max(cfg.candidate_pages, cfg.statement_pages)
+    return cfg.candidate_pages
