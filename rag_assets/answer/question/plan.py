@@ -68,6 +68,11 @@ SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+(?!
                       r"excluding|adjusted|non-gaap|organic)\b", re.I)
 
 
+def asks_part(question: str) -> bool:
+    """The question asks a part of the company or an adjusted figure (``SCOPE_RE``) and defines no formula."""
+    return SCOPE_RE.search(question) is not None and not definitions(question)
+
+
 @dataclass(frozen=True)
 class MetricPlan:
     node: Node

@@ -11,7 +11,7 @@ from rag_assets.answer.question.formulas import show
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
-from rag_assets.answer.question.plan import MetricPlan, plan
+from rag_assets.answer.question.plan import MetricPlan, asks_part, plan
 from rag_assets.answer.question.unit import asked_unit
 from rag_assets.answer.question.wording import canonical
 
@@ -46,14 +46,15 @@ class QuestionPlan:
 
 
 def plan_question(question: str, kind: str, library: Library, llm=None) -> QuestionPlan:
-    """``question``'s plan: Python's reader, then (number questions naming a year, ``llm`` given) the model's
-    plan checked by Python."""
+    """``question``'s plan: Python's reader, then (number questions naming a year and the whole company, ``llm``
+    given) the model's plan checked by Python. A part of the company (a segment, a region, per share, adjusted)
+    is never planned by the model either: the company's statements would give its total."""
     text = canonical(question)
     period = asked_period(text)
     out = QuestionPlan(kind, period.years, period.quarter, asked_unit(question).words)
     if kind == "number":
         out.metric = plan(question, library)
-        if out.metric is None and llm is not None and period.target is not None:
+        if out.metric is None and llm is not None and period.target is not None and not asks_part(text):
             from rag_assets.answer.question.model_plan import model_plan
 
             written = model_plan(llm, question, library)
