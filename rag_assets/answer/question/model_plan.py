@@ -16,7 +16,8 @@ from pydantic import BaseModel, Field, create_model
 from rag_assets.answer.question.formulas import Const, Item, Mean, Node, Op, chain, items_of, money
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.period import asked_period
-from rag_assets.answer.question.plan import MetricPlan, dimension_problem, printed_item
+from rag_assets.answer.question.phrases import printed_item
+from rag_assets.answer.question.plan import MetricPlan, dimension_problem
 from rag_assets.answer.question.unit import asked_unit
 from rag_assets.answer.question.wording import canonical
 from rag_assets.llm.prompts import build_messages, schema_text

@@ -1,0 +1,149 @@
+"""What a phrase of a question names: a part of a whole, a ratio ('X as a % of Y', 'ratio of X to Y', 'X to Y'
+between two whole names), a sum, a margin, a name the question defines, a metric or line item of the library, or
+a line item as the question prints it. ``plan`` reads whole clauses (periods, changes, averages) with these."""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.answer.question.formulas import Item, Node, Op, Parser
+from rag_assets.answer.question.metric_library import MODIFIES_RE, fold
+from rag_assets.answer.question.wording import name_key
+
+SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"
+                         r"\s+(?:the\s+)?(?:company's\s+)?(.+?)(?:\s+for\b|\s+from\b|\s+in\b|\s+over\b|,|\?|$)", re.I)
+_PART = r"\b(?:share|proportion|percentage|portion|fraction|percent|part)\s+of\s+(?:the\s+company's\s+|its\s+|their\s+)?"
+PART_OF_RES = (  # what part of a whole one figure is: part / whole
+    re.compile(_PART + r"(?P<whole>.+?)\s+(?:came|comes|come|was|were|is|are)\s+(?:from|generated\s+by|made\s+up\s+by|"
+               r"attributable\s+to|accounted\s+for\s+by|represented\s+by|spent\s+on|used\s+(?:for|on)|paid\s+out\s+as)"
+               r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|,|\?|$)", re.I),
+    re.compile(_PART + r"(?P<whole>.+?)\s+(?:did|does|do)\s+(?P<part>.+?)\s+(?:account\s+for|represent|make\s+up|take\s+up|"
+               r"consume|absorb|use\s+up)\b", re.I),
+    # 'how many dollars of X did it generate per dollar of Y', 'X per dollar of Y', 'X for every dollar of Y'
+    re.compile(r"(?:\b(?:dollars?|cents?|\$)\s+(?:of|in)\s+(?P<part>.+?)\s+(?:did|does|do|was|were|is|are)\b.*?|"
+               r"^(?:the\s+)?(?P<part2>.+?))\s+(?:per|for\s+(?:every|each))\s+(?:dollar|\$\s?1)\s+(?:of|in)\s+"
+               r"(?:the\s+company's\s+|its\s+|their\s+)?(?P<whole>.+?)(?:\s+(?:for|in|during|at|over)\b|,|\?|$)", re.I),
+)
+RATIO_OF_RE = re.compile(r"\bratio\s+of\s+(.+?)\s+to\s+(.+?)(?:\s+for\b|\s+from\b|\s+in\b|,|\?|$)", re.I)
+RATIO_TO_RE = re.compile(r"([\w&'’ -]+?)[\s-]+to[\s-]+([\w&'’ -]+?)\s+ratio\b", re.I)  # 'capex-to-revenue ratio'
+MARGIN_RE = re.compile(r"(.+?)\s*%?\s*margin\b", re.I)
+SUM_RES = (re.compile(r"\b(?:sum|total|combination)\s+of\s+(?:the\s+)?(.+?)\s+and\s+(.+?)(?:\s+(?:for|in|during|at|over)\b|,|"
+                      r"\?|$)", re.I),
+           re.compile(r"^(?:the\s+)?(.+?)\s+and\s+(.+?)\s+(?:combined|together|taken\s+together|added\s+together)\b", re.I))
+SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+(?!dollar\b)\w+|business\s+units?|products?\s+line|"
+                      r"excluding|adjusted|non-gaap|organic)\b", re.I)
+
+
+def defined_in(clause: str, named: dict[str, str]) -> str | None:
+    """The longest name the question defines (``named``: name -> formula) that the clause prints, or None."""
+    folded = fold(clause)
+    names = [k for k in named if re.search(rf"(?<!\w){re.escape(k)}(?!\w)", folded)]
+    return max(names, key=len) if names else None
+
+
+def read_metric(text: str, parser: Parser) -> Node | None:
+    """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y', 'what share of Y came from X', 'what percentage of Y
+    did X account for' (X / Y), 'the sum of X and Y', 'X and Y combined' (X + Y), 'X % margin' (X / revenue), a
+    defined name, a library metric, or a line item."""
+    for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE, *PART_OF_RES):
+        m = pattern.search(text)
+        if m:
+            parts = ((m.group("part") or m.groupdict().get("part2"), m.group("whole")) if "part" in pattern.groupindex
+                     else (m.group(1), m.group(2)))
+            x, y = _operand(parts[0], parser), _operand(parts[1], parser)
+            if x is not None and y is not None and x != y:
+                return Op("/", x, y)
+    ratio = _named_ratio(text, parser)
+    if ratio is not None:
+        return ratio
+    for pattern in SUM_RES:
+        m = pattern.search(text)
+        if m and not _one_item_with_and(m.group(1) + " and " + m.group(2), parser):
+            x, y = _operand(m.group(1), parser), _operand(m.group(2), parser)
+            if x is not None and y is not None and x != y:
+                return Op("+", x, y)
+    m = MARGIN_RE.search(text)
+    if m and (defined_in(m.group(1), parser.defined) or parser.library.item_in(m.group(1))
+              or parser.library.metric_in(m.group(1))):
+        base = _operand(m.group(1), parser)
+        if base is not None and not (isinstance(base, Item) and base.name in ("gross profit", "revenue")):
+            return Op("/", base, Item("revenue", parser.year))
+    return _operand(text, parser)
+
+
+NAME_WORDS = 4  # the most words of an item's or metric's name on either side of 'to'
+
+
+def _named_ratio(text: str, parser: Parser) -> Node | None:
+    """'net debt to EBITDA', 'capex-to-depreciation': X / Y when the words just before 'to' and just after it are
+    each, whole, the name of an item or metric (so 'from 2021 to 2022', 'due to', 'compared to revenue' are not
+    ratios); a metric whose name is 'X to Y' ('debt to equity') is the library's."""
+    words = re.sub(r"[?,;:()]", " ", re.sub(r"['’]s\b", " 's ", text)).replace("-", " - ").split()
+    for i, word in enumerate(words):
+        if word.lower() != "to":
+            continue
+        before = [w for w in words[:i] if w != "-"][::-1]
+        left = _name_at(before, parser, reverse=True)
+        right = _name_at([w for w in words[i + 1:] if w != "-"], parser)
+        if left and " " not in left and len(before) > 1 and MODIFIES_RE.search(fold(before[1]) + " "):
+            continue  # 'net debt' is not 'debt': a modified one-word name is another thing
+        if left and right and parser.library.metric_is(f"{left} to {right}") is None:
+            x, y = _operand(left, parser), _operand(right, parser)
+            if x is not None and y is not None and x != y:
+                return Op("/", x, y)
+    return None
+
+
+def _name_at(words: list[str], parser: Parser, reverse: bool = False) -> str | None:
+    """The longest run of ``words`` from their start (read backwards with ``reverse``) that is a whole name of
+    the library's items or metrics."""
+    for k in range(min(NAME_WORDS, len(words)), 0, -1):
+        run = " ".join(words[:k][::-1] if reverse else words[:k])
+        folded = fold(run)
+        if parser.library.metric_is(run) or any(folded in spec.names or folded in spec.labels
+                                               for spec in parser.library.items.values()):
+            return run
+    return None
+
+
+def _one_item_with_and(text: str, parser: Parser) -> bool:
+    """'property, plant and equipment', 'research and development': one item whose name holds 'and'."""
+    folded = fold(text)
+    return any(" and " in n and n in folded for spec in parser.library.items.values() for n in spec.names)
+
+
+def _operand(text: str, parser: Parser) -> Node | None:
+    defined = defined_in(text, parser.defined)
+    if defined:
+        return parser.parse(parser.defined[defined])
+    spec = parser.library.metric_in(text)
+    if spec:  # the question's definition of that metric under another of its names ('ROA' for 'return on assets')
+        defined = next((parser.defined[n] for n in spec.names if n in parser.defined), None)
+        return parser.parse(defined or spec.formula)
+    item = parser.library.item_in(text)
+    if item:
+        return Item(item.name, parser.year)
+    printed = printed_item(text)
+    return Item(printed, parser.year) if printed else None
+
+
+NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|would|should|can|could|which|what|"
+                         r"how|why|answer|round|give|express|report|compute|calculate|company|it|they|ris\w*|rose|"
+                         r"grow\w*|grew|increas\w*|decreas\w*|declin\w*|fall\w*|fell|exceed\w*|chang\w*|improv\w*|"
+                         r"spen[dt]\w*|pa(?:y|id)\s+out|end|generate\w*|expect\w*|accelerat\w*|will|outlook|"
+                         r"guidance|forecast\w*)\b")
+
+
+PRINTED_WORDS = 6  # a line item as printed is a short noun phrase
+
+
+def printed_item(text: str) -> str | None:
+    """A line item the library does not know, as the question writes it ('membership fee revenue', 'research and
+    development expense'), matched to a statement row as printed; None when the words are no short noun
+    phrase."""
+    key = name_key(text)
+    words = key.split()
+    if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or SCOPE_RE.search(key) or \
+            re.search(r"\d", key):
+        return None
+    return key
