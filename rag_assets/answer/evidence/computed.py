@@ -67,16 +67,15 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     in the company's other reports that print its year (``by_year``: a span longer than one report's columns),
     else an item no row prints replaced by the library's formula for it (``otherwise``) where all of that
     formula's operands are found; None when an operand is missing."""
-    pages: dict[str, list[SourcePage]] = {}  # an item's pages serve all its years: searched once
+    pages: dict[tuple, list[SourcePage]] = {}  # an item's pages of some reports serve all its years
     swaps: dict[Item, Node] = {}
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
-        if item.name not in pages:
-            queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)  # its name, then its rows
-            pages[item.name] = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries,
-                                            lexicon)
-        found = find_operand(item, spec, pages[item.name]) or _elsewhere(item, spec, retriever,
-                                                                        (by_year or {}).get(item.year, ()), lexicon)
+        found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, sha1s, lexicon))
+        for other in () if found else (by_year or {}).get(item.year, ()):  # the company's other reports of the year
+            found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, (other,), lexicon))
+            if found is not None:
+                break
         if found is not None:
             comp.operands.append(found)
         elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth, by_year)) is not None:
@@ -95,15 +94,14 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     return [substitute(node, swaps) for node in nodes]
 
 
-def _elsewhere(item: Item, spec, retriever, sha1s, lexicon) -> Operand | None:
-    """``item`` in the first of ``sha1s`` (other reports of the company that print its year) whose rows print it."""
-    queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)
-    for sha1 in sha1s:
-        found = find_operand(item, spec, source_pages(retriever, (sha1,), spec.statement if spec else STATEMENTS,
-                                                      queries, lexicon))
-        if found is not None:
-            return found
-    return None
+def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> list[SourcePage]:
+    """Where ``item`` is looked for in the reports ``sha1s``: its statement's pages, then the pages retrieval ranks
+    for its name and for its rows; searched once per item and reports (``cache``)."""
+    key = (item.name, tuple(sha1s))
+    if key not in cache:
+        queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)
+        cache[key] = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries, lexicon)
+    return cache[key]
 
 
 def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int,

@@ -84,8 +84,13 @@ def _head(label: str) -> str:
     return QUALIFIER_RE.split(label, maxsplit=1)[0]
 
 
+def _folded(label: str) -> str:
+    """A row label folded for comparison with the library's labels, its note reference ('(Note 8)') left out."""
+    return fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", label, flags=re.I))
+
+
 def _match(label: str, labels: tuple[str, ...]) -> float:
-    folded = fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", label, flags=re.I))
+    folded = _folded(label)
     best = 0.0
     for want in labels:
         if folded == want:
@@ -102,10 +107,11 @@ def _match(label: str, labels: tuple[str, ...]) -> float:
 
 def _preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple[int, int]:
     """How a row's label is preferred among rows of equal match (higher first): the label the question wrote
-    (``written``), then one of the library's labels exactly, the earlier listed the better ('Total revenue' over 'Net sales'; the order is the preference); else the
-    longest label the row starts with ('Net income attributable to X' over 'Net income', which a row
-    'Net income before ...' only starts with); a row of noncontrolling (minority) interests last."""
-    folded = fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", _head(label), flags=re.I))
+    (``written``), then one of the library's labels exactly, the earlier listed the better ('Total revenue' over
+    'Net sales'; the order is the preference); else the longest label the row starts with ('Net income
+    attributable to X' over 'Net income', which a row 'Net income before ...' only starts with); a row of
+    noncontrolling (minority) interests last."""
+    folded = _folded(_head(label))
     if written and folded == written:
         return (len(labels) + 1, 0)  # the label the question itself wrote ('net sales')
     exact = next((n for n, want in enumerate(labels) if folded == want), None)

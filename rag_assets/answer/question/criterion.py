@@ -33,8 +33,9 @@ MORE_THAN_RES = (  # 'more current assets than current liabilities', 'X larger t
                re.I),
 )
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "half": 0.5}
-BOUND_RE = re.compile(r"\b(exceed\w*|above|over|more\s+than|greater\s+than|higher\s+than|at\s+least|below|under|"
-                      r"less\s+than|lower\s+than|beneath)\s+(\$|us\$|usd\s*)?"
+_ABOVE = r"above|over|exceed\w*|more\s+than|greater\s+than|higher\s+than|at\s+least"
+_BELOW = r"below|under|less\s+than|lower\s+than|beneath"
+BOUND_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(\$|us\$|usd\s*)?"
                       rf"(\d+(?:[.,]\d+)*|(?:{'|'.join(NUMBER_WORDS)})\b)"
                       r"\s*(%|percent|billion|million|thousand|bn|m|x|times)?(?!\w)"
                       r"(?!\s*(?:years?|quarters?|months?|periods?|times|segments?|consecutive|straight)\b)", re.I)
@@ -44,8 +45,6 @@ LOSS_RE = re.compile(r"\b(?:(an?\s+)|((?:net|operating|pre-?tax)\s+))+loss(?:es)
 PROFITABLE_RE = re.compile(r"\bprofitable\b|\b(?:an?\s+)(?:net\s+)?profit\b(?!\s+(?:on|from|of|margin))", re.I)
 BY_MORE_THAN_RE = re.compile(r"\b(?:fall|fell|decline|declined|drop|dropped|decrease|decreased|grow|grew|increase|"
                              r"increased|rise|rose)\w*\s+by\s+(?:more|over)\s+than\s+(\d+(?:\.\d+)?)\s*(?:%|percent)", re.I)
-_ABOVE = r"above|over|exceed\w*|more\s+than|greater\s+than|higher\s+than|at\s+least"
-_BELOW = r"below|under|less\s+than|lower\s+than|beneath"
 # 'revenue growth in FY2022 above 10%', 'a decline of less than 5 percent': the change, not the level, is bounded
 CHANGE_BOUND_RE = re.compile(rf"\b(growth|increase|rise|gain|decline|decrease|drop|fall|reduction)(?:\s+rate)?\b"
                              rf"(?:(?!\bthan\b).)*?\b({_ABOVE}|{_BELOW})\s+(\d+(?:\.\d+)?)\s*(?:%|percent)", re.I)
@@ -56,7 +55,6 @@ EXCEED_RE = re.compile(r"\b(?:did|does|do|has|have|had|was|were|is|are)\s+(.+?)\
 FASTER_RE = re.compile(r"\b(?:did|does|do|has|have|had)\s+(.+?)\s+(?:grow|grew|grown|increase[sd]?|rise|rose|risen)\s+"
                        r"(?:faster|more\s+quickly|more)\s+than\s+(?:its\s+|their\s+|the\s+)?(.+?)" + _THEN_TIME, re.I)
 SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "thousand": 1e3}
-LOW_WORDS = ("below", "under", "less", "lower", "beneath")
 
 
 @dataclass(frozen=True)
@@ -132,7 +130,7 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
     if (percent or amount) and percent == money(node):  # a percent bound for an amount, an amount for a ratio
         return None
     bound = value / 100 if percent else value * SCALES.get(unit, 1.0)
-    return Criterion("less" if m.group(1).lower().startswith(LOW_WORDS) else "more", node, bound=bound)
+    return Criterion("less" if _below(m.group(1)) else "more", node, bound=bound)
 
 
 def _relative_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:
@@ -159,10 +157,13 @@ def _change_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | 
     node, before = read_metric(words, parser), read_metric(words, _earlier(asked, parser))
     if node is None or before is None:
         return None
-    down = DOWN_RE.match(m.group(1)) is not None or m.group(1).lower() == "reduction"
-    below = re.fullmatch(_BELOW, m.group(2), re.I) is not None
-    test = ("down" if down else "up") + ("_less" if below else "_by")
+    test = ("down" if DOWN_RE.match(m.group(1)) else "up") + ("_less" if _below(m.group(2)) else "_by")
     return Criterion(test, node, before, bound=float(m.group(3)) / 100)
+
+
+def _below(words: str) -> bool:
+    """A bound's words set an upper limit ('below', 'less than')."""
+    return re.fullmatch(_BELOW, words, re.I) is not None
 
 
 def _faster(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:

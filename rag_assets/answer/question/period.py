@@ -23,17 +23,20 @@ APOSTROPHE_YEAR_RE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’]|\s*%)") 
 # a half year or a year to date: the annual columns do not answer it
 PART_YEAR_RE = re.compile(r"\b(?:H[12]|[12]H|(?:first|second|1st|2nd)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|"
                           r"(?:six|6|nine|9)[\s-]+months?|year[\s-]+to[\s-]+date|YTD)\b", re.I)
-
-
 LATEST_YEAR_RE = re.compile(r"\b(?:the\s+|its\s+|their\s+)?(?:(?:most\s+recent|latest)\s+(?:(?:fiscal|financial|reporting)\s+)?"
                             r"(?:year|period)|(?:last|current|this)\s+(?:fiscal|financial)\s+year)\b", re.I)
+
+
+def asks_latest_year(question: str) -> bool:
+    """The question asks 'the most recent fiscal year', 'the latest year', 'last fiscal year' and names no year."""
+    return LATEST_YEAR_RE.search(question) is not None and not asked_period(question).years
 
 
 def with_latest_year(question: str, year: int | None) -> str:
     """``question`` with 'the most recent fiscal year', 'the latest year', 'last fiscal year' written as the year
     of the report that answers it (the company's latest annual report: ``year``), when it names no year itself;
     otherwise unchanged."""
-    if year is None or asked_period(question).years or not LATEST_YEAR_RE.search(question):
+    if year is None or not asks_latest_year(question):
         return question
     return LATEST_YEAR_RE.sub(f"fiscal {year}", question)
 

@@ -117,13 +117,14 @@ class Router:
         return []
 
 
+LEGAL_SUFFIXES = "|".join(sorted(SUFFIXES - {"the"}, key=len, reverse=True))  # 'Holdings plc' after a name
+
+
 def _as_written(question: str, key: str) -> list[str]:
     """The spans of ``question`` that normalize to the name ``key``: its words, whatever stands between them, and
     the legal suffixes written after them ('Northwind Traders Holdings plc')."""
-    words = key.split()
-    suffixes = "|".join(sorted(SUFFIXES - {"the"}, key=len, reverse=True))
-    pattern = (r"(?<![\w&])" + r"[^\w&]+".join(re.escape(w) for w in words)
-               + rf"(?:[\s,.]+(?:{suffixes})\.?(?![\w&]))*(?![\w&])")
+    pattern = (r"(?<![\w&])" + r"[^\w&]+".join(re.escape(w) for w in key.split())
+               + rf"(?:[\s,.]+(?:{LEGAL_SUFFIXES})\.?(?![\w&]))*(?![\w&])")
     return [m.group(0) for m in re.finditer(pattern, question, re.I)]
 
 

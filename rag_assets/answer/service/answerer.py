@@ -14,7 +14,7 @@ from rag_assets.answer.evidence.evidence_policy import asks_event
 from rag_assets.answer.routing.filing_routes import FilingRoutes
 from rag_assets.answer.routing.filings import Filing
 from rag_assets.answer.question.metric_library import default_library
-from rag_assets.answer.question.period import asked_period, with_latest_year
+from rag_assets.answer.question.period import asked_period, asks_latest_year, with_latest_year
 from rag_assets.answer.question.planning import QuestionPlan, plan_question
 from rag_assets.answer.readers.names_reader import read_names
 from rag_assets.answer.readers.number_reader import read_number
@@ -116,10 +116,13 @@ class Answerer:
         query = query or retrieval_query(question, route.company, route.written)
         ranked, chunks, usage = self.rank_pages(question, route, query, page_count(self.cfg, self.llm, kind, question))
         take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
-        plan = self.plan(with_latest_year(question, self.filing_routes.period_year(route)), kind)
+        asked = with_latest_year(question, self.filing_routes.period_year(route)) if asks_latest_year(question) \
+            else question  # 'the most recent fiscal year': the routed report's
+        plan = self.plan(asked, kind)
         rec.plan = plan.to_dict()
         rec.llm_calls += len(plan.model_calls)
-        by_year = {} if plan.quarter else self.filing_routes.year_filings(route)  # other reports by year printed
+        computes = (plan.metric or plan.criterion) and not plan.quarter
+        by_year = self.filing_routes.year_filings(route) if computes else {}  # other reports by the years they print
         if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year):
             return
         if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year):
