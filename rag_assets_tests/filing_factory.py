@@ -17,11 +17,12 @@ def _fmt(v: float) -> str:
     return f"({abs(v):,.0f})" if v < 0 else f"{v:,.0f}"
 
 
-def _statement(c, title: str, years: list[int], rows: list[tuple[str, list[float]]]) -> None:
+def _statement(c, title: str, years: list[int], rows: list[tuple[str, list[float]]], unit: str = "(In millions)"
+               ) -> None:
     c.setFont("Helvetica-Bold", 14)
     c.drawString(40, H - 70, title)
     c.setFont("Helvetica", 9)
-    c.drawString(40, H - 88, "(In millions)")
+    c.drawString(40, H - 88, unit)
     c.setFont("Helvetica-Bold", 9)
     for x, year in zip(COLUMNS, years):
         c.drawRightString(x, H - 110, str(year))
@@ -29,15 +30,18 @@ def _statement(c, title: str, years: list[int], rows: list[tuple[str, list[float
     y = H - 128
     for label, values in rows:
         c.drawString(40, y, label)
-        for x, v in zip(COLUMNS, values):
+        for x, v in zip(COLUMNS, values):  # a heading row (no values) prints its label alone
             c.drawRightString(x, y, _fmt(v))
         y -= 15
 
 
-def write_10k(path: Path, company: str, year: int, figures: dict[str, dict[int, float]]) -> Path:
+def write_10k(path: Path, company: str, year: int, figures: dict[str, dict[int, float]],
+              segments: dict[str, dict[str, dict[int, float]]] | None = None) -> Path:
     """A 10-K of ``company`` for fiscal ``year``: cover, income statement (three years), balance sheet (two
     years), cash-flow statement (three years). ``figures``: row label -> {year: value in millions}; a label
-    is printed in the statement it belongs to (balance sheet rows name assets, liabilities or inventory)."""
+    is printed in the statement it belongs to (balance sheet rows name assets, liabilities or inventory).
+    ``segments``: a segment note after the statements, a heading row per item ('Net sales') with a row per
+    segment under it: item -> segment -> {year: value in millions}."""
     c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
     c.setFont("Helvetica-Bold", 16)
     c.drawString(40, H - 80, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION")
@@ -64,6 +68,12 @@ def write_10k(path: Path, company: str, year: int, figures: dict[str, dict[int, 
         years = [year - k for k in range(n)]
         rows = [(label, [figures[label].get(y, 0.0) for y in years]) for label in kinds[kind]]
         _statement(c, title, years, rows)
+        c.showPage()
+    if segments:
+        years = [year - k for k in range(3)]
+        rows = [r for item, parts in segments.items()
+                for r in [(item, [])] + [(name, [v.get(y, 0.0) for y in years]) for name, v in parts.items()]]
+        _statement(c, "Note 14. Segment Information", years, rows, "(Dollars in millions, by business segment)")
         c.showPage()
     c.save()
     return path

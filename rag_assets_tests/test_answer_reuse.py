@@ -50,6 +50,15 @@ def test_the_fingerprint_follows_every_setting_the_model_and_the_prompts(monkeyp
     assert run_label(with_overrides(local, {"top_pages": "5"})) == "local+top_pages=5"
 
 
+def test_the_answering_data_files_are_part_of_the_code_version():
+    """The metric library and the lexicon decide answers as much as the code: an edit of either answers again
+    (they were left out of the hash, so a changed line item reused answers made with the old one)."""
+    from rag_assets.answer.service.fingerprint import answering_files
+
+    names = {f.name for f in answering_files()}
+    assert {"metrics.yaml", "lexicon.yaml", "plan.py", "config.py"} <= names
+
+
 def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, capsys, monkeypatch):  # noqa: F811
     q = _questions(tmp_path, CASH_Q, UNKNOWN_Q)
     out = tmp_path / "answers.json"

@@ -185,15 +185,18 @@ def test_yes_no_on_a_growth_bound_two_growth_rates_or_one_figure_exceeding_anoth
 
 def test_a_part_of_the_company_is_never_planned_by_the_model_either():
     """With the model's plan switched on, 'revenue of the Data Center segment' was planned by the model as the
-    company's revenue (3,991 where the filings print no such segment: gold N/A). Python refuses a part of the
-    company before any model call, as its own reader does (the model object here is never touched)."""
+    company's revenue (3,991 where the filings print no such segment: gold N/A). Python reads a named part as its
+    own rows (never the company's total) and refuses an adjusted figure, before any model call (the model object
+    here is never touched)."""
     from rag_assets.answer.question.planning import plan_question
 
     never_called = object()  # any use of it raises AttributeError
-    for q in ("What revenue did Vandelay's Data Center segment report for FY2015? Answer in USD millions.",
-              "What was Vandelay's adjusted operating income in FY2015?"):
-        planned = plan_question(q, "number", LIB, never_called)
-        assert (planned.source, planned.metric, planned.model_calls) == ("", None, []), q
+    planned = plan_question("What revenue did Vandelay's Data Center segment report for FY2015? Answer in USD "
+                            "millions.", "number", LIB, never_called)
+    assert (planned.source, planned.formula, planned.part, planned.model_calls) == \
+        ("rules", "revenue [data center] 2015", "data center", [])
+    planned = plan_question("What was Vandelay's adjusted operating income in FY2015?", "number", LIB, never_called)
+    assert (planned.source, planned.metric, planned.model_calls) == ("", None, [])
 
 
 def test_yes_no_decided_by_figures_in_the_forms_analysts_write():

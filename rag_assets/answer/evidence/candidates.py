@@ -32,6 +32,7 @@ PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s
                              r"((?:19[89]|20[0-4])\d)\b", re.I)
 SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(“\"•])|\s+•\s+")
 SHOWN_CHARS = 320
+CAPTION_LINES = 3  # a segment's heading, what it does, and the table's own caption
 TOTAL_COLUMN_RE = re.compile(r"^(?:total|group|consolidated)\b", re.I)
 
 
@@ -59,6 +60,8 @@ class Candidate:
     score: float = 0.0
     id: int = 0
     total_last: bool = False  # the table's last column is its total (segment tables): that figure is the answer
+    section: str = ""  # a table row's heading within its table: the last row above it that prints no figure
+    caption: str = ""  # a table row's caption: the last lines of text above its table
 
     @property
     def latest(self) -> Figure:
@@ -84,7 +87,9 @@ class Candidate:
         return f"[{self.id}] page {self.page_index}, text: \"{self.label}\""
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "latest": self.latest.written}
+        out = {**asdict(self), "latest": self.latest.written}
+        del out["section"], out["caption"]
+        return out
 
 
 def _cells(line: str) -> list[str]:
@@ -140,7 +145,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     scale = declared_scale(before[-600:]) or page_scale
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out, year_cells = [], {}
+    out, year_cells, section = [], {}, ""
+    caption = " ".join([ln.strip() for ln in before.splitlines() if ln.strip()][-CAPTION_LINES:])
     for line in lines:
         cells = _cells(line)
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
@@ -155,12 +161,14 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if head_scale and not figs:
             scale = head_scale
         label = _label(cells)
+        if label and not figs:
+            section = label
         if not figs or not label:
             continue
         mult, words = (scale if scale and not unscaled_label(label, tuple(f.value for f in figs)) else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label,
                              tuple(_dated(figs, years, list(at), year_cells)), mult, words,
-                             total_last=total_last))
+                             total_last=total_last, section=section, caption=caption))
     return out
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from rag_assets.answer.question.formulas import FormulaError, Item, Node, Parser, evaluate, items_of, money, show, substitute
+from rag_assets.answer.question.formulas import (FormulaError, Item, Node, Parser, evaluate, items_of, money, of_part,
+                                                 show, substitute)
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.criterion import Criterion
 from rag_assets.answer.question.plan import MetricPlan
@@ -81,7 +82,7 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
         elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth, by_year)) is not None:
             swaps[item] = alt
         else:
-            comp.missing.append(f"{item.name} {item.year}")
+            comp.missing.append(show(item))
     if depth == 0 and comp.missing:
         comp.notes.append(f"no statement row prints {', '.join(comp.missing)}: N/A")
     if comp.missing:
@@ -97,9 +98,11 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
 def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> list[SourcePage]:
     """Where ``item`` is looked for in the reports ``sha1s``: its statement's pages, then the pages retrieval ranks
     for its name and for its rows; searched once per item and reports (``cache``)."""
-    key = (item.name, tuple(sha1s))
+    key = (item.name, item.part, tuple(sha1s))
     if key not in cache:
         queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)
+        if item.part:  # a part's rows: its segment tables and its own results, then the statements
+            queries = tuple(f"{item.part} segment {q}" for q in queries)
         cache[key] = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries, lexicon)
     return cache[key]
 
@@ -111,7 +114,7 @@ def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: L
     if spec is None or not spec.otherwise or depth >= 2:
         return None
     try:
-        alt = Parser(library, item.year).parse(spec.otherwise)
+        alt = of_part(Parser(library, item.year).parse(spec.otherwise), item.part)  # a part's: of its rows
     except FormulaError:
         return None
     sub = Computation()
@@ -127,7 +130,7 @@ def _value(node, comp: Computation) -> float | None:
     """``node`` evaluated over ``comp``'s operands; None (noted) when it is not a finite number."""
     values = {_key(o): o.value for o in comp.operands}
     try:
-        result = evaluate(node, {item: values[(item.name, item.year)] for item in items_of(node)})
+        result = evaluate(node, {item: values[(item.name, item.year, item.part)] for item in items_of(node)})
     except (ZeroDivisionError, OverflowError, ValueError) as exc:
         comp.notes.append(f"cannot compute {show(node)}: {exc}: N/A")
         return None
@@ -183,8 +186,8 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
     return comp
 
 
-def _key(o: Operand) -> tuple[str, int]:
-    return (o.item, o.year)
+def _key(o: Operand) -> tuple[str, int, str]:
+    return (o.item, o.year, o.part)
 
 
 def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:

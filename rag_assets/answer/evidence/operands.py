@@ -59,6 +59,7 @@ class Operand:
     page_index: int
     scale: float
     scale_words: str
+    part: str = ""  # the part of the company (a segment, a region) whose figure it is; '' for the whole
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -162,8 +163,11 @@ def printed_as_deduction(rows: list[Candidate], i: int, year: int) -> bool:
 
 def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> Operand | None:
     """The best row of ``pages`` (statement pages first, then best-ranked) for ``item``, or None when no row
-    names it with a figure in the year's column."""
+    names it with a figure in the year's column. An item of a part of the company is read from that part's
+    rows (``part_row``), never from the company's."""
     labels = spec.labels if spec else tuple(_stem(x) for x in printed_labels(fold(item.name)))
+    if item.part:
+        return part_operand(item, spec, labels, pages)
     best, best_key = None, None
     for rank, page in enumerate(pages):
         rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]
@@ -189,3 +193,52 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
         value = -value  # 'Provision for income taxes (491)' subtracted as printed: an expense of 491
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
                    cand.scale, cand.scale_words)
+
+
+def names_item(text: str, spec: ItemSpec | None, labels: tuple[str, ...]) -> bool:
+    """``text`` (a table's heading row or caption) names the item: one of its names or labels, whole words."""
+    folded = _stem(_folded(text))
+    wanted = (spec.names + spec.labels) if spec else labels
+    return any(re.search(rf"(?<!\w){re.escape(_stem(w))}(?!\w)", folded) for w in wanted)
+
+
+def names_part(label: str, part: str) -> bool:
+    """A row's label is the part's name ('Aeronautics', 'Greater China'), with at most the part noun after it
+    ('Aeronautics segment') or the company's name before it in the question ('Lockheed Martin Aeronautics')."""
+    folded = re.sub(r"\s+(?:segment|division|business|reportable segment)s?$", "", _folded(_head(label)))
+    return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded.split()) >= 1
+                             and len(folded) >= 4)
+
+
+def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[str, ...]) -> float:
+    """How surely ``cand`` prints the part's figure of the item (0 when it does not): 2 when the row is the part's
+    (its label the part's name) under a heading or caption naming the item (a segment table: 'Net sales' /
+    'Aeronautics 26,748'); 1.5 when the row is the item's (its label one of the item's) under a caption naming
+    the part (a segment's own results: 'Aeronautics' operating results ...' / 'Net sales 26,748')."""
+    if names_part(cand.label, part) and (names_item(cand.section, spec, labels) or
+                                         not cand.section and names_item(cand.caption, spec, labels)):
+        return 2.0
+    if label_match(cand.label, labels) >= 2.0 and re.search(rf"(?<!\w){re.escape(part)}(?!\w)", _folded(cand.caption)):
+        return 1.5
+    return 0.0
+
+
+def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pages: list[SourcePage]
+                 ) -> Operand | None:
+    """The row of ``pages`` that prints ``item.part``'s figure of the item in the year's column (the surest, then
+    the best-ranked page), or None."""
+    best, best_key = None, None
+    for rank, page in enumerate(pages):
+        for cand in page_candidates(page.text, page.sha1, page.page_index):
+            if cand.source != "row":
+                continue
+            sure = part_row(cand, item.part, spec, labels)
+            fig = year_figure(cand, item.year) if sure else None
+            if fig is not None and (best_key is None or (sure, -rank) > best_key):
+                best, best_key = (cand, fig), (sure, -rank)
+    if best is None:
+        return None
+    cand, fig = best
+    value = cand.value_of(fig)
+    return Operand(item.name, item.year, value if spec and spec.signed else abs(value), fig.written,
+                   cand.label, cand.sha1, cand.page_index, cand.scale, cand.scale_words, item.part)

@@ -15,11 +15,13 @@ YEAR = r"(?:fy\s?)?((?:19|20)\d\d)"
 class Item:
     """An operand: a line item (the library's name, or the words as written) in one fiscal year; ``written``: the
     item's printed label the question wrote ('net sales' for revenue), preferred among rows that print one of its
-    labels (not part of the item's identity)."""
+    labels (not part of the item's identity); ``part``: the part of the company whose figure it is (a segment, a
+    division, a region as the filing prints it; '' for the whole company)."""
 
     name: str
     year: int
     written: str = field(default="", compare=False)
+    part: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,11 @@ def substitute(node: Node, swaps: dict[Item, Node]) -> Node:
     return node
 
 
+def of_part(node: Node, part: str) -> Node:
+    """``node`` with every item of the whole company made ``part``'s (an item already of a part keeps it)."""
+    return substitute(node, {i: Item(i.name, i.year, i.written, part) for i in items_of(node) if not i.part})
+
+
 def evaluate(node: Node, values: dict[Item, float]) -> float:
     if isinstance(node, Item):
         return values[node]
@@ -97,7 +104,7 @@ def _dim(node: Node) -> int:
 def show(node: Node) -> str:
     """The formula as a person writes it: 'revenue 2019 / mean(net ppe 2018, net ppe 2019)'."""
     if isinstance(node, Item):
-        return f"{node.name} {node.year}"
+        return f"{node.name} [{node.part}] {node.year}" if node.part else f"{node.name} {node.year}"
     if isinstance(node, Const):
         return f"{node.value:g}"
     if isinstance(node, Mean):

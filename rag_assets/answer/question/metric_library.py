@@ -55,6 +55,8 @@ class Library:
     items: dict[str, ItemSpec]
     metrics: tuple[MetricSpec, ...]
     judgements: tuple[JudgementSpec, ...] = ()
+    part_nouns: tuple[str, ...] = ()  # 'segment', 'division': the words after a part's name
+    regions: tuple[str, ...] = ()  # parts named without such a noun ('international', 'Europe')
 
     @classmethod
     def load(cls, path: Path = LIBRARY_PATH) -> "Library":
@@ -69,7 +71,9 @@ class Library:
         judgements = tuple(JudgementSpec(tuple(fold(n) for n in j["phrases"]), str(j["formula"]),
                                          float(j["yes_at_least"]), str(j.get("rule", "")))
                            for j in data.get("judgements") or [])
-        return cls(items, metrics, judgements)
+        parts = data.get("parts") or {}
+        return cls(items, metrics, judgements, tuple(fold(n) for n in parts.get("nouns") or ()),
+                   tuple(fold(r) for r in parts.get("regions") or ()))
 
     def item_in(self, text: str) -> ItemSpec | None:
         """The item whose name, or label of several words, is printed first in ``text`` (the longest there; whole

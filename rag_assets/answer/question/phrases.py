@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.question.formulas import Item, Node, Op, Parser
-from rag_assets.answer.question.metric_library import MODIFIES_RE, fold
+from rag_assets.answer.question.formulas import Item, Node, Op, Parser, of_part
+from rag_assets.answer.question.metric_library import MODIFIES_RE, Library, fold
+from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.wording import name_key
 
 SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"
@@ -32,6 +33,14 @@ SUM_RES = (re.compile(r"\b(?:sum|total|combination)\s+of\s+(?:the\s+)?(.+?)\s+an
            re.compile(r"^(?:the\s+)?(.+?)\s+and\s+(.+?)\s+(?:combined|together|taken\s+together|added\s+together)\b", re.I))
 SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+(?!dollar\b)\w+|business\s+units?|products?\s+line|"
                       r"excluding|adjusted|non-gaap|organic)\b", re.I)
+ADJUSTED_RE = re.compile(r"\b(?:per\s+(?!dollar\b)\w+|excluding|adjusted|non-gaap|organic)\b", re.I)
+
+
+def refused_scope(clause: str, library: Library) -> bool:
+    """The clause asks what the statements do not print as such: an adjusted or per-unit figure, or a part of the
+    company (a segment, a region) whose name it does not write ('by segment')."""
+    return ADJUSTED_RE.search(clause) is not None or (SCOPE_RE.search(clause) is not None
+                                                      and not read_part(clause, library)[0])
 
 
 def defined_in(clause: str, named: dict[str, str]) -> str | None:
@@ -51,8 +60,14 @@ def read_metric(text: str, parser: Parser) -> Node | None:
             parts = ((m.group("part") or m.groupdict().get("part2"), m.group("whole")) if "part" in pattern.groupindex
                      else (m.group(1), m.group(2)))
             x, y = _operand(parts[0], parser), _operand(parts[1], parser)
+            part = read_part(parts[0], parser.library)[0] if x is None and y is not None else ""
+            x = of_part(y, part) if part else x  # 'what share of sales came from its Cloud segment'
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
+    part, rest = read_part(text, parser.library)
+    if part:  # 'the operating margin of the Snacks division': the formula of the whole, of that part's figures
+        node = read_metric(rest, parser)
+        return of_part(node, part) if node is not None else None
     ratio = _named_ratio(text, parser)
     if ratio is not None:
         return ratio
@@ -113,6 +128,10 @@ def _one_item_with_and(text: str, parser: Parser) -> bool:
 
 
 def _operand(text: str, parser: Parser) -> Node | None:
+    part, rest = read_part(text, parser.library)
+    if part:
+        node = _operand(rest, parser)
+        return of_part(node, part) if node is not None else None
     defined = defined_in(text, parser.defined)
     if defined:
         return parser.parse(parser.defined[defined])

@@ -10,13 +10,13 @@ as printed."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaError, Item, Mean, Node, Op, Parser,
                                                  items_of, money, substitute)
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
-from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric
+from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
 from rag_assets.answer.question.unit import asked_unit, percent_asked
 from rag_assets.answer.question.wording import Definitions, asked_clauses, canonical, definitions, without
 
@@ -84,7 +84,7 @@ def as_written(node: Node, question: str, library: Library) -> Node:
         spec = library.items.get(item.name)
         written = library.written_label(spec, question) if spec else ""
         if written:
-            swaps[item] = Item(item.name, item.year, written)
+            swaps[item] = replace(item, written=written)
     return substitute(node, swaps) if swaps else node
 
 
@@ -120,7 +120,7 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions)
     percent = percent_asked(clause)
     clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", clause)).strip(" ,")
     defined = defined_in(clause, defs.named)
-    if defined is None and SCOPE_RE.search(clause):  # a part of the company: not its statements
+    if defined is None and refused_scope(clause, parser.library):  # an adjusted figure, or a part not named
         return None
     form = (_cagr(clause, period, parser) or _growth(clause, period, parser, percent) or _how_much_more(clause, period, parser)
             or _average(clause, period, parser))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from rag_assets.answer.question.formulas import show
+from rag_assets.answer.question.formulas import items_of, show
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
@@ -22,6 +22,7 @@ class QuestionPlan:
     years: tuple[int, ...] = ()
     quarter: int | None = None
     unit: str = ""
+    part: str = ""  # the part of the company (a segment, a region) whose figure is asked; '' for the whole
     source: str = ""  # rules, model, or '' (no plan: the readers answer as printed)
     formula: str = ""
     how: str = ""
@@ -38,7 +39,8 @@ class QuestionPlan:
 
     def lines(self) -> list[str]:
         period = ", ".join(map(str, self.years)) + (f" (Q{self.quarter})" if self.quarter else "") or "none named"
-        out = [f"kind: {self.kind}", f"period: {period}", f"unit: {self.unit}"]
+        out = [f"kind: {self.kind}", f"period: {period}", f"unit: {self.unit}"] + \
+            ([f"part of the company: {self.part}"] if self.part else [])
         out.append(f"plan ({self.source}): {self.formula} [{self.how}]" if self.source else
                    "plan: none (read as printed by the number, yes/no or names reader)")
         out += [f"check: {c}" for c in self.checks]
@@ -66,6 +68,7 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
             out.source = "rules"
         if out.metric is not None:
             out.formula, out.how = show(out.metric.node), out.metric.how
+            out.part = next((i.part for i in items_of(out.metric.node) if i.part), "")
             out.checks.append("the dimension fits the unit asked")
     elif kind == "boolean":
         out.criterion = criterion(question, library)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
 from rag_assets.answer.evidence.numbers import NA
+from rag_assets.answer.question.metric_library import fold
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -34,13 +35,22 @@ def metric_text(query: str) -> str:
     return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", query))
 
 
-def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int) -> list[Candidate]:
+def names_the_part(cand: Candidate, part: str) -> bool:
+    """The candidate's row, its heading or caption, or its sentence names the part of the company asked."""
+    text = fold(" ".join((cand.label, cand.section, cand.caption)))
+    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
+
+
+def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "") -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts
-    otherwise (a candidate keeps only its figures of that kind)."""
+    otherwise (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only
+    those that name it: the company's figures are not the part's."""
     metric = metric_text(query)
     want_percent = asks_percent(metric)
     out = []
     for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
+        if part and not names_the_part(cand, part):
+            continue
         figs = tuple(f for f in cand.figures if f.percent == want_percent)
         if figs:
             cand.figures = figs
@@ -113,14 +123,16 @@ def p_states(llm, question: str, cand: Candidate) -> float:
 
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
-                verify_min: float = 0.0, year: int | None = None) -> NumberReading:
+                verify_min: float = 0.0, year: int | None = None, part: str = "") -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
-    yes/no check at that probability. ``year``: the fiscal year asked (default: the latest period printed)."""
-    reading = NumberReading(candidates=shortlist(pages, query, lexicon, limit))
+    yes/no check at that probability. ``year``: the fiscal year asked (default: the latest period printed);
+    ``part``: the part of the company asked (a segment, a region), which a candidate must name."""
+    reading = NumberReading(candidates=shortlist(pages, query, lexicon, limit, part))
     if not reading.candidates:
-        reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric: N/A")
+        whose = f" and the part '{part}'" if part else ""
+        reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
     shown = "\n".join(c.shown() for c in reading.candidates)
     messages, schema = build_messages("number_pick", candidates=shown, question=question)

@@ -134,7 +134,7 @@ class Answerer:
             self._read_names(question, query, route, ranked, rec)
             return
         if kind == "number" and self.cfg.number_reader == "candidates":
-            self._read_number(question, query, route, ranked, rec)
+            self._read_number(question, query, route, ranked, rec, plan.part)
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
 
@@ -159,15 +159,16 @@ class Answerer:
                                        self.cfg.boolean_threshold, self.filing_routes.period_year(route)), pages)
 
     def _read_number(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
-                     rec: AnswerRecord) -> None:
-        """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader)."""
+                     rec: AnswerRecord, part: str = "") -> None:
+        """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader);
+        ``part``: the part of the company asked, which every candidate must name."""
         pages = ranked[: self.cfg.number_pages]
         for sha1 in route.sha1s:
             if sha1 not in self._dollars:
                 self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
         reading = read_number(self.llm, question, query, pages,
                               default_lexicon(), self._dollars, self.cfg.max_candidates,
-                              verify_min=self.cfg.number_verify_min, year=asked_period(question).target)
+                              verify_min=self.cfg.number_verify_min, year=asked_period(question).target, part=part)
         take_number(rec, reading, pages, question)
 
     def _sub_question(self, sub_q: str, route: Route, sub: AnswerRecord, query: str) -> None:

@@ -37,11 +37,17 @@ def prompt_versions() -> dict[str, str]:
 ANSWERING_CODE = ("answer", "retrieval", "llm", "index", "config.py")  # what turns indexes into an answer
 
 
-def code_version() -> str:
-    """A hash of the answering code's source files (an upgrade or an edit answers again)."""
+def answering_files() -> list[Path]:
+    """The answering code's source files and the data files it reads (the metric library, the lexicon)."""
     root = Path(__file__).resolve().parents[2]  # the rag_assets package
-    files = sorted(f for part in ANSWERING_CODE for f in ((root / part).rglob("*.py") if (root / part).is_dir()
-                                                          else [root / part]))
+    return sorted(f for part in ANSWERING_CODE for f in (
+        [*(root / part).rglob("*.py"), *(root / part).rglob("*.yaml")] if (root / part).is_dir() else [root / part]))
+
+
+def code_version() -> str:
+    """A hash of ``answering_files``: an upgrade or an edit of the code or of its data answers again."""
+    root = Path(__file__).resolve().parents[2]
+    files = answering_files()
     h = hashlib.sha1()
     for f in files:
         h.update(str(f.relative_to(root)).encode())

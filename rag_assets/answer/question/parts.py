@@ -1,0 +1,64 @@
+"""What part of the company a phrase names: a segment, division or business by the name the filing prints ('the
+Aeronautics segment', "Globex's Cloud division", 'its snacks business'), or a region of the library
+('international sales', 'revenue in Europe'). A figure of a part is read from the rows the filing prints for it
+(``evidence.operands``), never from the company's totals; a part word with no name ('by segment', 'which
+segment') names none, and such a question is still refused."""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.answer.question.metric_library import Library, fold
+
+NAME_WORD = r"(?:[A-Z][\w.&'’-]*|&)"
+# words that open a question or qualify a part without naming it ('What segment', 'each segment', 'its largest')
+NOT_NAME_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all", "any", "total", "our", "its",
+                            "their", "the", "a", "an", "in", "for", "of", "and", "company", "companys", "consolidated",
+                            "other", "reportable", "operating", "business", "that", "this", "these", "largest",
+                            "smallest", "biggest", "main", "primary", "core", "new", "one", "two", "three", "per",
+                            "did", "does", "was", "were", "is", "are", "by", "s"})
+LEAD_RE = re.compile(r"(?:\b(?:of|for|from|in|at|by|within|across)\s+)?(?:\b(?:the|its|their)\s+)?$", re.I)
+
+
+def _alternation(names: tuple[str, ...]) -> str:
+    return "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(names, key=len, reverse=True))
+
+
+def read_part(text: str, library: Library) -> tuple[str, str]:
+    """(the part ``text`` names, ``text`` without the words that name it), or ('', ``text``). A capitalized name
+    before a part noun first ('Lockheed Martin's Aeronautics segment' -> 'Aeronautics'), then lower-case words
+    between a determiner and the noun ('the snacks division'), then a region of the library ('international
+    sales', 'in Greater China')."""
+    if not library.part_nouns:
+        return "", text
+    noun = rf"(?:{_alternation(library.part_nouns)})s?(?:['’]s?)?(?!\w)"
+    patterns = (rf"(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)\s+{noun}",
+                rf"(?:\b(?:the|its|their)|['’]s)\s+(?P<name>[a-z][\w&-]*(?:\s+[a-z][\w&-]*){{0,2}})\s+{noun}")
+    for pattern in patterns:
+        for m in re.finditer(pattern, text):
+            name = _name(m.group("name"))
+            if name:
+                return name, _without(text, m.start(), m.end())
+    if library.regions:
+        m = re.search(rf"(?<![\w-])(?P<name>{_alternation(library.regions)})(?![\w-])(?!\s+dollars?\b)", text, re.I)
+        if m:
+            return fold(m.group("name")), _without(text, m.start(), m.end())
+    return "", text
+
+
+def _name(words: str) -> str:
+    """A part's name as folded for comparison with row labels: the words after the company's possessive, without
+    the question's words around it ('What', 'its largest'); '' when nothing names it."""
+    words = re.split(r"['’]s?\s+", words)[-1]
+    kept = fold(words).split()
+    while kept and kept[0] in NOT_NAME_WORDS:
+        kept.pop(0)
+    while kept and kept[-1] in ("and", "of"):
+        kept.pop()
+    return " ".join(kept)
+
+
+def _without(text: str, start: int, end: int) -> str:
+    """``text`` without [start, end) and the preposition and determiner just before it ('net sales of the')."""
+    head = LEAD_RE.sub("", text[:start]).rstrip()
+    return re.sub(r"\s+", " ", f"{head} {text[end:].lstrip()}").strip()

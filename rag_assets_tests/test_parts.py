@@ -1,0 +1,149 @@
+"""A part of the company (a segment, a division, a region) is read, not refused: the question's words name the
+part and the figure ('the Aeronautics segment's net sales', 'what share of revenue came from its Cloud
+segment', 'the operating margin of the Snacks division'), and Python reads the part's figure from the rows the
+filing prints for it: a segment table (a row per segment under the item's heading or caption) or a segment's own
+results (the item's rows under a caption naming the segment); never the company's total. In wordings and
+companies of our own (issue 45, class 1)."""
+
+from __future__ import annotations
+
+import dagster as dg
+import pytest
+
+from rag_assets.answer.evidence.operands import SourcePage, find_operand
+from rag_assets.answer.question.formulas import Item, show
+from rag_assets.answer.question.metric_library import default_library
+from rag_assets.answer.question.parts import read_part
+from rag_assets.answer.question.plan import plan
+from rag_assets.answer.service.run import NoLLM, build_answerer
+from rag_assets.config import get_config
+from rag_assets.orchestration.definitions import ingestion_graph
+from rag_assets.orchestration.ingest_assets import reports_partitions
+from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+from rag_assets_tests.filing_factory import write_10k
+
+LIB = default_library()
+
+
+def formula(question: str) -> str | None:
+    found = plan(question, LIB)
+    return show(found.node) if found else None
+
+
+@pytest.mark.parametrize("text, part", [
+    ("What were Globex's Cloud Services segment revenues in FY2021?", "cloud services"),
+    ("net sales of the Snacks division in 2020", "snacks"),
+    ("Initech's Defense, Space & Security segment operating profit", "defense space & security"),
+    ("the operating income of its pet food business in 2022", "pet food"),
+    ("What share of sales came from Greater China in fiscal 2019?", "greater china"),
+    ("international sales as a percentage of total sales", "international"),
+    ("What was the net income of Vandelay Group in 2021?", ""),  # a company's name, no part
+    ("Which segment had the largest revenue in 2021?", ""),  # no part named
+    ("revenue by reportable segment", ""),
+    ("revenue in United States dollars", ""),  # a currency, not a region
+])
+def test_the_part_a_phrase_names(text, part):
+    assert read_part(text, LIB)[0] == part
+
+
+def test_a_figure_of_a_part_is_planned_with_the_parts_name_in_every_formula():
+    assert formula("What were Globex's Cloud Services segment revenues in FY2021? Answer in USD millions.") == \
+        "revenue [cloud services] 2021"
+    assert formula("What was the operating margin of Initech's Snacks division in fiscal 2022, in percent?") == \
+        "(operating income [snacks] 2022 / revenue [snacks] 2022)"
+    assert formula("What share of Globex's 2021 operating income came from its Cloud segment?") == \
+        "(operating income [cloud] 2021 / operating income 2021)"  # the part over the whole
+    assert formula("By how much did the Medical Devices segment's net sales of Acme grow from 2020 to 2021, in "
+                   "percent?") == ("((revenue [medical devices] 2021 - revenue [medical devices] 2020) / "
+                                   "revenue [medical devices] 2020)")
+    assert formula("What were Acme's international sales as a percentage of its total sales in FY2022?") == \
+        "(revenue [international] 2022 / revenue 2022)"
+
+
+def test_what_the_filing_cannot_print_as_such_is_still_refused():
+    assert formula("What was Acme's FY2022 revenue by segment?") is None  # no part named
+    assert formula("What was the Snacks segment's adjusted operating income in FY2022?") is None
+    assert formula("What was Acme's FY2022 revenue per employee?") is None
+
+
+SEGMENT_TABLE = ("Summary operating results for each of our business segments were as follows (in millions):\n"
+                 "| | 2022 | 2021 |\n| --- | --- | --- |\n| Net sales | | |\n| Avionics | $ 4,210 | $ 3,980 |\n"
+                 "| Marine Systems | 2,105 | 2,240 |\n| Total net sales | $ 6,315 | $ 6,220 |\n| Operating profit | | |\n"
+                 "| Avionics | 512 | 470 |\n| Marine Systems | 188 | 231 |\n| Total operating profit | 700 | 701 |\n")
+OWN_RESULTS = ("Marine Systems\nOur Marine Systems business segment designs naval sensors.\n"
+               "Marine Systems' operating results included the following (in millions):\n"
+               "| | 2022 | 2021 |\n| --- | --- | --- |\n| Net sales | $ 2,105 | $ 2,240 |\n"
+               "| Operating profit | 188 | 231 |\n| Operating margin | 8.9 % | 10.3 % |\n")
+CAPTIONED = ("The following table summarizes Revenues:\n(Dollars in millions)\n"
+             "| Years ended December 31, | 2022 | 2021 |\n| --- | --- | --- |\n| Avionics | $4,210 | $3,980 |\n"
+             "| Marine Systems | 2,105 | 2,240 |\n| Total | $6,315 | $6,220 |\n")
+STATEMENT = ("CONSOLIDATED STATEMENTS OF EARNINGS\n(In millions)\n| | 2022 | 2021 |\n| --- | --- | --- |\n"
+             "| Net sales | 6,315 | 6,220 |\n| Operating profit | 700 | 701 |\n")
+
+
+@pytest.mark.parametrize("text, item, year, value", [
+    (SEGMENT_TABLE, "operating income", 2022, 188e6),  # under the table's 'Operating profit' heading row
+    (SEGMENT_TABLE, "revenue", 2021, 2_240e6),  # under 'Net sales', not the 'Operating profit' rows
+    (OWN_RESULTS, "operating income", 2021, 231e6),  # the item's row under a caption naming the segment
+    (CAPTIONED, "revenue", 2022, 2_105e6),  # a caption naming the item above rows by segment
+])
+def test_a_parts_figure_is_read_from_the_rows_printed_for_it(text, item, year, value):
+    statement = SourcePage("s", 50, STATEMENT, True)
+    found = find_operand(Item(item, year, part="marine systems"), LIB.items[item],
+                         [statement, SourcePage("s", 41, text, False)])
+    assert found is not None and (found.value, found.page_index, found.part) == (value, 41, "marine systems")
+
+
+def test_a_part_the_pages_do_not_print_is_not_found_and_never_the_companys_total():
+    statement = SourcePage("s", 50, STATEMENT, True)
+    for text in (SEGMENT_TABLE, OWN_RESULTS):
+        assert find_operand(Item("revenue", 2022, part="space"), LIB.items["revenue"],
+                            [statement, SourcePage("s", 41, text, False)]) is None
+
+
+COMPANY = "Halvorsen Instruments Inc"
+FIGURES = {"Total revenues": {2021: 6220, 2022: 6315, 2023: 6600}, "Operating income": {2021: 701, 2022: 700, 2023: 760},
+           "Net income": {2021: 520, 2022: 515, 2023: 580}, "Total assets": {2022: 9000, 2023: 9400}}
+SEGMENTS = {"Net sales": {"Avionics": {2021: 3980, 2022: 4210, 2023: 4350}, "Marine Systems": {2021: 2240, 2022: 2105, 2023: 2250}},
+            "Operating profit": {"Avionics": {2021: 470, 2022: 512, 2023: 540}, "Marine Systems": {2021: 231, 2022: 188, 2023: 220}}}
+
+
+@pytest.fixture(scope="module")
+def answerer(tmp_path_factory):
+    root = tmp_path_factory.mktemp("parts_data")
+    (root / "pdfs").mkdir()
+    write_10k(root / "pdfs" / "hi_2023.pdf", COMPANY, 2023, FIGURES, SEGMENTS)
+    store = ReportStore(data_root=str(root))
+    [found] = store.scan_inbox()
+    (root / "pdfs" / "subset.csv").write_text(f"sha1,company_name\n{found.sha1},{COMPANY}\n")
+    [found] = store.scan_inbox()
+    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
+           "llm": LLMResource()}
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(reports_partitions.name, [found.sha1])
+        dg.materialize(ingestion_graph(res), partition_key=found.sha1, instance=instance, resources=res)
+    reports = store.indexed_reports()
+    return build_answerer(get_config("local"), root, reports, llm=NoLLM(), filings=store.filings(reports))
+
+
+@pytest.mark.slow
+def test_a_segments_figures_are_answered_from_the_ingested_segment_note(answerer):
+    rec = answerer.answer(f"What were the net sales of {COMPANY}'s Marine Systems segment in FY2023? Answer in USD "
+                          "millions.", "number")
+    assert rec.value == pytest.approx(2250.0) and rec.llm_calls == 0
+    assert rec.computation["operands"][0]["label"] == "Marine Systems"
+    rec = answerer.answer(f"What was the operating margin of {COMPANY}'s Avionics segment in 2022, in percent?",
+                          "number")
+    assert rec.value == pytest.approx(100 * 512 / 4210, rel=1e-3)
+    rec = answerer.answer(f"What share of {COMPANY}'s 2023 operating income came from its Avionics segment? "
+                          "Answer in percent.", "number")
+    assert rec.value == pytest.approx(100 * 540 / 760, rel=1e-3)
+    assert {o["part"] for o in rec.computation["operands"]} == {"avionics", ""}
+
+
+@pytest.mark.slow
+def test_a_segment_the_filing_does_not_print_is_na_with_its_reason(answerer):
+    rec = answerer.answer(f"What were the net sales of {COMPANY}'s Rail segment in FY2023? Answer in USD millions.",
+                          "number")
+    assert rec.value == "N/A"
+    assert any("revenue [rail] 2023" in n for n in rec.notes)
