@@ -415,3 +415,36 @@ def test_a_cover_titled_as_an_annual_report_of_a_year_is_that_years_annual_filin
         Filing("s", "Bluebird", "annual", 2023)
     assert detect(Filing("s", "X"), ["ANNUAL REPORT AND ACCOUNTS 2022/23"]).year == 2023  # the year it ends
     assert detect(Filing("s", "X"), ["FORM 10-K\nfor the fiscal year ended December 31, 2018"]).year == 2018
+
+
+def test_a_change_in_percentage_or_basis_points_is_the_difference_of_two_ratios():
+    """Issue 45, class 4: 'by how many percentage points' is the later margin less the earlier (was their
+    relative change); basis points write it times 10,000. 'PP&E' and the company 'BP' ask no points."""
+    margins = "((operating income 2022 / revenue 2022) - (operating income 2021 / revenue 2021))"
+    q = "By how many percentage points did Umbrella's operating margin change from FY2021 to FY2022?"
+    assert formula(q) == margins and asked_unit(q).ratio(0.0125) == 1.25
+    q = "How many basis points did Umbrella's operating margin expand between 2021 and 2022?"
+    assert formula(q) == margins and asked_unit(q).ratio(0.0125) == 125
+    q = "What was the change in Umbrella's operating margin from 2021 to 2022, in percentage points?"
+    assert formula(q) == margins  # the unit in its own clause
+    assert formula("By how many bps did Umbrella's gross margin contract from fiscal 2021 to fiscal 2022?") == \
+        "((gross profit 2022 / revenue 2022) - (gross profit 2021 / revenue 2021))"
+    assert not asked_unit("What was BP's FY2022 net PP&E in USD millions?").basis_points
+    assert formula("By how many percentage points did Umbrella's revenue change from 2021 to 2022?") is None
+
+
+def test_a_sum_over_years_adds_the_figure_of_every_year_of_the_span():
+    """Issue 45, class 4: 'combined', 'the sum of', 'total ... over the three years', 'added together' add the
+    figure of every year; an average is still asked by its own word, and 'total assets' is an item."""
+    assert formula("What were Umbrella's combined capital expenditures for fiscal 2020, 2021 and 2022? Answer in "
+                   "USD millions.") == ("((capital expenditure 2020 + capital expenditure 2021) + "
+                                        "capital expenditure 2022)")
+    assert formula("What was the sum of Umbrella's net income over FY2019-FY2021?") == \
+        "((net income 2019 + net income 2020) + net income 2021)"
+    assert formula("What was Umbrella's total revenue over the three years from 2020 to 2022?") == \
+        "((revenue 2020 + revenue 2021) + revenue 2022)"
+    assert formula("How much did Umbrella pay in dividends in 2021 and 2022 added together?") == \
+        "(dividends paid 2021 + dividends paid 2022)"
+    assert formula("What was Umbrella's average revenue over the three years from 2020 to 2022?") == \
+        "mean(revenue 2020, revenue 2021, revenue 2022)"
+    assert formula("What were Umbrella's total assets at the end of 2021 and 2022?") == "total assets 2022"

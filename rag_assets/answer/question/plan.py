@@ -17,21 +17,25 @@ from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaErr
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
-from rag_assets.answer.question.unit import asked_unit, percent_asked
+from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked
 from rag_assets.answer.question.wording import Definitions, asked_clauses, canonical, definitions, without
 
 AVERAGE_RE = re.compile(r"\b(?:(?:\d|two|three|four|five)[\s-]+years?\s+)?(?:average|mean|avg)\b(?:\s+(?:of|over))?"
                         r"(?:\s+the)?|\bover\s+the\s+(?:\d|two|three|four|five)\s+years\b|\b(?:for\s+)?each\s+of\b|"
                         r"\bthen\s+give\b|\bof\s+the\s+(?:\d|two|three|four|five)\s+years\b", re.I)
+SUM_YEARS_RE = re.compile(r"\b(?:the\s+)?(?:sum|combined|cumulative(?:ly)?|aggregated?|altogether|in\s+total|"
+                          r"added\s+(?:up|together)|total\s+(?=(?:\w+\s+){0,6}?(?:over|across)\s+(?:the\s+)?"
+                          r"(?:\w+\s+)?(?:years|fiscal\s+years|periods?)\b))(?:\s+of)?(?:\s+the)?", re.I)
 CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)
-_CHANGE = r"(?:change|growth|difference|increase|decrease|decline|rise|drop)"
+_CHANGE = r"(?:change|growth|difference|increase|decrease|decline|rise|drop|expansion|contraction|improvement|deterioration)"
 GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did X grow'
     re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y|annual)?\s*(?:%\s*|percent(?:age)?\s+)?" + _CHANGE +
                r"\s+(?:rate\s+)?(?:in|of|between)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\b|\s+in\s+"
                r"(?:fiscal\s+|fy\s?)?\d{4}\b.*\band\b|\s+and\s+(?:fiscal\s+|fy\s?)?\d{4}\b|\?|$)", re.I),
     re.compile(r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y|annual)?\s*" + _CHANGE + r"(?:\s+rate)?"
                r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
-    re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall)\b", re.I),
+    re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall|expand|contract|improve|"
+               r"deteriorate|widen|narrow|shrink)\b", re.I),
 )
 HOW_MUCH_MORE_RE = re.compile(r"(?:\bhow\s+much\s+|^)(higher|lower|more|less|greater|bigger|larger|smaller)\s+(?:was|were|is|are|"
                               r"did)\s+(.+?)\s+than\b", re.I)  # 'how much higher was X in 2021 than in 2020'
@@ -104,7 +108,7 @@ def _read(text: str, period: AskedPeriod, defs: Definitions, library: Library) -
     item = None  # a bare line item: what is asked only when the question defines no formula
     for clause in asked_clauses(without(text, defs.spans)):
         try:
-            found = _clause(clause, period, parser, defs)
+            found = _clause(clause, period, parser, defs, points_asked(text))
         except FormulaError:  # a clause that writes no readable formula: the next one may
             found = None
         if found is not None and not (defs and isinstance(found.node, Item)):
@@ -115,14 +119,17 @@ def _read(text: str, period: AskedPeriod, defs: Definitions, library: Library) -
     return item
 
 
-def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions) -> MetricPlan | None:
-    """The formula one asking clause names, or None."""
+def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions, points: bool = False
+            ) -> MetricPlan | None:
+    """The formula one asking clause names, or None; ``points``: the question asks a change in percentage or
+    basis points."""
     percent = percent_asked(clause)
     clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", clause)).strip(" ,")
     defined = defined_in(clause, defs.named)
     if defined is None and refused_scope(clause, parser.library):  # an adjusted figure, or a part not named
         return None
-    form = (_cagr(clause, period, parser) or _growth(clause, period, parser, percent) or _how_much_more(clause, period, parser)
+    form = (_cagr(clause, period, parser) or _growth(clause, period, parser, percent, points)
+            or _how_much_more(clause, period, parser) or _sum_over_years(clause, period, parser)
             or _average(clause, period, parser))
     if form is not None:
         return form
@@ -163,7 +170,23 @@ def _average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | N
     return MetricPlan(Mean(tuple(terms)), f"a {len(period.span)}-year average")
 
 
-def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool) -> MetricPlan | None:
+def _sum_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
+    """'the combined X of fiscal 2020, 2021 and 2022', 'the sum of X for FY2019-FY2021', 'total X over the three
+    years', 'X in 2021 and 2022 added together': X in every year of the span, added up."""
+    if len(period.span) < 2 or not SUM_YEARS_RE.search(clause) or re.search(r"\b(?:average|mean|avg)\b", clause, re.I):
+        return None
+    inner = SUM_YEARS_RE.sub(" ", clause)
+    terms = [read_metric(inner, at_year(parser, y)) for y in period.span]
+    if any(t is None for t in terms) or len(set(terms)) < len(terms):
+        return None
+    node = terms[0]
+    for term in terms[1:]:
+        node = Op("+", node, term)
+    return MetricPlan(node, f"a sum over {len(terms)} years")
+
+
+def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, points: bool = False
+            ) -> MetricPlan | None:
     """'revenue growth from FY2021 to FY2022', 'the change in X between ...', 'by how much did X grow year over
     year': a relative change when growth or a percent is asked, else the difference."""
     if CAGR_RE.search(clause):
@@ -179,6 +202,8 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool) -> 
         return None
     a, b = ends
     diff = Op("-", b, a)
+    if points:  # percentage or basis points: the difference of two ratios
+        return MetricPlan(diff, "a change in points between two years") if not money(diff) else None
     relative = percent or bool(RELATIVE_RE.search(clause))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
 

@@ -19,6 +19,9 @@ ASKED_SCALE_RES = [
     re.compile(rf"\b{_SCALE}\s+of\s+(?:{_MONEY})", re.I),                     # millions of US dollars
     re.compile(rf"(?:{_MONEY})\s?(bn|mn|mln|mm|m|k)\b", re.I),                # USD bn, $m
 ]
+# 'bps', 'pp' in lower case only: 'BP' is a company, 'PP&E' an item
+BASIS_POINTS_RE = re.compile(r"\b(?i:basis[\s-]+points?)\b|\bbps?\b")
+POINTS_RE = re.compile(r"\b(?i:percentage|percent)[\s-]+(?i:points?)\b|\bp\.p\.|\bpp\b(?!\s*&)")
 PERCENT_WORD_RE = re.compile(r"%|\bper\s?cent(?:s|age|ages)?\b|\bpct\b", re.I)
 NOT_PERCENT_RE = re.compile(r"\bas\s+an?\s+(?:decimal|fraction)\b|\bnot\s+(?:in|as)\s+(?:an?\s+)?(?:%|per\s?cent(?:age)?)",
                             re.I)
@@ -38,14 +41,16 @@ class AskedUnit:
     scale: float = 1.0
     percent: bool = False
     decimals: int | None = None
+    basis_points: bool = False  # a ratio asked in basis points (0.0125 -> 125)
 
     def amount(self, value: float) -> float:
         """An amount in full units, written in the asked scale and rounding."""
         return self.rounded(value / self.scale)
 
     def ratio(self, value: float) -> float:
-        """A ratio (0.054), in percent points when percent is asked (5.4), rounded as asked."""
-        return self.rounded(value * 100 if self.percent else value)
+        """A ratio (0.054), in percent points when percent is asked (5.4), in basis points when they are (540),
+        rounded as asked."""
+        return self.rounded(value * 10_000 if self.basis_points else value * 100 if self.percent else value)
 
     def rounded(self, value: float) -> float:
         return round(value, self.decimals) if self.decimals is not None else float(f"{value:.12g}")
@@ -53,6 +58,7 @@ class AskedUnit:
     @property
     def words(self) -> str:
         parts = [f"scale {self.scale:g}" if self.scale != 1 else "", "percent" if self.percent else "",
+                 "basis points" if self.basis_points else "",
                  f"{self.decimals} decimals" if self.decimals is not None else ""]
         return ", ".join(p for p in parts if p) or "full units"
 
@@ -85,7 +91,14 @@ def asked_unit(question: str) -> AskedUnit:
     decimals, nearest_scale = _decimals(question)
     if scale == 1.0 and nearest_scale:
         scale = nearest_scale
-    return AskedUnit(scale, percent_asked(question), decimals)
+    bp = BASIS_POINTS_RE.search(question) is not None
+    return AskedUnit(scale, percent_asked(question) or bool(POINTS_RE.search(question)) and not bp, decimals, bp)
+
+
+def points_asked(question: str) -> bool:
+    """A change asked in percentage points or basis points: the difference of two ratios, not their relative
+    change ('by how many percentage points did the gross margin change', 'margin expansion in bps')."""
+    return bool(POINTS_RE.search(question) or BASIS_POINTS_RE.search(question))
 
 
 def percent_asked(question: str) -> bool:
