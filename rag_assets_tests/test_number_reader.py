@@ -116,6 +116,10 @@ def test_the_pick_is_checked_figure_period_and_owner():
     assert fig.written == "19,970" and "latest period 2022" in notes[-1]
     assert find_figure(cands, cfo, "1,234,567", notes) is None  # a copied example number is printed nowhere
     assert find_figure(cands, cfo, "N/A", notes) is None
+    notes = []
+    owner, fig = find_figure(cands, cfo, "19.970", notes)  # written in thousands of the table's scale
+    assert (owner, fig.written) == (cfo, "19,970") and "in another scale" in notes[0]
+    assert find_figure(cands, cfo, "199.70", []) is None  # the decimal point moved by two places: another figure
 
 
 def _pick(candidate: int, written: str) -> dict:

@@ -448,3 +448,16 @@ def test_a_sum_over_years_adds_the_figure_of_every_year_of_the_span():
     assert formula("What was Umbrella's average revenue over the three years from 2020 to 2022?") == \
         "mean(revenue 2020, revenue 2021, revenue 2022)"
     assert formula("What were Umbrella's total assets at the end of 2021 and 2022?") == "total assets 2022"
+
+
+def test_a_quoted_label_is_the_row_as_printed():
+    """Issue 45, 'row as printed': a label the question quotes is that row: the library's item when the quote is
+    one of its labels (read from that label), else the row as printed, never an item whose words it scatters
+    ('Other income (expense), net' is not net income)."""
+    assert formula("What did Umbrella report as 'Membership fees' in fiscal 2021, in USD millions?") == \
+        "membership fees 2021"
+    assert formula("What amount did Umbrella print on the line “Other income (expense), net” for FY2022?") == \
+        "other income expense net 2022"
+    found = plan("What was Umbrella's 'Total revenues' in 2021?", LIB).node
+    assert (found.name, found.written) == ("revenue", "total revenues")
+    assert formula("What was Umbrella's net income in 2021?") == "net income 2021"  # a possessive is no quote

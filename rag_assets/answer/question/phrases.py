@@ -43,6 +43,10 @@ def refused_scope(clause: str, library: Library) -> bool:
                                                       and not read_part(clause, library)[0])
 
 
+# a label the question quotes: 'as "Membership fees"', "the line ‘Other income, net’" (never a possessive's ')
+QUOTED_RE = re.compile(r"(?:(?<=\s)|^)[\"“‘'](?P<label>[^\"“”‘’']{3,80})[\"”’'](?!\w)")
+
+
 def defined_in(clause: str, named: dict[str, str]) -> str | None:
     """The longest name the question defines (``named``: name -> formula) that the clause prints, or None."""
     folded = fold(clause)
@@ -77,6 +81,9 @@ def read_metric(text: str, parser: Parser) -> Node | None:
             x, y = _operand(m.group(1), parser), _operand(m.group(2), parser)
             if x is not None and y is not None and x != y:
                 return Op("+", x, y)
+    quoted = QUOTED_RE.search(text)
+    if quoted:  # 'what did X report as "Membership fees"': the row as the question quotes it
+        return quoted_item(quoted.group("label"), parser)
     m = MARGIN_RE.search(text)
     if m and (defined_in(m.group(1), parser.defined) or parser.library.item_in(m.group(1))
               or parser.library.metric_in(m.group(1))):
@@ -144,6 +151,18 @@ def _operand(text: str, parser: Parser) -> Node | None:
         return Item(item.name, parser.year)
     printed = printed_item(text)
     return Item(printed, parser.year) if printed else None
+
+
+def quoted_item(label: str, parser: Parser) -> Item | None:
+    """The row a question quotes: the library's item whose name or label it is exactly (read from that label),
+    else the row as printed; None for a quote that is no label (a sentence, a figure)."""
+    folded = fold(label)
+    if not 1 <= len(folded.split()) <= 2 * PRINTED_WORDS or re.search(r"\d", folded):
+        return None
+    spec = next((s for s in parser.library.items.values() if folded in s.names or folded in s.labels), None)
+    if spec is not None:
+        return Item(spec.name, parser.year, folded if folded in spec.labels else "")
+    return Item(folded, parser.year)
 
 
 NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|would|should|can|could|which|what|"

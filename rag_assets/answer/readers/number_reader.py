@@ -4,6 +4,7 @@ scale is the one its table declares, its kind (percentage or amount) and currenc
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -64,6 +65,17 @@ def _digits(text: str) -> str:
     return re.sub(r"[^\d.]", "", text).strip(".")
 
 
+def _rescaled(cand: Candidate, digits: str) -> list[Figure]:
+    """The figures of ``cand`` that print the same digits as ``digits`` with the decimal point moved by a multiple
+    of three places ('3.877' for '3,877'; never '38.77')."""
+    try:
+        copied = float(digits)
+    except ValueError:
+        return []
+    return [f for f in cand.figures if not f.percent and _digits(f.written).replace(".", "") == digits.replace(".", "")
+            and any(math.isclose(abs(f.value), copied * 10 ** k) for k in (-9, -6, -3, 3, 6, 9))]
+
+
 def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
                 notes: list[str], year: int | None = None) -> tuple[Candidate, Figure] | None:
     """The figure the model copied: in its chosen candidate, else in the one other candidate that prints it
@@ -76,15 +88,21 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
     def holds(c: Candidate) -> list[Figure]:
         return [f for f in c.figures if _digits(f.written) == digits]
     owner = chosen if holds(chosen) else None
+    figs = holds(chosen) or _rescaled(chosen, digits)
+    if owner is None and figs:  # '3.877' for the printed '3,877': the model rescaled the figure
+        owner = chosen
+        notes.append(f"copied figure {written!r} is {figs[0].written!r} of candidate [{chosen.id}] in another "
+                     "scale: the printed figure is used")
     if owner is None:
         others = [c for c in cands if holds(c)]
         if not others:
             notes.append(f"copied figure {written!r} is printed in no candidate")
             return None
         owner = others[0]
+        figs = holds(owner)
         notes.append(f"copied figure {written!r} is printed in candidate [{owner.id}], not [{chosen.id}]: "
                      f"[{owner.id}] is used")
-    fig, latest = holds(owner)[0], owner.latest
+    fig, latest = figs[0], owner.latest
     asked = next((f for f in owner.figures if year and f.period == str(year)), None)
     if asked is not None or (year and fig.period and fig.period != str(year)):
         if asked is None:
