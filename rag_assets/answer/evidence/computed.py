@@ -130,7 +130,8 @@ def _value(node, comp: Computation) -> float | None:
     """``node`` evaluated over ``comp``'s operands; None (noted) when it is not a finite number."""
     values = {_key(o): o.value for o in comp.operands}
     try:
-        result = evaluate(node, {item: values[(item.name, item.year, item.part)] for item in items_of(node)})
+        result = evaluate(node, {item: values[(item.name, item.year, item.part, item.months)]
+                                 for item in items_of(node)})
     except (ZeroDivisionError, OverflowError, ValueError) as exc:
         comp.notes.append(f"cannot compute {show(node)}: {exc}: N/A")
         return None
@@ -186,8 +187,8 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
     return comp
 
 
-def _key(o: Operand) -> tuple[str, int, str]:
-    return (o.item, o.year, o.part)
+def _key(o: Operand) -> tuple[str, int, str, int]:
+    return (o.item, o.year, o.part, o.months)
 
 
 def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.period import TO_DATE
 from rag_assets.answer.question.lemmas import lemmas
 from rag_assets.answer.question.metric_library import ItemSpec, fold
 
@@ -60,6 +61,7 @@ class Operand:
     scale: float
     scale_words: str
     part: str = ""  # the part of the company (a segment, a region) whose figure it is; '' for the whole
+    months: int = 0  # the columns read: 3 a quarter, 6 or 9 months, -1 the year to date; 0 the fiscal year
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -126,7 +128,7 @@ def _preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple
 MINORITY_RE = re.compile(r"\b(?:non ?controlling|minority)\s+interests?\b")
 
 
-HEAD_NOUNS = ("revenue", "revenues", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
+HEAD_NOUNS = ("revenue", "revenues", "sales", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
 
 
 def printed_labels(name: str) -> tuple[str, ...]:
@@ -144,9 +146,21 @@ def _stem(text: str) -> str:
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in text.split())
 
 
-def year_figure(cand: Candidate, year: int):
-    """The figure of ``cand`` in ``year``'s column (not a percentage), or None."""
-    return next((f for f in cand.figures if f.period == str(year) and not f.percent), None)
+def year_figure(cand: Candidate, year: int, months: int = 0):
+    """The figure of ``cand`` in ``year``'s column (not a percentage), or None. With ``months`` (a part of the
+    year), the column of that many months: the one its header names ('Six months ended June 30'; the longest
+    interim one for the year to date, -1), else, with no header naming any, the year's first column for a
+    quarter (interim filings print the quarter's columns first) and none for more months."""
+    figs = [f for f in cand.figures if f.period == str(year) and not f.percent]
+    if not months:
+        return figs[0] if figs else None
+    timed = [f for f in figs if f.months]
+    if timed:
+        interim = [f for f in timed if f.months < 12]
+        if months == TO_DATE:
+            return max(interim, key=lambda f: f.months, default=None)
+        return next((f for f in timed if f.months == months), None)
+    return figs[0] if figs and months == 3 else None
 
 
 def printed_as_deduction(rows: list[Candidate], i: int, year: int) -> bool:
@@ -168,12 +182,13 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
     labels = spec.labels if spec else tuple(_stem(x) for x in printed_labels(fold(item.name)))
     if item.part:
         return part_operand(item, spec, labels, pages)
+    months = _months(item, spec)
     best, best_key = None, None
     for rank, page in enumerate(pages):
         rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]
         for i, cand in enumerate(rows):
             match = label_match(cand.label if spec else _stem(fold(cand.label)), labels)
-            fig = year_figure(cand, item.year) if match >= 1.0 else None
+            fig = year_figure(cand, item.year, months) if match >= 1.0 else None
             if fig is None:
                 continue
             standing = (TYPED if page.statement else 0.0) + (TITLED if page.titled_statement else 0.0) + \
@@ -192,7 +207,13 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
     elif spec.deducted and printed_as_deduction(rows, i, item.year):
         value = -value  # 'Provision for income taxes (491)' subtracted as printed: an expense of 491
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
-                   cand.scale, cand.scale_words)
+                   cand.scale, cand.scale_words, months=item.months)
+
+
+def _months(item: Item, spec: ItemSpec | None) -> int:
+    """The columns ``item`` is read in: its months, but a balance (a balance sheet's) is at a date, whatever the
+    period asked."""
+    return 0 if spec and spec.statement == "balance_sheet" else item.months
 
 
 def names_item(text: str, spec: ItemSpec | None, labels: tuple[str, ...]) -> bool:
@@ -233,7 +254,7 @@ def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pag
             if cand.source != "row":
                 continue
             sure = part_row(cand, item.part, spec, labels)
-            fig = year_figure(cand, item.year) if sure else None
+            fig = year_figure(cand, item.year, _months(item, spec)) if sure else None
             if fig is not None and (best_key is None or (sure, -rank) > best_key):
                 best, best_key = (cand, fig), (sure, -rank)
     if best is None:
@@ -241,4 +262,4 @@ def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pag
     cand, fig = best
     value = cand.value_of(fig)
     return Operand(item.name, item.year, value if spec and spec.signed else abs(value), fig.written,
-                   cand.label, cand.sha1, cand.page_index, cand.scale, cand.scale_words, item.part)
+                   cand.label, cand.sha1, cand.page_index, cand.scale, cand.scale_words, item.part, item.months)

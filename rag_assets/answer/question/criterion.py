@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money
+from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money, of_months
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import read_metric
@@ -75,7 +75,7 @@ def criterion(question: str, library: Library) -> Criterion | None:
     or a question naming no fiscal year)."""
     text = canonical(question)
     asked = asked_period(text)
-    if asked.target is None or asked.part_year:
+    if asked.target is None or asked.part_year and not asked.months:
         return None
     defs = definitions(text)
     parser = Parser(library, asked.target, defs.named)
@@ -88,8 +88,8 @@ def criterion(question: str, library: Library) -> Criterion | None:
         return None
     if found is None:
         return None
-    before = as_written(found.before, text, library) if found.before is not None else None
-    return replace(found, now=as_written(found.now, text, library), before=before)
+    before = of_months(as_written(found.before, text, library), asked.months) if found.before is not None else None
+    return replace(found, now=of_months(as_written(found.now, text, library), asked.months), before=before)
 
 
 def _sign(body: str, parser: Parser) -> Criterion | None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rag_assets.answer.question.metric_library import POSSESSIVE_RE, Library, fold
 
@@ -16,12 +16,14 @@ class Item:
     """An operand: a line item (the library's name, or the words as written) in one fiscal year; ``written``: the
     item's printed label the question wrote ('net sales' for revenue), preferred among rows that print one of its
     labels (not part of the item's identity); ``part``: the part of the company whose figure it is (a segment, a
-    division, a region as the filing prints it; '' for the whole company)."""
+    division, a region as the filing prints it; '' for the whole company); ``months``: the columns of a part of
+    the year (3 a quarter, 6 or 9 months, -1 the year to date; 0 the fiscal year)."""
 
     name: str
     year: int
     written: str = field(default="", compare=False)
     part: str = ""
+    months: int = 0
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,13 @@ def substitute(node: Node, swaps: dict[Item, Node]) -> Node:
 
 def of_part(node: Node, part: str) -> Node:
     """``node`` with every item of the whole company made ``part``'s (an item already of a part keeps it)."""
-    return substitute(node, {i: Item(i.name, i.year, i.written, part) for i in items_of(node) if not i.part})
+    return substitute(node, {i: replace(i, part=part) for i in items_of(node) if not i.part})
+
+
+def of_months(node: Node, months: int) -> Node:
+    """``node`` with every item read in the columns of ``months`` (a quarter, six or nine months, the year to
+    date) instead of the fiscal year's."""
+    return substitute(node, {i: replace(i, months=months) for i in items_of(node)}) if months else node
 
 
 def evaluate(node: Node, values: dict[Item, float]) -> float:
@@ -104,7 +112,8 @@ def _dim(node: Node) -> int:
 def show(node: Node) -> str:
     """The formula as a person writes it: 'revenue 2019 / mean(net ppe 2018, net ppe 2019)'."""
     if isinstance(node, Item):
-        return f"{node.name} [{node.part}] {node.year}" if node.part else f"{node.name} {node.year}"
+        when = f"{node.year}" + ({0: "", 3: " (3 months)", -1: " (year to date)"}.get(node.months, f" ({node.months} months)"))
+        return f"{node.name} [{node.part}] {when}" if node.part else f"{node.name} {when}"
     if isinstance(node, Const):
         return f"{node.value:g}"
     if isinstance(node, Mean):
@@ -129,7 +138,8 @@ MONTHS = ("january|february|march|april|may|june|july|august|september|october|n
 # Words that only say when (years, dates, year ends): an operand's words lose them from either end.
 PERIOD_WORD_RE = re.compile(rf"(?:fy\s?)?(?:19|20)\d\d|fy|fiscal|years?|year[\s-]?ends?|ends?|close|closing|"
                             rf"balances?|ended|ending|at|as|of|for|in|on|over|during|between|from|to|through|and|the|its|"
-                            rf"respectively|{MONTHS}|\d{{1,2}}")
+                            rf"respectively|{MONTHS}|\d{{1,2}}|"
+                            rf"q[1-4]|h[12]|quarters?|half|months?|three|six|nine|twelve|first|second|third|fourth|ytd")
 OPERATORS = {"average": "mean", "mean": "mean", "avg": "mean", "change in": "change", "increase in": "change",
              "change of": "change"}
 OPERATOR_RE = re.compile(rf"^(?:the\s+)?({'|'.join(sorted(OPERATORS, key=len, reverse=True))})\b\s*(?:of\s+)?", re.I)

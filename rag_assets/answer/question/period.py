@@ -23,6 +23,11 @@ APOSTROPHE_YEAR_RE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’]|\s*%)") 
 # a half year or a year to date: the annual columns do not answer it
 PART_YEAR_RE = re.compile(r"\b(?:H[12]|[12]H|(?:first|second|1st|2nd)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|"
                           r"(?:six|6|nine|9)[\s-]+months?|year[\s-]+to[\s-]+date|YTD)\b", re.I)
+# how many months a part of a year covers: its columns in interim filings ('Six months ended June 30')
+HALF_RE = re.compile(r"\b(?:H1|1H|(?:first|1st)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|(?:six|6)[\s-]+months?)\b", re.I)
+NINE_RE = re.compile(r"\b(?:nine|9)[\s-]+months?\b", re.I)
+TO_DATE_RE = re.compile(r"\b(?:year[\s-]+to[\s-]+date|YTD)\b", re.I)
+TO_DATE = -1  # the months of a year to date: the longest interim column the filing prints
 LATEST_YEAR_RE = re.compile(r"\b(?:the\s+|its\s+|their\s+)?(?:(?:most\s+recent|latest)\s+(?:(?:fiscal|financial|reporting)\s+)?"
                             r"(?:year|period)|(?:last|current|this)\s+(?:fiscal|financial)\s+year)\b", re.I)
 
@@ -61,6 +66,7 @@ class AskedPeriod:
     years: tuple[int, ...]  # every fiscal year the question names, in order (a span's years all)
     quarter: int | None = None
     part_year: bool = False  # a half year, nine months or a year to date: not a fiscal year's figure
+    months: int = 0  # the columns asked: 3 a quarter, 6 a half year, 9 nine months, TO_DATE; 0 the fiscal year
 
     @property
     def target(self) -> int | None:
@@ -86,4 +92,9 @@ def asked_period(question: str) -> AskedPeriod:
     years += [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
     q = Q_ASKED_RE.search(text)
     quarter = (int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]) if q else None
-    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, PART_YEAR_RE.search(text) is not None)
+    part_year = PART_YEAR_RE.search(text) is not None
+    months = 6 if HALF_RE.search(text) else 9 if NINE_RE.search(text) else TO_DATE if TO_DATE_RE.search(text) \
+        else 3 if quarter and not part_year else 0
+    if quarter is None and months in (6, 9):  # the six months to June are reported with the second quarter
+        quarter = months // 3
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months)

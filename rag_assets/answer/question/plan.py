@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaError, Item, Mean, Node, Op, Parser,
-                                                 items_of, money, substitute)
+                                                 items_of, money, of_months, substitute)
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
@@ -68,7 +68,7 @@ def plan(question: str, library: Library) -> MetricPlan | None:
     segment, a region, per share, adjusted): the company's total would be a confident wrong answer."""
     text = canonical(question)
     period = asked_period(text)
-    if period.target is None or period.part_year:  # a half year's figure is not the fiscal year's
+    if period.target is None or period.part_year and not period.months:  # 'H2': no column prints it
         return None
     defs = definitions(text)
     try:
@@ -77,7 +77,7 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         return None
     if found is None or dimension_problem(found.node, question):
         return None
-    return MetricPlan(as_written(found.node, text, library), found.how)
+    return MetricPlan(of_months(as_written(found.node, text, library), period.months), found.how)
 
 
 def as_written(node: Node, question: str, library: Library) -> Node:

@@ -21,6 +21,7 @@ class QuestionPlan:
     kind: str
     years: tuple[int, ...] = ()
     quarter: int | None = None
+    months: int = 0  # the columns asked: 3 a quarter, 6 or 9 months, -1 a year to date; 0 the fiscal year
     unit: str = ""
     part: str = ""  # the part of the company (a segment, a region) whose figure is asked; '' for the whole
     source: str = ""  # rules, model, or '' (no plan: the readers answer as printed)
@@ -38,7 +39,9 @@ class QuestionPlan:
         return out
 
     def lines(self) -> list[str]:
-        period = ", ".join(map(str, self.years)) + (f" (Q{self.quarter})" if self.quarter else "") or "none named"
+        months = {0: "", 3: "", -1: ", the year to date"}.get(self.months, f", {self.months} months")
+        period = ", ".join(map(str, self.years)) + (f" (Q{self.quarter}{months})" if self.quarter else "") \
+            or "none named"
         out = [f"kind: {self.kind}", f"period: {period}", f"unit: {self.unit}"] + \
             ([f"part of the company: {self.part}"] if self.part else [])
         out.append(f"plan ({self.source}): {self.formula} [{self.how}]" if self.source else
@@ -53,7 +56,7 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     is never planned by the model either: the company's statements would give its total."""
     text = canonical(question)
     period = asked_period(text)
-    out = QuestionPlan(kind, period.years, period.quarter, asked_unit(question).words)
+    out = QuestionPlan(kind, period.years, period.quarter, period.months, asked_unit(question).words)
     if kind == "number":
         out.metric = plan(question, library)
         if out.metric is None and llm is not None and period.target is not None and not asks_part(text):
