@@ -37,6 +37,10 @@ def formula(question: str) -> str | None:
     ("the operating income of its pet food business in 2022", "pet food"),
     ("What share of sales came from Greater China in fiscal 2019?", "greater china"),
     ("international sales as a percentage of total sales", "international"),
+    ("What were Globex's Cloud Services revenues in 2021?", "cloud services"),  # a name before an item
+    ("the operating margin for Globex's Safety and Graphics in 2021", "safety and graphics"),  # owned, then the period
+    ("What is Globex's Membership fee revenue for fiscal 2021?", ""),  # one printed item, capitalized
+    ("What was Globex's Revenue in 2022?", ""),  # an item, capitalized
     ("What was the net income of Vandelay Group in 2021?", ""),  # a company's name, no part
     ("Which segment had the largest revenue in 2021?", ""),  # no part named
     ("revenue by reportable segment", ""),
@@ -58,6 +62,9 @@ def test_a_figure_of_a_part_is_planned_with_the_parts_name_in_every_formula():
                                    "revenue [medical devices] 2020)")
     assert formula("What were Acme's international sales as a percentage of its total sales in FY2022?") == \
         "(revenue [international] 2022 / revenue 2022)"
+    assert formula("What was the operating profit margin for Initech's Missiles and Sensors in 2021?") == \
+        "(operating income [missiles and sensors] 2021 / revenue [missiles and sensors] 2021)"  # after 'for Initech's'
+    assert formula("What were Initech's Medical Devices net sales in 2018?") == "revenue [medical devices] 2018"
 
 
 def test_what_the_filing_cannot_print_as_such_is_still_refused():

@@ -435,6 +435,7 @@ def test_a_change_in_percentage_or_basis_points_is_the_difference_of_two_ratios(
         "((gross profit 2022 / revenue 2022) - (gross profit 2021 / revenue 2021))"
     assert not asked_unit("What was BP's FY2022 net PP&E in USD millions?").basis_points
     assert formula("By how many percentage points did Umbrella's revenue change from 2021 to 2022?") is None
+    assert formula("Compute the difference between Umbrella's FY2022 and FY2021 operating margin in bps.") == margins
 
 
 def test_a_sum_over_years_adds_the_figure_of_every_year_of_the_span():
@@ -452,6 +453,8 @@ def test_a_sum_over_years_adds_the_figure_of_every_year_of_the_span():
     assert formula("What was Umbrella's average revenue over the three years from 2020 to 2022?") == \
         "mean(revenue 2020, revenue 2021, revenue 2022)"
     assert formula("What were Umbrella's total assets at the end of 2021 and 2022?") == "total assets 2022"
+    assert formula("What was Umbrella's total capital expenditure from 2020 to 2022 in USD millions?") == \
+        "((capital expenditure 2020 + capital expenditure 2021) + capital expenditure 2022)"  # flows add up
 
 
 def test_a_quoted_label_is_the_row_as_printed():

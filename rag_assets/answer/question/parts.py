@@ -39,11 +39,54 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
             name = _name(m.group("name"))
             if name:
                 return name, _without(text, m.start(), m.end())
+    named = _owned_name(text, library)
+    if named:
+        return named
     if library.regions:
         m = re.search(rf"(?<![\w-])(?P<name>{_alternation(library.regions)})(?![\w-])(?!\s+dollars?\b)", text, re.I)
         if m:
             return fold(m.group("name")), _without(text, m.start(), m.end())
     return "", text
+
+
+OWNED_RE = re.compile(rf"['’]s\s+(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)(?P<after>.*)$", re.S)
+PERIOD_OR_END_RE = re.compile(r"^\s*(?:$|[?.,;)]|(?:in|for|during|at|as\s+of|over|from|between)\s+(?:the\s+)?(?:fiscal\s+|fy\s?|"
+                              r"q[1-4]\b|first|second|third|fourth|\d{4}))", re.I)
+
+
+def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
+    """A capitalized name after the company's possessive that is not itself an item, a metric or a period: a
+    part of the company ("Globex's Cloud Services revenue": before an item or metric of the library; "the margin
+    of Globex's Cloud Services in 2021": after a preposition, before the period or the end)."""
+    for m in OWNED_RE.finditer(text):
+        words = m.group("name")
+        name = _name(words)
+        if not name or re.search(r"\d", words) or library.item_in(words) or library.metric_in(words) or \
+                any(w in fold(words).split() for w in PERIOD_WORDS):
+            continue
+        after = m.group("after")
+        starts_item = re.match(r"\s+\S", after) and (_starts_named(after, library))
+        owned_after_preposition = re.search(r"\b(?:of|for|from|at|in|by)\s+[\w&.-]+(?:\s+[\w&.-]+)*$",
+                                            text[:m.start()]) is not None
+        if starts_item or owned_after_preposition and PERIOD_OR_END_RE.match(after):
+            return name, _without(text, m.start("name"), m.end("name"))
+    return None
+
+
+PERIOD_WORDS = ("fiscal", "fy", "quarter", "year", "annual", "total", "consolidated", "adjusted", "gaap", "net")
+
+
+def _starts_named(after: str, library: Library) -> bool:
+    """The words after a name begin with the name of an item or metric of the library ('net sales', 'revenues',
+    'operating profit margin'), whole: 'fee revenue' does not ('Membership fee revenue' is one printed item)."""
+    words = fold(after).split()
+    for k in range(min(5, len(words)), 0, -1):
+        run = " ".join(words[:k])
+        if library.metric_is(run) or any(run in spec.names or run in spec.labels for spec in library.items.values()):
+            return True
+        if k >= 2 and re.fullmatch(r"(?:operating\s+)?(?:profit\s+)?margin|\w+\s+margin", run):
+            return True
+    return False
 
 
 def _name(words: str) -> str:

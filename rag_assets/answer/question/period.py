@@ -27,6 +27,7 @@ PART_YEAR_RE = re.compile(r"\b(?:H[12]|[12]H|(?:first|second|1st|2nd)\s+half|hal
 HALF_RE = re.compile(r"\b(?:H1|1H|(?:first|1st)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|(?:six|6)[\s-]+months?)\b", re.I)
 NINE_RE = re.compile(r"\b(?:nine|9)[\s-]+months?\b", re.I)
 TO_DATE_RE = re.compile(r"\b(?:year[\s-]+to[\s-]+date|YTD)\b", re.I)
+QUARTER_ENDED_RE = re.compile(r"\b(?:quarter|three[\s-]+months?|3[\s-]+months?)\s+(?:period\s+)?end(?:ed|ing)\b", re.I)
 TO_DATE = -1  # the months of a year to date: the longest interim column the filing prints
 LATEST_YEAR_RE = re.compile(r"\b(?:the\s+|its\s+|their\s+)?(?:(?:most\s+recent|latest)\s+(?:(?:fiscal|financial|reporting)\s+)?"
                             r"(?:year|period)|(?:last|current|this)\s+(?:fiscal|financial)\s+year)\b", re.I)
@@ -94,7 +95,7 @@ def asked_period(question: str) -> AskedPeriod:
     quarter = (int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]) if q else None
     part_year = PART_YEAR_RE.search(text) is not None
     months = 6 if HALF_RE.search(text) else 9 if NINE_RE.search(text) else TO_DATE if TO_DATE_RE.search(text) \
-        else 3 if quarter and not part_year else 0
+        else 3 if quarter and not part_year or QUARTER_ENDED_RE.search(text) else 0
     if quarter is None and months in (6, 9):  # the six months to June are reported with the second quarter
         quarter = months // 3
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months)

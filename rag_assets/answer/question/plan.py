@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass, replace
 
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaError, Item, Mean, Node, Op, Parser,
-                                                 items_of, money, of_months, substitute)
+                                                 items_of, money, of_months, of_part, substitute)
 from rag_assets.answer.question.metric_library import Library
+from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
 from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked
@@ -36,6 +37,9 @@ GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did
                r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
     re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall|expand|contract|improve|"
                r"deteriorate|widen|narrow|shrink)\b", re.I),
+    # 'the difference between FY2021 and FY2020 gross margin': the years first, the figure after them
+    re.compile(r"\b" + _CHANGE + r"\s+(?:between|from)\s+(?:the\s+)?(?:[\w&.-]+['’]s\s+)?(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4})\s+(?:and|to)\s+"
+               r"(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4})(?:'s)?\s+(.+?)(?:,|\?|$)", re.I),
 )
 HOW_MUCH_MORE_RE = re.compile(r"(?:\bhow\s+much\s+|^)(higher|lower|more|less|greater|bigger|larger|smaller)\s+(?:was|were|is|are|"
                               r"did)\s+(.+?)\s+than\b", re.I)  # 'how much higher was X in 2021 than in 2020'
@@ -122,7 +126,17 @@ def _read(text: str, period: AskedPeriod, defs: Definitions, library: Library) -
 def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions, points: bool = False
             ) -> MetricPlan | None:
     """The formula one asking clause names, or None; ``points``: the question asks a change in percentage or
-    basis points."""
+    basis points. A part of the company named in the words the clause's tail drops ('... margin for Globex's
+    Cloud Services in 2021') is the part of every figure read."""
+    found = _plain_clause(clause, period, parser, defs, points)
+    part = read_part(clause, parser.library)[0]
+    if found is None or not part or any(i.part for i in items_of(found.node)):
+        return found
+    return MetricPlan(of_part(found.node, part), found.how)
+
+
+def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions, points: bool
+                  ) -> MetricPlan | None:
     percent = percent_asked(clause)
     clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", clause)).strip(" ,")
     defined = defined_in(clause, defs.named)
@@ -173,16 +187,30 @@ def _average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | N
 def _sum_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
     """'the combined X of fiscal 2020, 2021 and 2022', 'the sum of X for FY2019-FY2021', 'total X over the three
     years', 'X in 2021 and 2022 added together': X in every year of the span, added up."""
-    if len(period.span) < 2 or not SUM_YEARS_RE.search(clause) or re.search(r"\b(?:average|mean|avg)\b", clause, re.I):
+    if len(period.span) < 2 or re.search(r"\b(?:average|mean|avg)\b", clause, re.I):
         return None
-    inner = SUM_YEARS_RE.sub(" ", clause)
+    said = SUM_YEARS_RE.search(clause) is not None
+    if not said and not TOTAL_RE.search(clause):
+        return None
+    inner = SUM_YEARS_RE.sub(" ", clause) if said else TOTAL_RE.sub(" ", clause)
     terms = [read_metric(inner, at_year(parser, y)) for y in period.span]
     if any(t is None for t in terms) or len(set(terms)) < len(terms):
         return None
+    if not said and not all(_flow(i, parser) for t in terms for i in items_of(t)):
+        return None  # 'total assets at the end of 2021 and 2022': a balance at two dates, not a sum
     node = terms[0]
     for term in terms[1:]:
         node = Op("+", node, term)
     return MetricPlan(node, f"a sum over {len(terms)} years")
+
+
+TOTAL_RE = re.compile(r"\b(?:the\s+)?total\b", re.I)  # 'total capex from 2020 to 2022': the flows added up
+
+
+def _flow(item: Item, parser: Parser) -> bool:
+    """``item`` is a flow of a period (an income or cash-flow row), which adds up over years; a balance does not."""
+    spec = parser.library.items.get(item.name)
+    return spec is not None and spec.statement in ("income_statement", "cash_flow")
 
 
 def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, points: bool = False
