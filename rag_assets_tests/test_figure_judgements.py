@@ -75,3 +75,15 @@ def test_which_questions_ask_a_share_of_revenue():
     assert share_asked("Does any segment account for over 50 percent of total net sales in FY2022?") == 0.5
     assert share_asked("Did any customer account for more than 10% of X's revenue in FY2022?") is None
     assert share_asked("Did X's revenue grow more than 20% in FY2022?") is None
+
+
+def test_a_criterion_of_every_year_holds_only_when_each_year_does(answerer):
+    """Revenue 1,000, 1,000, 1,200 (FY2021-FY2023): it grew from FY2021 to FY2023, but not every year."""
+    rec = answerer.answer(f"Did {COMPANY}'s revenue grow from FY2021 to FY2023?", "boolean")
+    assert rec.value is True and rec.llm_calls == 0
+    rec = answerer.answer(f"Did {COMPANY}'s revenue grow every year from FY2021 to FY2023?", "boolean")
+    assert rec.value is False and rec.llm_calls == 0
+    assert rec.computation["how"] == "a figure criterion (up) in each of 2 years"
+    rec = answerer.answer(f"Were {COMPANY}'s 'Sales of products' more than 70% of total revenues in each of FY2022 "
+                          "and FY2023?", "boolean")
+    assert rec.value is True and rec.llm_calls == 0  # 760 / 1,000 and 880 / 1,200

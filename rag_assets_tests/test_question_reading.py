@@ -468,3 +468,23 @@ def test_a_quoted_label_is_the_row_as_printed():
     found = plan("What was Umbrella's 'Total revenues' in 2021?", LIB).node
     assert (found.name, found.written) == ("revenue", "total revenues")
     assert formula("What was Umbrella's net income in 2021?") == "net income 2021"  # a possessive is no quote
+
+
+def test_a_yes_no_asked_of_every_year_or_of_a_share_is_decided_by_those_figures():
+    """Issue 45, class 7: 'above 45% in each of 2016, 2017 and 2018' bounds every year's figure (was only the
+    last); 'did revenue grow every year from FY2017 to FY2019' is each year's movement (was the ends only); 'X
+    more than 2% of total revenue' bounds X's share of revenue (was X less revenue)."""
+    from rag_assets.answer.question.planning import plan_question
+
+    def shown(q):
+        p = plan_question(q, "boolean", LIB)
+        return p.formula, p.how
+
+    assert shown("Was Umbrella's gross margin above 45% in each of 2016, 2017 and 2018?") == (
+        "(gross profit 2016 / revenue 2016) against 0.45 and (gross profit 2017 / revenue 2017) against 0.45 and "
+        "(gross profit 2018 / revenue 2018) against 0.45", "a figure criterion (more) in each of 3 years")
+    assert shown("Did Umbrella's revenue grow every year from FY2017 to FY2019?") == (
+        "revenue 2018 vs revenue 2017 and revenue 2019 vs revenue 2018", "a figure criterion (up) in each of 2 years")
+    assert shown("Did Umbrella's revenue grow from FY2017 to FY2019?")[0] == "revenue 2019 vs revenue 2017"
+    assert shown("Was Umbrella's membership fee revenue more than 2% of total revenue in FY2021?") == (
+        "(membership fee revenue 2021 / revenue 2021) against 0.02", "a figure criterion (more)")

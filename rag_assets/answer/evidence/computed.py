@@ -162,7 +162,10 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
 
 def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
            by_year: dict[int, tuple[str, ...]] | None = None) -> Computation:
-    """A yes/no from figures: True/False when every operand was found, else N/A (the model judges then)."""
+    """A yes/no from figures: True/False when every operand was found, else N/A (the model judges then). A
+    criterion asked of every year (``crit.each``) is True when it holds in each."""
+    if crit.each:
+        return _decide_each(crit, retriever, sha1s, library, lexicon, by_year)
     nodes = [crit.now] + ([crit.before] if crit.before is not None else [])
     comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=f"a figure criterion ({crit.test})")
     resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon, by_year=by_year)
@@ -184,6 +187,21 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
         and crit.bound else ""
     comp.notes.append(f"decided from figures: {comp.formula} = {now:.6g}"
                       + (f" vs {before:.6g}" if crit.before is not None else "") + f"{rule} -> {comp.value}")
+    return comp
+
+
+def _decide_each(crit: Criterion, retriever, sha1s, library: Library, lexicon,
+                 by_year: dict[int, tuple[str, ...]] | None) -> Computation:
+    """Every year's criterion decided; True when all hold, False at the first that does not, N/A when a figure
+    is missing."""
+    parts = [decide(one, retriever, sha1s, library, lexicon, by_year) for one in crit.each]
+    comp = Computation(formula=" and ".join(p.formula for p in parts), how=f"a figure criterion ({crit.test}) in "
+                       f"each of {len(parts)} years")
+    for p in parts:
+        comp.operands += [o for o in p.operands if o not in comp.operands]
+        comp.missing += p.missing
+        comp.notes += p.notes
+    comp.value = NA if any(p.value == NA for p in parts) else all(p.value is True for p in parts)
     return comp
 
 

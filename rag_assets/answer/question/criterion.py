@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from dataclasses import replace as dc_replace
 
-from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money, of_months
+from rag_assets.answer.question.formulas import (FormulaError, Node, Op, Parser, items_of, money, of_months,
+                                                 substitute)
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import read_metric
@@ -68,6 +70,7 @@ class Criterion:
     before: Node | None = None
     bound: float = 0.0
     rule: str = ""
+    each: tuple["Criterion", ...] = ()  # 'in each of 2016, 2017 and 2018', 'every year': yes when all hold
 
 
 def criterion(question: str, library: Library) -> Criterion | None:
@@ -89,7 +92,36 @@ def criterion(question: str, library: Library) -> Criterion | None:
     if found is None:
         return None
     before = of_months(as_written(found.before, text, library), asked.months) if found.before is not None else None
-    return replace(found, now=of_months(as_written(found.now, text, library), asked.months), before=before)
+    found = replace(found, now=of_months(as_written(found.now, text, library), asked.months), before=before)
+    return _each_year(found, body, asked)
+
+
+EACH_RE = re.compile(r"\b(?:each|every)\s+(?:single\s+)?(?:of\s+)?(?:the\s+)?(?:(?:fiscal\s+)?years?\b|(?:19|20)\d\d|fy|fiscal)|"
+                     r"\b(?:in\s+)?all\s+(?:of\s+)?(?:the\s+)?(?:(?:two|three|four|five)\s+)?years\b|\bconsistently\b|"
+                     r"\byear\s+after\s+year\b|\b(?:each|every)\s+year\b", re.I)
+
+
+def _each_year(found: Criterion, body: str, asked: AskedPeriod) -> Criterion:
+    """A criterion asked of every year of the span ('above 45% in each of 2016, 2017 and 2018', 'did revenue grow
+    every year from FY2017 to FY2019'): a level in each year, a movement over each year from the one before; as
+    found when the question asks it once."""
+    span = asked.span
+    if len(span) < 2 or not EACH_RE.search(body):
+        return found
+    last = max(span)
+    if found.before is None:
+        each = tuple(replace(found, now=shifted(found.now, y - last)) for y in span)
+    elif found.test in ("up", "down"):
+        each = tuple(replace(found, now=shifted(found.now, y - last), before=shifted(found.now, y - 1 - last))
+                     for y in span[1:])
+    else:
+        return found
+    return replace(found, each=each)
+
+
+def shifted(node: Node, years: int) -> Node:
+    """``node`` with every item read ``years`` later (earlier when negative)."""
+    return substitute(node, {i: dc_replace(i, year=i.year + years) for i in items_of(node)}) if years else node
 
 
 def _sign(body: str, parser: Parser) -> Criterion | None:
@@ -127,6 +159,12 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
         return None
     value = NUMBER_WORDS[number] if number in NUMBER_WORDS else float(number.replace(",", ""))
     percent, amount = unit in ("%", "percent"), bool(m.group(2)) or unit in SCALES
+    share_of = re.match(r"\s+of\s+(?:the\s+|its\s+|their\s+|[\w&.-]+['’]s\s+)?(.+?)" + _THEN_TIME, body[m.end():], re.I)
+    if percent and share_of and money(node):  # 'membership fees more than 2% of total revenue': a share
+        whole = read_metric(share_of.group(1), parser)
+        if whole is None or whole == node:
+            return None
+        node = Op("/", node, whole)
     if (percent or amount) and percent == money(node):  # a percent bound for an amount, an amount for a ratio
         return None
     bound = value / 100 if percent else value * SCALES.get(unit, 1.0)
@@ -192,7 +230,8 @@ def _compared(body: str, parser: Parser) -> Criterion | None:
             return Criterion("positive", Op("-", a, b))
     for pattern, (word, first, second) in zip(MORE_THAN_RES, ((1, 2, 3), (2, 1, 3))):
         m = pattern.search(body)
-        if not m or re.search(r"\d{4}", m.group(second)):  # 'higher in 2022 than in 2021' is a movement
+        if not m or re.search(r"\d{4}", m.group(second)) or re.match(r"\s*[$\d]", m.group(second)):
+            # 'higher in 2022 than in 2021' is a movement; 'more than 2% of revenue' a bound
             continue
         a, b = read_metric(_on(m.group(first)), parser), read_metric(_on(m.group(second)), parser)
         if a is None or b is None or a == b:

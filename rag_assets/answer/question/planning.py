@@ -77,7 +77,12 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
         out.criterion = criterion(question, library)
         if out.criterion is not None:
             c = out.criterion
-            out.source, out.how = "rules", f"a figure criterion ({c.test})"
-            out.formula = show(c.now) + (f" vs {show(c.before)}" if c.before is not None else "") + \
-                (f" against {c.bound:g}" if c.bound else "")
+            out.source = "rules"
+            out.how = f"a figure criterion ({c.test})" + (f" in each of {len(c.each)} years" if c.each else "")
+            out.formula = " and ".join(_shown(one) for one in c.each or (c,))
     return out
+
+
+def _shown(c: Criterion) -> str:
+    return show(c.now) + (f" vs {show(c.before)}" if c.before is not None else "") + \
+        (f" against {c.bound:g}" if c.bound else "")
