@@ -154,3 +154,4 @@ def test_a_segment_the_filing_does_not_print_is_na_with_its_reason(answerer):
                           "number")
     assert rec.value == "N/A"
     assert any("revenue [rail] 2023" in n for n in rec.notes)
+    assert "the part 'rail'" in rec.to_dict()["na_reason"]  # the reason the user sees (ask, evaluate)

@@ -40,6 +40,7 @@ class AnswerRecord:
     computation: dict | None = None  # a computed metric: formula, operands (value, period, page), missing ones
     plan: dict | None = None  # the question's plan: period, unit, formula or criterion, its source and checks
     fingerprint: str = ""  # what produced it (answer.fingerprint.answer_key): reused only while it matches
+    na_reason: str = ""  # why the answer is N/A (``na_reason``), set when the answer is made
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -51,6 +52,24 @@ class AnswerRecord:
             "value": self.value,
             "references": [{"pdf_sha1": r["pdf_sha1"], "page_index": r["page_index"]} for r in self.references],
         }
+
+
+NA_NOTE_TAIL = (": N/A", "; answered N/A", ", answered N/A", ": answered N/A")
+
+
+def na_reason(rec: dict) -> str:
+    """Why an answer is N/A, in the words of the step that refused: no filing covers the period, no row or
+    sentence of the pages searched prints the item (or the part), the model chose nothing, a check failed. ''
+    for an answer that is not N/A."""
+    if str(rec.get("value")) != NA or rec.get("error"):
+        return ""
+    said = [n for n in rec.get("notes", []) if "N/A" in n]
+    if not said:
+        return "no reader found the figure in the pages searched"
+    reason = said[-1]
+    for tail in NA_NOTE_TAIL:
+        reason = reason[: -len(tail)] if reason.endswith(tail) else reason
+    return reason
 
 
 def add_call(rec: AnswerRecord, res: StructuredResult) -> None:

@@ -23,7 +23,7 @@ from rag_assets.answer.readers.passage_reader import na_value, read_passages
 from rag_assets.answer.routing.question_text import retrieval_query, too_long
 from rag_assets.answer.readers.readings import (take_boolean, take_computed, take_decided, take_names, take_number,
                                                 take_retrieval)
-from rag_assets.answer.readers.record import AnswerRecord
+from rag_assets.answer.readers.record import AnswerRecord, na_reason
 from rag_assets.answer.routing.router import Route
 from rag_assets.answer.evidence.units import report_dollar
 from rag_assets.config import RunConfig
@@ -65,6 +65,7 @@ class Answerer:
             return rec
         with deadline(self.cfg.question_deadline_s):
             self._answer(question, kind, rec)
+        rec.na_reason = na_reason({"value": rec.value, "error": rec.error, "notes": rec.notes})
         rec.seconds = round(time.perf_counter() - t0, 3)
         return rec
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rag_assets.answer.evidence.numbers import NA, is_na, parse_number
+from rag_assets.answer.readers.record import na_reason
 from rag_assets.storage.textfiles import InputFileError, read_json_file
 
 
@@ -203,5 +204,5 @@ def evaluate(answers: list[dict], gold: dict, ks=(1, 3, 5, 10)) -> Evaluation:
         ev.rows.append({"question_text": a["question_text"], "kind": kind, "value": a["value"],
                         "gold": g["answers"], "value_score": vs, "reference_score": round(rs, 3),
                         "references": cited, "gold_pools": pools, "error": a.get("error"), "confusion": cell,
-                        "miss": miss, "computation": a.get("computation")})
+                        "miss": miss, "computation": a.get("computation"), "na_reason": a.get("na_reason") or na_reason(a)})
     return ev
