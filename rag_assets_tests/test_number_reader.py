@@ -452,3 +452,27 @@ def test_a_gross_margin_amount_takes_its_tables_scale_and_a_margin_percentage_do
     rows = {c.label: c for c in page_candidates(text, "s", 1)}
     assert rows["Gross margin"].scale == rows["Net sales"].scale == 1e6
     assert rows["Operating margin"].scale == 1.0
+
+
+def test_another_entitys_table_is_never_the_companys_row():
+    """A note's 'Summary combined financial information for the joint ventures' prints 'Earnings before income
+    taxes 155.4' with the item's exact label; the company's own statement prints it with more words ('Earnings
+    before income taxes and after-tax earnings from joint ventures 2,082.0'). The company's is the operand (its
+    effective tax rate came out at 237 %)."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    lib = default_library()
+    note = SourcePage("s", 66, "Summary combined financial information for the joint ventures on a 100 percent basis "
+                               "is as follows:\nIn Millions 2019 2018\n| | 2019 | 2018 |\n| --- | --- | --- |\n"
+                               "| Gross margin | 744.4 | 853.6 |\n| Earnings before income taxes | 155.4 | 216.2 |\n", True)
+    statement = SourcePage("s", 52, "Consolidated Statements of Earnings (In Millions)\n| | 2019 | 2018 |\n"
+                                    "| --- | --- | --- |\n| Net sales | 16,865.2 | 15,740.4 |\n"
+                                    "| Earnings before income taxes and after-tax earnings from joint ventures | "
+                                    "2,082.0 | 2,135.6 |\n| Income taxes | 367.8 | 57.3 |\n", True)
+    found = find_operand(Item("income before taxes", 2019), lib.items["income before taxes"], [note, statement],
+                         lib.other_entities)
+    assert (found.value, found.page_index) == (2_082e6, 52)
+    assert find_operand(Item("gross profit", 2019), lib.items["gross profit"], [note, statement],
+                        lib.other_entities) is None  # the company prints none: its formula computes it

@@ -72,9 +72,11 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     swaps: dict[Item, Node] = {}
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
-        found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, sha1s, lexicon))
+        found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, sha1s, lexicon),
+                             library.other_entities)
         for other in () if found else (by_year or {}).get(item.year, ()):  # the company's other reports of the year
-            found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, (other,), lexicon))
+            found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, (other,), lexicon),
+                                 library.other_entities)
             if found is not None:
                 break
         if found is not None:

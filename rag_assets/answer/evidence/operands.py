@@ -103,6 +103,8 @@ def _match(label: str, labels: tuple[str, ...]) -> float:
             continue
         if folded.startswith(want + " ") and len(folded.split()) - len(want.split()) <= 3:
             best = max(best, 2.0)
+        elif folded.startswith(want + " "):  # 'Earnings before income taxes and after-tax earnings from ...'
+            best = max(best, 1.0)
         elif set(want.split()) <= set(folded.split()):
             best = max(best, 1.0 - 0.05 * (len(folded.split()) - len(want.split())))
     return best
@@ -175,10 +177,12 @@ def printed_as_deduction(rows: list[Candidate], i: int, year: int) -> bool:
     return abs(above.value + this.value - below.value) <= 1 < abs(above.value - this.value - below.value)
 
 
-def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> Operand | None:
+def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
+                 other_entities: tuple[str, ...] = ()) -> Operand | None:
     """The best row of ``pages`` (statement pages first, then best-ranked) for ``item``, or None when no row
     names it with a figure in the year's column. An item of a part of the company is read from that part's
-    rows (``part_row``), never from the company's."""
+    rows (``part_row``), never from the company's; a table captioned as another entity's (``other_entities``:
+    'the joint ventures on a 100 percent basis') prints none of the company's."""
     labels = spec.labels if spec else tuple(_stem(x) for x in printed_labels(fold(item.name)))
     if item.part:
         return part_operand(item, spec, labels, pages)
@@ -187,6 +191,8 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage]) -> 
     for rank, page in enumerate(pages):
         rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]
         for i, cand in enumerate(rows):
+            if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities):
+                continue
             match = label_match(cand.label if spec else _stem(fold(cand.label)), labels)
             fig = year_figure(cand, item.year, months) if match >= 1.0 else None
             if fig is None:
@@ -214,6 +220,12 @@ def _months(item: Item, spec: ItemSpec | None) -> int:
     """The columns ``item`` is read in: its months, but a balance (a balance sheet's) is at a date, whatever the
     period asked."""
     return 0 if spec and spec.statement == "balance_sheet" else item.months
+
+
+def names_any(text: str, phrases: tuple[str, ...]) -> bool:
+    """``text`` names one of ``phrases`` (folded), whole words."""
+    folded = _folded(text)
+    return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", folded) for p in phrases)
 
 
 def names_item(text: str, spec: ItemSpec | None, labels: tuple[str, ...]) -> bool:

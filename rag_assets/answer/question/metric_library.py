@@ -57,6 +57,7 @@ class Library:
     judgements: tuple[JudgementSpec, ...] = ()
     part_nouns: tuple[str, ...] = ()  # 'segment', 'division': the words after a part's name
     regions: tuple[str, ...] = ()  # parts named without such a noun ('international', 'Europe')
+    other_entities: tuple[str, ...] = ()  # a table captioned so prints another entity's figures ('joint ventures')
 
     @classmethod
     def load(cls, path: Path = LIBRARY_PATH) -> "Library":
@@ -73,7 +74,8 @@ class Library:
                            for j in data.get("judgements") or [])
         parts = data.get("parts") or {}
         return cls(items, metrics, judgements, tuple(fold(n) for n in parts.get("nouns") or ()),
-                   tuple(fold(r) for r in parts.get("regions") or ()))
+                   tuple(fold(r) for r in parts.get("regions") or ()),
+                   tuple(fold(e) for e in parts.get("other_entities") or ()))
 
     def item_in(self, text: str) -> ItemSpec | None:
         """The item whose name, or label of several words, is printed first in ``text`` (the longest there; whole
