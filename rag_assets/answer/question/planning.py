@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 
 from rag_assets.answer.question.formulas import items_of, show
 from rag_assets.answer.question.metric_library import Library
+from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.plan import MetricPlan, asks_part, plan
@@ -24,6 +25,7 @@ class QuestionPlan:
     months: int = 0  # the columns asked: 3 a quarter, 6 or 9 months, -1 a year to date; 0 the fiscal year
     unit: str = ""
     part: str = ""  # the part of the company (a segment, a region) whose figure is asked; '' for the whole
+    counted: str = ""  # what a count question counts ('full time employees'), printed beside its number
     source: str = ""  # rules, model, or '' (no plan: the readers answer as printed)
     formula: str = ""
     how: str = ""
@@ -58,6 +60,7 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     period = asked_period(text)
     out = QuestionPlan(kind, period.years, period.quarter, period.months, asked_unit(question).words)
     if kind == "number":
+        out.counted = counted_noun(text)
         out.metric = plan(question, library)
         if out.metric is None and llm is not None and period.target is not None and not asks_part(text):
             from rag_assets.answer.question.model_plan import model_plan

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
+from rag_assets.answer.evidence.counts import count_candidates
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.question.metric_library import fold
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
@@ -141,13 +142,27 @@ def p_states(llm, question: str, cand: Candidate) -> float:
 
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
-                verify_min: float = 0.0, year: int | None = None, part: str = "") -> NumberReading:
+                verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
+                count_pages=None) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
     yes/no check at that probability. ``year``: the fiscal year asked (default: the latest period printed);
-    ``part``: the part of the company asked (a segment, a region), which a candidate must name."""
-    reading = NumberReading(candidates=shortlist(pages, query, lexicon, limit, part))
+    ``part``: the part of the company asked (a segment, a region), which a candidate must name; ``counted``: what a
+    count question counts: a count printed beside it in ``count_pages`` (default ``pages``) is the answer when the
+    sentences of the year print one (``evidence.counts``), and the model chooses among them when they print
+    several."""
+    counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
+    if len({c.value_of(c.figures[0]) for c in counts}) == 1:
+        reading = NumberReading(candidates=counts[:limit])
+        chosen = reading.candidate = counts[0]
+        reading.value = float(f"{chosen.value_of(chosen.figures[0]):.12g}")
+        reading.notes.append(f"a count printed beside '{counted}': {chosen.figures[0].written} (page "
+                             f"{chosen.page_index}); every sentence of the pages that prints one agrees")
+        return reading
+    for n, cand in enumerate(counts, 1):
+        cand.id = n
+    reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part))
     if not reading.candidates:
         whose = f" and the part '{part}'" if part else ""
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")

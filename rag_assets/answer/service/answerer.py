@@ -135,7 +135,7 @@ class Answerer:
             self._read_names(question, query, route, ranked, rec)
             return
         if kind == "number" and self.cfg.number_reader == "candidates":
-            self._read_number(question, query, route, ranked, rec, plan.part)
+            self._read_number(question, query, route, ranked, rec, plan)
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
 
@@ -160,17 +160,28 @@ class Answerer:
                                        self.cfg.boolean_threshold, self.filing_routes.period_year(route)), pages)
 
     def _read_number(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
-                     rec: AnswerRecord, part: str = "") -> None:
-        """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader);
-        ``part``: the part of the company asked, which every candidate must name."""
+                     rec: AnswerRecord, plan: QuestionPlan) -> None:
+        """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader); the
+        plan's part of the company, which every candidate must name, and what a count question counts."""
         pages = ranked[: self.cfg.number_pages]
         for sha1 in route.sha1s:
             if sha1 not in self._dollars:
                 self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
+        every = self._every_page(route, ranked) if plan.counted else []  # a count is read wherever it is printed
         reading = read_number(self.llm, question, query, pages,
                               default_lexicon(), self._dollars, self.cfg.max_candidates,
-                              verify_min=self.cfg.number_verify_min, year=asked_period(question).target, part=part)
-        take_number(rec, reading, pages, question)
+                              verify_min=self.cfg.number_verify_min, year=asked_period(question).target,
+                              part=plan.part, counted=plan.counted, count_pages=every)
+        read = {(c.sha1, c.page_index) for c in reading.candidates}
+        take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
+                    question)
+
+    def _every_page(self, route: Route, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
+        """Every page of the route's reports: the ranked ones first, then the others in page order."""
+        seen = {(p.sha1, p.page_index) for p in ranked}
+        rest = [RetrievedPage(sha1, i, 0.0, text, []) for sha1 in route.sha1s
+                for i, text in sorted(self.retriever.index(sha1).pages.items()) if (sha1, i) not in seen]
+        return list(ranked) + rest
 
     def _sub_question(self, sub_q: str, route: Route, sub: AnswerRecord, query: str) -> None:
         """A comparison's number sub-question for one company (``answer.comparative``)."""

@@ -1,0 +1,58 @@
+"""A count printed in a sentence: the number standing just before the counted noun ('we had approximately
+73,300 employees', 'Costco operated 815 warehouses', '61.7 million paid members'), dated by the sentence's
+years. Python reads it; the model only chooses when sentences of the asked year print different counts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, page_blocks
+from rag_assets.answer.question.counts import head_noun
+
+BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
+# words that never stand between a count and its noun: '31, 2021, we had 73,300 employees' counts no '31'
+NOT_MODIFIERS = frozenset({"we", "had", "have", "ha", "has", "were", "wa", "was", "is", "are", "approximately", "about",
+                           "of", "the", "and", "or", "in", "at", "a", "as", "to", "our", "its", "their", "by", "for",
+                           "from", "with", "than", "that", "which", "there", "it", "they", "", "compared"})
+YEAR_IN_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def counted_in(sentence: str, head: str) -> list[str]:
+    """The figures (as printed) that stand before ``head`` in ``sentence``, at most ``BETWEEN`` words apart."""
+    out = []
+    want = _singular(head.lower())
+    for m in TEXT_FIGURE_RE.finditer(sentence):
+        if re.search(r"[$€£¥%]|percent", m.group(0), re.I):
+            continue
+        after = re.split(r"[^\w'-]+", sentence[m.end(): m.end() + 80].strip())
+        words = [_singular(w.lower()) for w in after[: BETWEEN + 1]]
+        if want in words and not any(w in NOT_MODIFIERS or re.search(r"\d", w) for w in words[: words.index(want)]):
+            out.append(m.group(0).strip())
+    return out
+
+
+def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
+    """The sentences of ``pages`` (best-ranked first) that print a count of ``noun``, each with that figure
+    only; of the asked ``year`` when any sentence names it (a sentence naming other years only is another
+    year's)."""
+    head = head_noun(noun)
+    if not head:
+        return []
+    found = []
+    for page in pages:
+        for kind, block in page_blocks(page.text, page.sha1, page.page_index):
+            for cand in block if kind == "text" else ():
+                written = counted_in(cand.label, head)
+                figs = tuple(f for f in cand.figures if f.written.strip("()") in written)
+                if figs:
+                    found.append(replace(cand, figures=figs[:1]))
+    if year is None:
+        return found
+    dated = [c for c in found if str(year) in YEAR_IN_RE.findall(c.label)]
+    undated = [c for c in found if not YEAR_IN_RE.findall(c.label)]
+    return dated or undated

@@ -1,0 +1,38 @@
+"""What a question counts: 'how many full-time employees', 'the number of warehouses', 'the headcount' name a
+noun whose number a filing prints beside it in a sentence ('approximately 73,300 employees'), which Python reads
+(``evidence.counts``)."""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.answer.question.metric_library import fold
+
+COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s+(?:did|does|do|were|was|are|is|had|has|"
+                        r"have|in|at|as|of|for|worked|work|operated|served|on)\b", re.I),
+             re.compile(r"\b(?:total\s+)?number\s+of\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s+(?:did|does|do|were|was|"
+                        r"are|is|had|has|have|in|at|as|of|for|that|which|employed|operated|on)\b", re.I),
+             re.compile(r"\b(?P<noun>headcount|workforce)\b", re.I))
+NOUN_OF = {"headcount": "employees", "workforce": "employees"}
+NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|millions?|billions?|thousands?|percent|times|days|years?)\b", re.I)
+
+
+def counted_noun(question: str) -> str:
+    """The noun a question counts, folded, its head last ('full time employees', 'holders of record' -> 'holders
+    of record'); '' when it counts nothing or asks an amount ('how many dollars')."""
+    for pattern in COUNT_RES:
+        m = pattern.search(question)
+        if m:
+            noun = fold(m.group("noun"))
+            noun = NOUN_OF.get(noun, noun)
+            return "" if NOT_COUNTED.search(noun) else noun
+    return ""
+
+
+def head_noun(noun: str) -> str:
+    """The word a printed count stands before: the noun's first word that is no modifier ('full time employees'
+    -> 'employees', 'holders of record' -> 'holders', 'paid members' -> 'members')."""
+    words = noun.split()
+    if " of " in f" {noun} ":
+        words = noun.split(" of ")[0].split()
+    return words[-1] if words else ""

@@ -1,0 +1,66 @@
+"""A figure stated in a sentence (issue 45, class 3): what a question counts ('how many full-time employees', 'the
+number of warehouses', 'the headcount') and the number a filing prints beside that noun ('approximately 73,300
+employees'), read by Python wherever the report prints it; the model only chooses when the year's sentences print
+different counts. In wordings and pages of our own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from rag_assets.answer.evidence.counts import count_candidates, counted_in
+from rag_assets.answer.question.counts import counted_noun, head_noun
+from rag_assets.answer.readers.number_reader import read_number
+from rag_assets.retrieval.query import default_lexicon
+
+
+@dataclass
+class Page:
+    sha1: str
+    page_index: int
+    text: str
+
+
+@pytest.mark.parametrize("question, noun, head", [
+    ("How many full-time employees did Globex have at the end of 2021?", "full time employees", "employees"),
+    ("What was the number of employees at Globex as of May 31, 2021?", "employees", "employees"),
+    ("Approximately how many holders of record of Globex stock were there in 2021?", "holders", "holders"),
+    ("What was Globex's headcount in 2020?", "employees", "employees"),
+    ("How many retail stores did Globex operate as of May 31, 2019?", "retail stores", "stores"),
+    ("How many dollars did Globex spend on research in 2021?", "", ""),  # an amount, not a count
+    ("What was Globex's revenue in 2021?", "", ""),
+])
+def test_what_a_question_counts(question, noun, head):
+    assert counted_noun(question) == noun and head_noun(noun) == head
+
+
+def test_the_number_beside_the_noun_is_the_count():
+    assert counted_in("As of May 31, 2021, we had approximately 73,300 employees worldwide", "employees") == ["73,300"]
+    assert counted_in("At the end of the year we had 61.7 million paid members.", "members") == ["61.7 million"]
+    assert counted_in("there were approximately 12,000 registered holders of record", "holders") == ["12,000"]
+    assert counted_in("Severance for 1,200 of our employees cost $45 million", "employees") == []  # 'of our'
+    assert counted_in("We spent $4 million on employees", "employees") == []  # an amount
+
+
+PAGES = [Page("s", 3, "Our business\n\nWe design pumps. Severance costs were $45 million in 2021.\n"),
+         Page("s", 11, "Human capital\n\nAs of December 31, 2021, we had approximately 9,100 employees, "
+                       "compared with 8,200 employees at the end of 2020.\n"),
+         Page("s", 12, "Employees\n\nAt the end of 2019 we had 7,400 full-time employees.\n")]
+
+
+class NeverCalled:
+    """A model that must not be asked: Python reads the count alone."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the model was asked ({name})")
+
+
+def test_a_count_the_years_sentences_agree_on_is_read_without_the_model():
+    cands = count_candidates(PAGES, "employees", 2021)
+    assert [c.figures[0].written for c in cands] == ["9,100"]  # the sentence naming 2021 prints 9,100 first
+    reading = read_number(NeverCalled(), "How many employees did Globex have at the end of 2021?", "employees",
+                          PAGES, default_lexicon(), year=2021, counted="employees")
+    assert reading.value == 9100 and reading.candidate.page_index == 11
+    assert count_candidates(PAGES, "employees", 2019)[0].figures[0].written == "7,400"
+    assert count_candidates(PAGES, "employees", 2018) == []  # no sentence of that year, and none undated
