@@ -41,6 +41,18 @@ MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "3": 3, "6": 6, "9
 HEADER_LINES, HEADER_CHARS = 4, 160  # a column header above a table is one of its last short lines
 
 
+def table_caption(before: str) -> str:
+    """The last lines of text above a table, up to the table before it ('Summary combined financial information
+    for the joint ventures ...'): what the table is of. A previous table's rows are not its caption."""
+    lines = []
+    for line in reversed(before.splitlines()):
+        if line.lstrip().startswith("|") or len(lines) == CAPTION_LINES:
+            break
+        if line.strip():
+            lines.append(line.strip())
+    return " ".join(reversed(lines))
+
+
 def durations(before: str) -> list[int]:
     """The months each block of a table's columns covers, in order, from the short lines just above it ('Three
     months ended June 30, Six months ended June 30,' -> [3, 6]; 'Q2 % Change' -> [3])."""
@@ -184,7 +196,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, year_cells, section, months = [], {}, "", durations(before)
-    caption = " ".join([ln.strip() for ln in before.splitlines() if ln.strip()][-CAPTION_LINES:])
+    caption = table_caption(before)
     for line in lines:
         cells = _cells(line)
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
