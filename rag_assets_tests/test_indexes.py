@@ -123,3 +123,30 @@ def test_onnx_batch_size_does_not_change_vectors(embedder):
     large = MiniLMOnnxEmbedder(batch_size=32).embed(texts)
     assert embedder.batch_size == 4
     assert float((small * large).sum(axis=1).min()) >= 0.999
+
+
+BUILD = """
+import sys
+from pathlib import Path
+from rag_assets.index.bm25 import BM25Index
+texts = ["Net sales rose 7% to $19.9 billion in fiscal 2019", "Cash dividends paid per share", "Total revenue 4,120",
+         "The board approved a share repurchase program of $2 billion", "employees worldwide 73,300"] * 3
+BM25Index.build(texts, [f"c{i}" for i in range(len(texts))]).save(Path(sys.argv[1]))
+"""
+
+
+def test_the_same_chunks_give_the_same_bm25_bytes_in_any_process(tmp_path):
+    """bm25s numbered the vocabulary by a set's order, which follows the process's hash seed: a rebuild of an
+    unchanged report wrote other bytes, and its answers were not reused (issue 47, item 1)."""
+    import os
+    import subprocess
+    import sys
+
+    outs = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / f"seed{seed}"
+        subprocess.run([sys.executable, "-c", BUILD, str(out)], check=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        outs.append({p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()})
+    assert outs[0] and outs[0] == outs[1] == outs[2]
+    index = BM25Index.load(tmp_path / "seed1")
+    assert index.scores("share repurchase").argmax() == 3

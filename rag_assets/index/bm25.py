@@ -62,6 +62,13 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+def token_ids(docs: list[list[str]]) -> bm25s.tokenization.Tokenized:
+    """The documents as token ids over a vocabulary in sorted order: the same chunks give the same index bytes
+    in any process (bm25s numbers tokens by a set's order, which follows the process's hash seed)."""
+    vocab = {tok: i for i, tok in enumerate(sorted({t for doc in docs for t in doc}))}
+    return bm25s.tokenization.Tokenized(ids=[[vocab[t] for t in doc] for doc in docs], vocab=vocab)
+
+
 @dataclass
 class BM25Index:
     model: bm25s.BM25
@@ -72,7 +79,7 @@ class BM25Index:
         if len(texts) != len(chunk_ids):
             raise ValueError(f"{len(texts)} texts for {len(chunk_ids)} chunk ids")
         model = bm25s.BM25(k1=k1, b=b, method=method)
-        model.index([tokenize(t) or ["<empty>"] for t in texts] or [["<empty>"]], show_progress=False)
+        model.index(token_ids([tokenize(t) or ["<empty>"] for t in texts] or [["<empty>"]]), show_progress=False)
         return cls(model, list(chunk_ids))
 
     @property
