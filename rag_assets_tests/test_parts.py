@@ -41,6 +41,7 @@ def formula(question: str) -> str | None:
     ("the operating margin for Globex's Safety and Graphics in 2021", "safety and graphics"),  # owned, then the period
     ("What is Globex's Membership fee revenue for fiscal 2021?", ""),  # one printed item, capitalized
     ("What was Globex's Revenue in 2022?", ""),  # an item, capitalized
+    ("What was the EBIT of Globex's Greater Asia segment in FY2019?", "greater asia"),  # owner after 'of'
     ("What was the net income of Vandelay Group in 2021?", ""),  # a company's name, no part
     ("Which segment had the largest revenue in 2021?", ""),  # no part named
     ("revenue by reportable segment", ""),
@@ -99,6 +100,34 @@ def test_a_parts_figure_is_read_from_the_rows_printed_for_it(text, item, year, v
     found = find_operand(Item(item, year, part="marine systems"), LIB.items[item],
                          [statement, SourcePage("s", 41, text, False)])
     assert found is not None and (found.value, found.page_index, found.part) == (value, 41, "marine systems")
+
+
+BLOCKS = ("Business Segment Information Net Sales Operating Income\n(Millions) 2022 2021 2022 2021\n"
+          "| | 2022 | 2021 | 2022 | 2021 |\n| --- | --- | --- | --- | --- |\n"
+          "| Marine Systems | 2,105 | 2,240 | 188 | 231 |\n| Avionics | 4,210 | 3,980 | 512 | 470 |\n")
+OTHER_REVENUE = ("The following table provides Fios revenues for our two reportable segments: (dollars in millions)\n"
+                 "| Years Ended December 31, | 2022 | 2021 |\n| --- | --- | --- |\n| Marine Systems | 611 | 580 |\n")
+PARAGRAPH = ("Cost of sales decreased in 2022 compared with 2021 primarily due to lower earnings charges, partially "
+             "offset by higher costs as a result of higher revenue in our segments and elsewhere in the company.\n"
+             "| | 2022 | 2021 |\n| --- | --- | --- |\n| Marine Systems | 945 | 818 |\n")
+
+
+def test_a_parts_row_is_read_in_the_column_block_its_caption_names_for_the_item():
+    """'Net Sales ... Operating Income' over '2022 2021 2022 2021': the second block is operating income."""
+    page = [SourcePage("s", 40, BLOCKS, False)]
+    found = find_operand(Item("operating income", 2022, part="marine systems"), LIB.items["operating income"], page,
+                         library_names=LIB.item_names)
+    assert found.value == 188e6
+    found = find_operand(Item("revenue", 2021, part="marine systems"), LIB.items["revenue"], page,
+                         library_names=LIB.item_names)
+    assert found.value == 2_240e6
+
+
+@pytest.mark.parametrize("text", [OTHER_REVENUE, PARAGRAPH])
+def test_a_caption_naming_another_item_or_a_paragraph_is_no_heading_of_the_item(text):
+    """'Fios revenues' is another item than revenue; a paragraph above a table is prose, not its caption."""
+    assert find_operand(Item("revenue", 2022, part="marine systems"), LIB.items["revenue"],
+                        [SourcePage("s", 7, text, False)], library_names=LIB.item_names) is None
 
 
 def test_a_part_the_pages_do_not_print_is_not_found_and_never_the_companys_total():

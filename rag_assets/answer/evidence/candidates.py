@@ -41,6 +41,9 @@ MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "3": 3, "6": 6, "9
 HEADER_LINES, HEADER_CHARS = 4, 160  # a column header above a table is one of its last short lines
 
 
+FOOTNOTE_LINE_RE = re.compile(r"^\s*(?:\(\d{1,2}\)|\d{1,2}\s|\*)")
+
+
 def table_caption(before: str) -> str:
     """The last lines of text above a table, up to the table before it ('Summary combined financial information
     for the joint ventures ...'): what the table is of. A previous table's rows are not its caption."""
@@ -48,8 +51,8 @@ def table_caption(before: str) -> str:
     for line in reversed(before.splitlines()):
         if line.lstrip().startswith("|") or len(lines) == CAPTION_LINES:
             break
-        if line.strip():
-            lines.append(line.strip())
+        if line.strip() and not FOOTNOTE_LINE_RE.match(line) and len(line.strip()) <= CAPTION_CHARS:
+            lines.append(line.strip())  # not a footnote ('(1) Other revenue includes ...'), nor a paragraph
     return " ".join(reversed(lines))
 
 
@@ -81,7 +84,7 @@ def timed(figs: list[Figure], months: list[int]) -> list[Figure]:
     return out
 
 
-CAPTION_LINES = 3  # a segment's heading, what it does, and the table's own caption
+CAPTION_LINES, CAPTION_CHARS = 3, 200  # a segment's heading, what it does, and the table's own caption
 TOTAL_COLUMN_RE = re.compile(r"^(?:total|group|consolidated)\b", re.I)
 
 

@@ -73,10 +73,10 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
         found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, sha1s, lexicon),
-                             library.other_entities)
+                             library.other_entities, library.item_names)
         for other in () if found else (by_year or {}).get(item.year, ()):  # the company's other reports of the year
             found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, (other,), lexicon),
-                                 library.other_entities)
+                                 library.other_entities, library.item_names)
             if found is not None:
                 break
         if found is not None:
@@ -104,7 +104,7 @@ def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> lis
     if key not in cache:
         queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)
         if item.part:  # a part's rows: its segment tables and its own results, then the statements
-            queries = tuple(f"{item.part} segment {q}" for q in queries)
+            queries = tuple(f"{item.part}{noun} {q}" for noun in ("", " segment") for q in queries)
         cache[key] = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries, lexicon)
     return cache[key]
 

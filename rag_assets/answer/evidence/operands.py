@@ -178,14 +178,14 @@ def printed_as_deduction(rows: list[Candidate], i: int, year: int) -> bool:
 
 
 def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
-                 other_entities: tuple[str, ...] = ()) -> Operand | None:
+                 other_entities: tuple[str, ...] = (), library_names=()) -> Operand | None:
     """The best row of ``pages`` (statement pages first, then best-ranked) for ``item``, or None when no row
     names it with a figure in the year's column. An item of a part of the company is read from that part's
     rows (``part_row``), never from the company's; a table captioned as another entity's (``other_entities``:
     'the joint ventures on a 100 percent basis') prints none of the company's."""
     labels = spec.labels if spec else tuple(_stem(x) for x in printed_labels(fold(item.name)))
     if item.part:
-        return part_operand(item, spec, labels, pages)
+        return part_operand(item, spec, labels, pages, library_names)
     months = _months(item, spec)
     best, best_key = None, None
     for rank, page in enumerate(pages):
@@ -228,11 +228,31 @@ def names_any(text: str, phrases: tuple[str, ...]) -> bool:
     return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", folded) for p in phrases)
 
 
-def names_item(text: str, spec: ItemSpec | None, labels: tuple[str, ...]) -> bool:
-    """``text`` (a table's heading row or caption) names the item: one of its names or labels, whole words."""
+# words that may stand before an item's one-word name in a caption without making it another item: 'The
+# following table summarizes Revenues' names revenue; 'Fios revenues', 'Other revenue' name other items
+BEFORE_NAME = frozenset("the total net and of by our its their summarize summarizes provide provides show shows "
+                        "present presents following segment segments reportable consolidated in for as from to with "
+                        "on include includes table were was are is operating company".split())
+
+
+def names_item(text: str, spec: ItemSpec | None, labels: tuple[str, ...], library_names=()) -> bool:
+    """``text`` (a table's heading row or caption) names the item: one of its names or labels, whole words; a
+    one-word name neither after another noun ('Fios revenues' is not revenue) nor inside another item's name
+    (``library_names``: 'cost of sales' is not sales)."""
     folded = _stem(_folded(text))
     wanted = (spec.names + spec.labels) if spec else labels
-    return any(re.search(rf"(?<!\w){re.escape(_stem(w))}(?!\w)", folded) for w in wanted)
+    inside = [m.span() for name, words in library_names if not spec or name != spec.name
+              for m in re.finditer(rf"(?<!\w){re.escape(_stem(words))}(?!\w)", folded)]
+    for w in wanted:
+        for m in re.finditer(rf"(?<!\w){re.escape(_stem(w))}(?!\w)", folded):
+            before = folded[: m.start()].split()[-1:]
+            if " " in w:
+                return True
+            if any(a <= m.start() and m.end() <= b for a, b in inside):
+                continue
+            if not before or before[0] in BEFORE_NAME or re.search(r"\d", before[0]):
+                return True
+    return False
 
 
 def names_part(label: str, part: str) -> bool:
@@ -243,30 +263,61 @@ def names_part(label: str, part: str) -> bool:
                              and len(folded) >= 4)
 
 
-def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[str, ...]) -> float:
+def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[str, ...], library_names=()) -> float:
     """How surely ``cand`` prints the part's figure of the item (0 when it does not): 2 when the row is the part's
     (its label the part's name) under a heading or caption naming the item (a segment table: 'Net sales' /
     'Aeronautics 26,748'); 1.5 when the row is the item's (its label one of the item's) under a caption naming
     the part (a segment's own results: 'Aeronautics' operating results ...' / 'Net sales 26,748')."""
-    if names_part(cand.label, part) and (names_item(cand.section, spec, labels) or
-                                         not cand.section and names_item(cand.caption, spec, labels)):
+    if names_part(cand.label, part) and (names_item(cand.section, spec, labels, library_names) or
+                                         not cand.section and names_item(cand.caption, spec, labels, library_names)):
         return 2.0
-    if label_match(cand.label, labels) >= 2.0 and re.search(rf"(?<!\w){re.escape(part)}(?!\w)", _folded(cand.caption)):
+    if label_match(cand.label, labels) >= 2.5 and heads(cand.caption, part):
         return 1.5
     return 0.0
 
 
-def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pages: list[SourcePage]
-                 ) -> Operand | None:
+def heads(caption: str, part: str) -> bool:
+    """The caption is the part's: it opens with the part's name, or names it as the owner of what follows ('Marine
+    Systems' operating results', 'the Marine Systems segment'), not merely among others."""
+    folded = re.sub(r"[’']", "'", caption.lower())
+    name = re.escape(part).replace(r"\ ", r"[\s,]+")
+    return re.match(rf"\W*{name}\b", _folded(caption)) is not None or \
+        re.search(rf"(?<!\w){name}(?:'s?|\s+(?:business\s+|reportable\s+|operating\s+)?segment)(?!\w)", folded) is not None
+
+
+def block_figure(cand: Candidate, item: Item, spec: ItemSpec | None, months: int, library_names) -> object:
+    """The figure of ``item``'s year in the column block of the item, when a row prints the year in several blocks
+    whose items its caption names in order ('Net Sales ... Operating Income' / 'Consumer 4,796 4,731 1,027 1,004'):
+    the n-th named item's figure is the year's n-th. Else the year's figure as usual."""
+    dated = [f for f in cand.figures if f.period == str(item.year) and not f.percent]
+    named = items_named(cand.caption, library_names)
+    if len(dated) >= 2 and len(named) == len(dated) and item.name in named:
+        return dated[named.index(item.name)]
+    return year_figure(cand, item.year, months)
+
+
+def items_named(text: str, library_names) -> list[str]:
+    """The library's items ``text`` names, in the order it names them (each once): its column blocks."""
+    folded = _folded(text)
+    first: dict[str, int] = {}
+    for name, words in library_names:
+        m = re.search(rf"(?<!\w){re.escape(words)}(?!\w)", folded)
+        if m and (name not in first or m.start() < first[name]):
+            first[name] = m.start()
+    return sorted(first, key=first.get)
+
+
+def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pages: list[SourcePage],
+                 library_names=()) -> Operand | None:
     """The row of ``pages`` that prints ``item.part``'s figure of the item in the year's column (the surest, then
-    the best-ranked page), or None."""
+    the best-ranked page), or None; ``library_names``: (item, name) of the library, to read column blocks."""
     best, best_key = None, None
     for rank, page in enumerate(pages):
         for cand in page_candidates(page.text, page.sha1, page.page_index):
             if cand.source != "row":
                 continue
-            sure = part_row(cand, item.part, spec, labels)
-            fig = year_figure(cand, item.year, _months(item, spec)) if sure else None
+            sure = part_row(cand, item.part, spec, labels, library_names)
+            fig = block_figure(cand, item, spec, _months(item, spec), library_names) if sure else None
             if fig is not None and (best_key is None or (sure, -rank) > best_key):
                 best, best_key = (cand, fig), (sure, -rank)
     if best is None:

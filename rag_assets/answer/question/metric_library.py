@@ -77,6 +77,12 @@ class Library:
                    tuple(fold(r) for r in parts.get("regions") or ()),
                    tuple(fold(e) for e in parts.get("other_entities") or ()))
 
+    @property
+    def item_names(self) -> tuple[tuple[str, str], ...]:
+        """(item, one of its names or labels of several words) of every item: how a caption names its columns."""
+        return tuple((spec.name, n) for spec in self.items.values() for n in dict.fromkeys(spec.names + spec.labels)
+                     if " " in n or n in ("revenue", "revenues", "sales"))
+
     def item_in(self, text: str) -> ItemSpec | None:
         """The item whose name, or label of several words, is printed first in ``text`` (the longest there; whole
         words), or None. A one-word name that another noun modifies or continues ('revenue' in 'membership fee

@@ -38,7 +38,7 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
         for m in re.finditer(pattern, text):
             name = _name(m.group("name"))
             if name:
-                return name, _without(text, m.start(), m.end())
+                return name, _without(text, m.start() + _owner_at(m.group("name")), m.end())
     named = _owned_name(text, library)
     if named:
         return named
@@ -87,6 +87,21 @@ def _starts_named(after: str, library: Library) -> bool:
         if k >= 2 and re.fullmatch(r"(?:operating\s+)?(?:profit\s+)?margin|\w+\s+margin", run):
             return True
     return False
+
+
+def _owner_at(words: str) -> int:
+    """Where the words naming a part begin in a capitalized run that holds the company's possessive after other
+    words: at the company's name ('EBIT of Nike's Greater China' -> "Nike's Greater China"; 'Lockheed Martin's
+    Aeronautics' -> all of it). 0 when the run holds no possessive."""
+    tokens = list(re.finditer(r"\S+", words))
+    owned = [i for i, t in enumerate(tokens) if re.search(r"['’]s?$", t.group())]
+    if not owned:
+        return 0
+    k = owned[-1]
+    while k > 0 and tokens[k - 1].group() not in ("of", "and") and \
+            (tokens[k - 1].group()[:1].isupper() or tokens[k - 1].group() == "&"):
+        k -= 1
+    return tokens[k].start()
 
 
 def _name(words: str) -> str:

@@ -38,8 +38,9 @@ def metric_text(query: str) -> str:
 
 
 def names_the_part(cand: Candidate, part: str) -> bool:
-    """The candidate's row, its heading or caption, or its sentence names the part of the company asked."""
-    text = fold(" ".join((cand.label, cand.section, cand.caption)))
+    """The candidate's row or its heading row, or its sentence, names the part of the company asked (a caption
+    listing every segment does not make each of its rows the part's)."""
+    text = fold(" ".join((cand.label, cand.section)))
     return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
 
 
