@@ -142,3 +142,14 @@ def test_no_llm_backend_is_one_line_and_exit_2_before_any_download(inbox, tmp_pa
     assert "Traceback" not in err
     llm_files = [p for p in models.rglob("*") if p.is_file() and p.parent != models / "onnx"]  # onnx: the
     assert not llm_files, "no model download before the backend check"  # fused embedding graph, built locally
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback():
+    """`rag-assets plan ... | head -1`: the pipe closes before the plan is written; the verb stops quietly."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(f"{sys.executable} -m rag_assets.cli.main plan --kind number "
+                          "\"What was Acme's revenue in 2021?\" | true", shell=True, capture_output=True,
+                          text=True, timeout=120)  # 'true' reads nothing: the pipe is closed before the plan
+    assert "Traceback" not in proc.stderr, proc.stderr

@@ -488,3 +488,15 @@ def test_a_yes_no_asked_of_every_year_or_of_a_share_is_decided_by_those_figures(
     assert shown("Did Umbrella's revenue grow from FY2017 to FY2019?")[0] == "revenue 2019 vs revenue 2017"
     assert shown("Was Umbrella's membership fee revenue more than 2% of total revenue in FY2021?") == (
         "(membership fee revenue 2021 / revenue 2021) against 0.02", "a figure criterion (more)")
+
+
+def test_the_kind_a_question_asks_is_read_with_the_question():
+    """The kind guessed for `ask` and `plan` without --kind lives in question/ (it was the CLI's); a question that
+    names an item of the library asks a number ('What were X's Aeronautics segment net sales' was a name)."""
+    from rag_assets.answer.question.kinds import guess_kind
+
+    assert guess_kind("What were Umbrella's Aeronautics segment net sales in 2021?") == "number"
+    assert guess_kind("How many employees did Umbrella have in 2021?") == "number"
+    assert guess_kind("Was Umbrella's gross margin above 40% in 2021?") == "boolean"
+    assert guess_kind("What are the names of Umbrella's new products?") == "names"
+    assert guess_kind("Who is Umbrella's chief executive officer?") == "name"

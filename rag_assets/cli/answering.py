@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from rag_assets.answer.question.kinds import guess_kind
 from rag_assets.answer.service.questions import clean_text
 from rag_assets.answer.service.scoring import load_gold
 from rag_assets.viewer.evidence import answer_url, needles, page_url, viewer_base
@@ -117,20 +118,6 @@ def cmd_evaluate(args) -> int:
             print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}{why}\n"
                   f"      view: {answer_url(viewer, service.settings.folder, r['question_text'])}")
     return 1 if failed_count(scored.records) else 0
-
-def guess_kind(question: str) -> str:
-    q = question.strip().lower()
-    if q.startswith("which of the companies") or " companies had " in q:
-        return "comparative"
-    if q.startswith(("did ", "does ", "is ", "was ", "has ", "have ", "were ", "are ")):
-        return "boolean"
-    if q.startswith(("what are the names", "which leadership", "list ")) or "names of" in q:
-        return "names"
-    if q.startswith(("how many", "how much")) or any(
-        w in q for w in ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ")
-    ):
-        return "number"
-    return "name"
 
 def cmd_ask(args) -> int:
     import json

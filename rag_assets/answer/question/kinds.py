@@ -1,0 +1,25 @@
+"""The kind of answer a question asks when its file does not say (``ask`` and ``plan`` without ``--kind``): a
+comparison, a yes/no, a list of names, a number, or a name. Read once here, with the question's other parts."""
+
+from __future__ import annotations
+
+from rag_assets.answer.question.metric_library import Library, default_library
+
+NUMBER_WORDS = ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ", "in usd", "percent",
+                "how many", "how much")
+
+
+def guess_kind(question: str, library: Library | None = None) -> str:
+    """'comparative', 'boolean', 'names', 'number' (a quantity word, or an item or metric of the library: 'What
+    were X's Aeronautics segment net sales'), else 'name'."""
+    q = question.strip().lower()
+    if q.startswith("which of the companies") or " companies had " in q:
+        return "comparative"
+    if q.startswith(("did ", "does ", "is ", "was ", "has ", "have ", "were ", "are ")):
+        return "boolean"
+    if q.startswith(("what are the names", "which leadership", "list ")) or "names of" in q:
+        return "names"
+    lib = library or default_library()
+    if any(w in q for w in NUMBER_WORDS) or lib.item_in(question) or lib.metric_in(question):
+        return "number"
+    return "name"
