@@ -64,3 +64,18 @@ def test_a_count_the_years_sentences_agree_on_is_read_without_the_model():
     assert reading.value == 9100 and reading.candidate.page_index == 11
     assert count_candidates(PAGES, "employees", 2019)[0].figures[0].written == "7,400"
     assert count_candidates(PAGES, "employees", 2018) == []  # no sentence of that year, and none undated
+
+
+def test_the_model_chooses_among_different_counts_of_the_year_found_on_any_page():
+    """Two sentences of 2021 print different counts of employees (the headcount and the year's hires), on pages
+    retrieval did not rank: the model chooses, and the chosen page is cited."""
+    from rag_assets_tests.llm_fakes import ScriptedLLM
+
+    pages = [Page("s", 3, "Our business\n\nWe design pumps.\n"),
+             Page("s", 11, "Human capital\n\nAs of December 31, 2021, we had approximately 9,100 employees.\n"),
+             Page("s", 12, "Hiring\n\nDuring 2021, we hired more than 1,500 employees.\n")]
+    llm = ScriptedLLM([{"step_by_step_analysis": "[1] is the headcount", "candidate": 1, "value_as_written": "9,100"}])
+    reading = read_number(llm, "How many employees did Globex have at the end of 2021?", "employees", pages[:1],
+                          default_lexicon(), year=2021, counted="employees", count_pages=pages)
+    assert reading.value == 9100 and reading.candidate.page_index == 11
+    assert [c.figures[0].written for c in reading.candidates] == ["9,100", "1,500"]

@@ -141,6 +141,34 @@ def p_states(llm, question: str, cand: Candidate) -> float:
     return p_yes(llm, messages)
 
 
+def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, pages, dollars: dict[str, str] | None,
+             verify_min: float) -> bool:
+    """The chosen line is in the currency asked and (``verify_min`` > 0) the model says it states the metric;
+    else why not is noted."""
+    page_text = next(p.text for p in pages if (p.sha1, p.page_index) == (chosen.sha1, chosen.page_index))
+    problem = currency_problem(question, chosen, page_text, (dollars or {}).get(chosen.sha1, "USD"))
+    if problem:
+        reading.notes.append(f"candidate [{chosen.id}] {problem}: N/A")
+        return False
+    if verify_min > 0 and hasattr(llm, "choice_logprobs"):
+        reading.p_yes = round(p_states(llm, question, chosen), 3)
+        if reading.p_yes < verify_min:
+            reading.notes.append(f"check: candidate [{chosen.id}] states the metric with p={reading.p_yes} "
+                                 f"< {verify_min}: N/A")
+            return False
+    return True
+
+
+def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
+    """The count every sentence of the year prints beside ``counted``: the answer, no model asked."""
+    reading = NumberReading(candidates=counts)
+    chosen = reading.candidate = counts[0]
+    reading.value = float(f"{chosen.value_of(chosen.figures[0]):.12g}")
+    reading.notes.append(f"a count printed beside '{counted}': {chosen.figures[0].written} (page "
+                         f"{chosen.page_index}); every sentence of the pages that prints one agrees")
+    return reading
+
+
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
@@ -155,12 +183,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     several."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
     if len({c.value_of(c.figures[0]) for c in counts}) == 1:
-        reading = NumberReading(candidates=counts[:limit])
-        chosen = reading.candidate = counts[0]
-        reading.value = float(f"{chosen.value_of(chosen.figures[0]):.12g}")
-        reading.notes.append(f"a count printed beside '{counted}': {chosen.figures[0].written} (page "
-                             f"{chosen.page_index}); every sentence of the pages that prints one agrees")
-        return reading
+        return _agreed_count(counts[:limit], counted)
     for n, cand in enumerate(counts, 1):
         cand.id = n
     reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part))
@@ -183,17 +206,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         reading.notes.append("no figure chosen: N/A")
         return reading
     chosen, fig = found
-    page_text = next(p.text for p in pages if (p.sha1, p.page_index) == (chosen.sha1, chosen.page_index))
-    problem = currency_problem(question, chosen, page_text, (dollars or {}).get(chosen.sha1, "USD"))
-    if problem:
-        reading.notes.append(f"candidate [{chosen.id}] {problem}: N/A")
+    if not _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min):
         return reading
-    if verify_min > 0 and hasattr(llm, "choice_logprobs"):
-        reading.p_yes = round(p_states(llm, question, chosen), 3)
-        if reading.p_yes < verify_min:
-            reading.notes.append(f"check: candidate [{chosen.id}] states the metric with p={reading.p_yes} "
-                                 f"< {verify_min}: N/A")
-            return reading
     reading.candidate, reading.percent = chosen, fig.percent
     reading.value = float(f"{chosen.value_of(fig):.12g}")
     if chosen.scale != 1.0 and not (fig.own_scale or fig.percent):

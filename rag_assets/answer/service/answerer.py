@@ -167,7 +167,7 @@ class Answerer:
         for sha1 in route.sha1s:
             if sha1 not in self._dollars:
                 self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
-        every = self._every_page(route, ranked) if plan.counted else []  # a count is read wherever it is printed
+        every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
         reading = read_number(self.llm, question, query, pages,
                               default_lexicon(), self._dollars, self.cfg.max_candidates,
                               verify_min=self.cfg.number_verify_min, year=asked_period(question).target,
@@ -176,16 +176,18 @@ class Answerer:
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
                     question)
 
-    def _every_page(self, route: Route, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
-        """Every page of the route's reports: the ranked ones first, then the others in page order."""
-        seen = {(p.sha1, p.page_index) for p in ranked}
-        rest = [RetrievedPage(sha1, i, 0.0, text, []) for sha1 in route.sha1s
-                for i, text in sorted(self.retriever.index(sha1).pages.items()) if (sha1, i) not in seen]
-        return list(ranked) + rest
 
     def _sub_question(self, sub_q: str, route: Route, sub: AnswerRecord, query: str) -> None:
         """A comparison's number sub-question for one company (``answer.comparative``)."""
         self._single(sub_q, "number", route, sub, query=query)
+
+
+def every_page(retriever: Retriever, route: Route, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
+    """Every page of the route's reports: the ranked ones first, then the others in page order."""
+    seen = {(p.sha1, p.page_index) for p in ranked}
+    rest = [RetrievedPage(sha1, i, 0.0, text, []) for sha1 in route.sha1s
+            for i, text in sorted(retriever.index(sha1).pages.items()) if (sha1, i) not in seen]
+    return list(ranked) + rest
 
 
 def reads_statements(cfg, llm, kind: str, question: str) -> bool:
