@@ -500,3 +500,20 @@ def test_the_kind_a_question_asks_is_read_with_the_question():
     assert guess_kind("Was Umbrella's gross margin above 40% in 2021?") == "boolean"
     assert guess_kind("What are the names of Umbrella's new products?") == "names"
     assert guess_kind("Who is Umbrella's chief executive officer?") == "name"
+
+
+def test_a_change_in_points_reads_the_ratio_as_the_filing_prints_it_when_it_agrees_with_its_rows():
+    """Issue 45, class 4: 'Gross margin 44.7% 43.8%' is a change of 90 basis points, as the filing says; computed
+    from its rows (17,474 / 39,117 and 15,956 / 36,397) it is 83. A segment's 'Operating margin 10.4% 10.7%'
+    half a point or more away from the company's computed ratio is not the company's."""
+    from rag_assets.answer.evidence.computed import printed_points
+    from rag_assets.answer.evidence.operands import SourcePage
+
+    q = "By how many basis points did Umbrella's gross margin change from FY2018 to FY2019?"
+    found = plan(q, LIB)
+    assert found.printed == "gross margin"
+    page = SourcePage("s", 27, "| | 2019 | 2018 |\n| --- | --- | --- |\n| Gross profit | 17,474 | 15,956 |\n"
+                               "| Gross margin | 44.7% | 43.8% |\n", False)
+    comp = printed_points(found, asked_unit(q), [page], (15_956 / 36_397, 17_474 / 39_117))
+    assert comp.value == pytest.approx(90.0) and [o.written for o in comp.operands] == ["43.8%", "44.7%"]
+    assert printed_points(found, asked_unit(q), [page], (0.38, 0.39)) is None  # another entity's ratio

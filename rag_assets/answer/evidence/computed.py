@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from rag_assets.answer.question.formulas import (FormulaError, Item, Node, Parser, evaluate, items_of, money, of_part,
+from rag_assets.answer.question.formulas import (FormulaError, Item, Node, Op, Parser, evaluate, items_of, money, of_part,
                                                  show, substitute)
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.criterion import Criterion
 from rag_assets.answer.question.plan import MetricPlan
 from rag_assets.answer.evidence.numbers import NA
-from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand
+from rag_assets.answer.evidence.candidates import page_candidates
+from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand, label_match
 from rag_assets.answer.question.unit import AskedUnit
 
 OPERAND_PAGES = 8  # pages retrieval adds per operand and report, after the item's statement pages
@@ -159,7 +160,41 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
     comp.value = unit.amount(result) if money(node) else unit.ratio(result)
     comp.notes.append(f"computed {comp.formula} = {result:.6g} ({plan.how}); answered {comp.value} "
                       f"({unit.words})")
+    if plan.printed and isinstance(node, Op):  # the ratio as the filing prints it, when it agrees with its rows
+        pages = source_pages(retriever, sha1s, "income_statement", plan.printed, lexicon)
+        printed = printed_points(plan, unit, pages, (_value(node.right, comp), _value(node.left, comp)))
+        return printed or comp
     return comp
+
+
+POINTS_CHECK = 0.005  # a printed ratio within half a point of the one computed from the company's rows is the company's
+
+
+def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
+                   computed: tuple[float | None, float | None]) -> Computation | None:
+    """A change in points of a ratio the filing prints in percent ('Gross margin 44.7% 43.8%'): the printed
+    figures' difference, as the filing's own words state it ('increased 90 basis points'); computing the ratio
+    from its rows gives 83. Only a row whose figures are within half a point of the ratio ``computed`` from the
+    company's rows (earlier, later year) is the company's (a segment's 'Operating margin 10.4%' is not); None
+    when no row of the ratio's name prints both years so."""
+    first, last = min(i.year for i in items_of(plan.node)), max(i.year for i in items_of(plan.node))
+    names = (plan.printed, f"{plan.printed} percentage", f"{plan.printed} %")
+    for page in pages:
+        for cand in page_candidates(page.text, page.sha1, page.page_index):
+            if cand.source != "row" or label_match(cand.label, names) < 2.0:
+                continue
+            figs = [next((f for f in cand.figures if f.period == str(y) and f.percent), None) for y in (first, last)]
+            if None in figs or any(c is None or abs(f.value / 100 - c) > POINTS_CHECK for f, c in zip(figs, computed)):
+                continue
+            ops = [Operand(plan.printed, y, f.value / 100, f.written, cand.label, cand.sha1, cand.page_index, 1.0, "")
+                   for y, f in zip((first, last), figs)]
+            comp = Computation(formula=f"{plan.printed} {last} - {plan.printed} {first} (as printed)", how=plan.how,
+                               operands=ops)
+            comp.value = unit.ratio(ops[1].value - ops[0].value)
+            comp.notes.append(f"read as printed: {figs[1].written} in {last} less {figs[0].written} in {first} "
+                              f"({cand.label!r}, page {cand.page_index}); answered {comp.value} ({unit.words})")
+            return comp
+    return None
 
 
 def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,

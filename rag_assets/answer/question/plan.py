@@ -19,7 +19,8 @@ from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
 from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked
-from rag_assets.answer.question.wording import Definitions, asked_clauses, canonical, definitions, without
+from rag_assets.answer.question.wording import (Definitions, asked_clauses, canonical, definitions, name_key,
+                                                without)
 
 AVERAGE_RE = re.compile(r"\b(?:(?:\d|two|three|four|five)[\s-]+years?\s+)?(?:average|mean|avg)\b(?:\s+(?:of|over))?"
                         r"(?:\s+the)?|\bover\s+the\s+(?:\d|two|three|four|five)\s+years\b|\b(?:for\s+)?each\s+of\b|"
@@ -64,6 +65,7 @@ def asks_part(question: str) -> bool:
 class MetricPlan:
     node: Node
     how: str  # where the formula came from: the question's definition, a form, the library
+    printed: str = ""  # a change in points: the ratio's name, read as the filing prints it in percent when it does
 
 
 def plan(question: str, library: Library) -> MetricPlan | None:
@@ -81,7 +83,7 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         return None
     if found is None or dimension_problem(found.node, question):
         return None
-    return MetricPlan(of_months(as_written(found.node, text, library), period.months), found.how)
+    return replace(found, node=of_months(as_written(found.node, text, library), period.months))
 
 
 def as_written(node: Node, question: str, library: Library) -> Node:
@@ -230,8 +232,9 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
         return None
     a, b = ends
     diff = Op("-", b, a)
-    if points:  # percentage or basis points: the difference of two ratios
-        return MetricPlan(diff, "a change in points between two years") if not money(diff) else None
+    if points:  # percentage or basis points: the difference of two ratios, as printed where they are
+        printed = "" if any(i.part for i in items_of(diff)) else name_key(m.group(1))
+        return MetricPlan(diff, "a change in points between two years", printed) if not money(diff) else None
     relative = percent or bool(RELATIVE_RE.search(clause))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
 
