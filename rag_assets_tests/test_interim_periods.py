@@ -73,3 +73,46 @@ def test_an_interim_operand_is_read_in_the_columns_of_its_months():
     assert find_operand(Item("revenue", 2022, months=3), spec, pages).value == 3_870e6
     found = find_operand(Item("worldwide sales", 2023, months=3), None, [SourcePage("s", 1, RELEASE, False)])
     assert found.value == 4_120e6 and found.label == "Worldwide"  # 'sales' is a head noun the row leaves out
+
+
+def test_more_forms_of_a_quarter_and_of_its_items():
+    """'second-quarter 2023' is the second quarter; 'net interest income' is not net income (a noun between a
+    name's words makes another item); a movement of an item the library does not know ('total deposits') is a
+    criterion on that row."""
+    from rag_assets.answer.question.criterion import criterion
+
+    assert asked_period("the year-over-year change in Globex's second-quarter 2023 net income").months == 3
+    assert show(plan("What was Globex's net interest income in the second quarter of 2023?", LIB).node) == \
+        "net interest income 2023 (3 months)"
+    c = criterion("Did Globex's total deposits decrease between December 31, 2022 and June 30, 2023?", LIB)
+    assert (c.test, show(c.now), show(c.before)) == ("down", "total deposits 2023", "total deposits 2022")
+
+
+def test_the_number_reader_keeps_only_figures_of_the_months_asked():
+    """An annual report prints no quarter: 'revenue in the fourth quarter of fiscal 2019' is not the year's
+    revenue (it was answered with it)."""
+    from dataclasses import dataclass
+
+    from rag_assets.answer.readers.number_reader import shortlist
+    from rag_assets.retrieval.query import default_lexicon
+
+    @dataclass
+    class Page:
+        sha1: str
+        page_index: int
+        text: str
+
+    annual = Page("s", 30, "Years ended May 31,\n| (in millions) | 2019 | 2018 |\n| --- | --- | --- |\n"
+                           "| Revenues | 39,117 | 36,397 |\n")
+    assert shortlist([annual], "revenue fourth quarter fiscal 2019", default_lexicon(), 8, months=3) == []
+    assert shortlist([annual], "revenue fiscal 2019", default_lexicon(), 8)  # a year's question reads it
+    quarterly = Page("s", 5, TEN_Q)
+    rows = shortlist([quarterly], "total net revenue", default_lexicon(), 8, months=6)
+    assert rows and all(any(f.months == 6 for f in r.figures) for r in rows)
+
+
+def test_a_header_row_whose_first_cell_is_empty_is_no_heading_of_the_rows_below():
+    page = ("SEGMENT SALES RESULTS\nQ2 % Change\n| ($ in Millions) | 2023 | 2022 | Reported |\n|---|---|---|---|\n"
+            "| | | | Operational |\n| MedTech | 7,788 | 6,898 | 12.9 |\n")
+    (row,) = [c for c in page_candidates(page, "s", 1) if c.label == "MedTech"]
+    assert row.section == "" and row.caption == "SEGMENT SALES RESULTS Q2 % Change"

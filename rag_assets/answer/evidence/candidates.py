@@ -163,7 +163,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if head_scale and not figs:
             scale = head_scale
         label = _label(cells)
-        if label and not figs:
+        if label and not figs and _label(cells[:1]) == label:  # a heading row: its label in the first cell
             section = label
         if not figs or not label:
             continue

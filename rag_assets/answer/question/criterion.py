@@ -251,6 +251,7 @@ def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None
     if not (UP_RE.search(body) or DOWN_RE.search(body)):
         return None
     text = re.sub(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|between|than)\b.*$", "", body, flags=re.I)
+    text = EACH_RE.sub(" ", DOWN_RE.sub(" ", UP_RE.sub(" ", text)))  # the item's words alone ('total deposits')
     now = read_metric(text, parser)
     before = read_metric(text, _earlier(asked, parser))
     if now is None or before is None:

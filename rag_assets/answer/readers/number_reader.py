@@ -44,15 +44,28 @@ def names_the_part(cand: Candidate, part: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
 
 
-def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "") -> list[Candidate]:
+INTERIM_WORDS_RE = re.compile(r"\b(?:quarter|three|six|nine|months|half|year[\s-]to[\s-]date|ytd|q[1-4])\b", re.I)
+
+
+def of_months(cand: Candidate, months: int) -> bool:
+    """The candidate prints a figure of a part of the year asked (``months``: 3, 6, 9, or -1 the year to date): a
+    row with a column of those months, a sentence that says a quarter or months. A fiscal year's column is not."""
+    if cand.source == "row":
+        return any(f.months == months or months < 0 and 0 < f.months < 12 for f in cand.figures)
+    return INTERIM_WORDS_RE.search(cand.label) is not None
+
+
+def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0
+              ) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts
     otherwise (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only
-    those that name it: the company's figures are not the part's."""
+    those that name it: the company's figures are not the part's; of a part of the year (``months``), only those
+    printing it."""
     metric = metric_text(query)
     want_percent = asks_percent(metric)
     out = []
     for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
-        if part and not names_the_part(cand, part):
+        if part and not names_the_part(cand, part) or months and not of_months(cand, months):
             continue
         figs = tuple(f for f in cand.figures if f.percent == want_percent)
         if figs:
@@ -172,7 +185,7 @@ def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
-                count_pages=None) -> NumberReading:
+                count_pages=None, months: int = 0) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -180,15 +193,15 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     ``part``: the part of the company asked (a segment, a region), which a candidate must name; ``counted``: what a
     count question counts: a count printed beside it in ``count_pages`` (default ``pages``) is the answer when the
     sentences of the year print one (``evidence.counts``), and the model chooses among them when they print
-    several."""
+    several; ``months``: a part of the year asked, which a candidate must print."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
     if len({c.value_of(c.figures[0]) for c in counts}) == 1:
         return _agreed_count(counts[:limit], counted)
     for n, cand in enumerate(counts, 1):
         cand.id = n
-    reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part))
+    reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months))
     if not reading.candidates:
-        whose = f" and the part '{part}'" if part else ""
+        whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
     shown = "\n".join(c.shown() for c in reading.candidates)

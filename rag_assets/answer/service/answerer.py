@@ -171,7 +171,7 @@ class Answerer:
         reading = read_number(self.llm, question, query, pages,
                               default_lexicon(), self._dollars, self.cfg.max_candidates,
                               verify_min=self.cfg.number_verify_min, year=asked_period(question).target,
-                              part=plan.part, counted=plan.counted, count_pages=every)
+                              part=plan.part, counted=plan.counted, count_pages=every, months=plan.months)
         read = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
                     question)
