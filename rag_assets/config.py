@@ -28,11 +28,11 @@ class RunConfig(BaseModel):
     """Embedding model (openai embedder; empty: the embedder's default)."""
     retrieval: Literal["vector", "bm25", "hybrid"] = "hybrid"
     """Rankings fused: FAISS, BM25, or both."""
-    vector_k: int = 30
+    vector_k: int = Field(30, ge=1)
     """Chunks taken from the FAISS ranking."""
-    bm25_k: int = 30
+    bm25_k: int = Field(30, ge=1)
     """Chunks taken from the BM25 ranking."""
-    rrf_k: int = 60
+    rrf_k: int = Field(60, ge=1)
     """The k of reciprocal rank fusion."""
     page_bm25: bool = True
     """Also rank whole pages by BM25 (not in vector mode)."""
@@ -49,20 +49,20 @@ class RunConfig(BaseModel):
     page fusion only)."""
     proximity_chars: int = Field(400, ge=50)
     """Size of that window, in characters."""
-    candidate_pages: int = 8
+    candidate_pages: int = Field(8, ge=1)
     """Parent pages kept after retrieval (reranked if a reranker is set)."""
-    top_pages: int = 3
+    top_pages: int = Field(3, ge=1)
     """Pages sent to the answering LLM."""
     # reranking
     rerank: Literal["none", "llm", "yes-no", "cross-encoder"] = "none"
     """Reranker of the candidate pages (yes-no: the embedded LLM's P(yes) per page)."""
     rerank_model: str = ""
     """LLM for reranking (openai route); default: the answer model."""
-    rerank_batch: int = 3
+    rerank_batch: int = Field(3, ge=1)
     """Pages per reranking call (llm reranker)."""
-    rerank_llm_weight: float = 0.7
+    rerank_llm_weight: float = Field(0.7, ge=0.0, le=1.0)
     """Weight of the reranker's score against the retrieval score."""
-    rerank_passage_chars: int = 900
+    rerank_passage_chars: int = Field(900, ge=1)
     """yes-no reranker: characters of each page's best passage the model reads."""
     cross_encoder_path: str = ""
     """cross-encoder reranker: a local model folder (an ONNX export, or sentence-transformers with [torch])."""
@@ -75,28 +75,28 @@ class RunConfig(BaseModel):
     """Embedded route's backend; auto: ik if installed."""
     base_url: str = ""
     """openai route: any OpenAI-compatible endpoint (empty: api.openai.com)."""
-    n_ctx: int = 8192
+    n_ctx: int = Field(8192, ge=256)
     """Context window of the embedded model, in tokens."""
     context: Literal["pages", "passages"] = "pages"
     """What the model reads for yes/no and name questions: top_pages whole pages, or the best passage of
     passage_chars characters of each of the passage_pages best pages."""
-    passage_pages: int = 6
+    passage_pages: int = Field(6, ge=1)
     """passages context: pages whose best passage is read."""
-    passage_chars: int = 700
+    passage_chars: int = Field(700, ge=1)
     """passages context: characters per passage."""
-    max_context_tokens: int = 3000
+    max_context_tokens: int = Field(3000, ge=1)
     """Page text budget per answer, in model tokens (approx. 4 characters each)."""
-    max_output_tokens: int = 700
+    max_output_tokens: int = Field(700, ge=1)
     """Tokens the model may write per answer."""
     number_reader: Literal["candidates", "pages"] = "pages"
     """Number questions: candidates (Python lists the figures of number_pages pages that name the metric, the
     model picks one of max_candidates by its id, Python checks scale, period, kind and currency) or pages (the
     model reads top_pages whole pages and writes the figure)."""
-    number_pages: int = 8
+    number_pages: int = Field(8, ge=1)
     """candidates reader: pages searched for figures."""
-    max_candidates: int = 8
+    max_candidates: int = Field(8, ge=1)
     """candidates reader: figures shown to the model."""
-    number_verify_min: float = 0.6
+    number_verify_min: float = Field(0.6, ge=0.0, le=1.0)
     """A second look (embedded models): the P(yes) that the chosen line states the metric must reach this."""
     question_planner: Literal["rules", "rules+model"] = "rules"
     """Number questions naming a fiscal year: rules (Python's reader writes the formula, or none) or rules+model
@@ -124,11 +124,11 @@ class RunConfig(BaseModel):
     grounding: Literal["cite_verified", "na_if_ungrounded", "off"] = "cite_verified"
     """cite_verified: cite only context pages that show the answer (the value, name(s) or evidence quote);
     na_if_ungrounded: also answer N/A (False) when no page shows it; off: keep the model's citations as given."""
-    parallel_requests: int = 1
+    parallel_requests: int = Field(1, ge=1)
     """Questions answered at once (openai route)."""
-    llm_retries: int = 5
+    llm_retries: int = Field(5, ge=0)
     """openai route: retries of a failed call (connection, 429, 5xx), backing off 1, 2, 4 s..."""
-    tokens_per_minute: int = 0
+    tokens_per_minute: int = Field(0, ge=0)
     """openai route: a rate limit (0: none)."""
     max_question_chars: int = Field(4000, ge=1)
     """A longer question is refused (an error, not an answer); the rest of the run goes on."""

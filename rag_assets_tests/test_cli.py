@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import dagster as dg
 
 from rag_assets.cli.main import ingest, main
@@ -153,3 +154,13 @@ def test_a_reader_that_leaves_early_gets_no_traceback():
                           "\"What was Acme's revenue in 2021?\" | true", shell=True, capture_output=True,
                           text=True, timeout=120)  # 'true' reads nothing: the pipe is closed before the plan
     assert "Traceback" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("setting", ["top_pages=0", "candidate_pages=-3", "max_output_tokens=0", "llm_retries=-1",
+                                     "number_verify_min=1.5"])
+def test_a_setting_out_of_its_bounds_is_one_error_line(setting, capsys):
+    """Issue 47, item 7: '--set top_pages=0' answered N/A with 'pages sent: []'; a setting is validated with its
+    bounds before anything runs."""
+    assert main(["ask", "--kind", "number", "--set", setting, "What was Acme's revenue in 2021?"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and err[-1].startswith(f"error: --set {setting}") and "Traceback" not in "\n".join(err)
