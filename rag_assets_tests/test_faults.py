@@ -652,3 +652,18 @@ def test_a_key_in_the_base_url_is_in_no_file_a_run_writes_nor_in_its_logs(ingest
     assert leaks == []
     said = printed.out + printed.err + "\n".join(r.getMessage() for r in caplog.records)
     assert "sk-SECRET-123" not in said and "analyst:" not in said
+
+
+def test_one_stray_byte_in_a_utf8_questions_file_is_one_line_naming_its_offset(tmp_path):
+    """Issue 47, item 5: one stray byte made the whole file decode as Windows-1252, silently ("‘N/A’" became
+    "â€˜N/Aâ€™"); a JSON file is UTF-8 (or has a byte-order mark), else one line names the byte."""
+    from rag_assets.answer.service.questions import load_questions
+    from rag_assets.storage.textfiles import InputFileError
+
+    text = json.dumps([{"text": "Did Acme say ‘N/A’ anywhere?", "kind": "boolean"}], ensure_ascii=False)
+    data = text.encode("utf-8")
+    at = data.index(b"anywhere")
+    path = _write(tmp_path / "q.json", data[:at] + b"\xff" + data[at:])
+    with pytest.raises(InputFileError, match=rf"not UTF-8: invalid start byte at byte offset {at}"):
+        load_questions(path)
+    assert load_questions(_write(tmp_path / "ok.json", data))[0].text == "Did Acme say ‘N/A’ anywhere?"

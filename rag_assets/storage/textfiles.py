@@ -39,22 +39,27 @@ def detect_encoding(data: bytes) -> str:
         return "latin-1"
 
 
-def read_text(path: Path, what: str = "file") -> str:
-    """The text of ``path`` in its detected encoding; ``InputFileError`` if it is missing or unreadable."""
+def read_text(path: Path, what: str = "file", strict: bool = False) -> str:
+    """The text of ``path`` in its detected encoding; ``InputFileError`` if it is missing or unreadable. With
+    ``strict`` (JSON, which is UTF-8 by its standard) only a byte-order mark's encoding, UTF-16, or UTF-8: a stray
+    byte in a UTF-8 file is an error naming its offset, never a silent Windows-1252 reading ('‘N/A’' read as
+    'â€˜N/Aâ€™')."""
     path = Path(path)
     if not path.is_file():
         raise InputFileError(f"{what} not found: {path}")
     data = path.read_bytes()
     encoding = detect_encoding(data)
+    if strict and encoding in ("cp1252", "latin-1"):
+        encoding = "utf-8"
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise InputFileError(f"{path}: cannot be decoded as {encoding} ({exc.reason} at byte {exc.start})") from None
+        raise InputFileError(f"{path}: not {encoding.upper()}: {exc.reason} at byte offset {exc.start}") from None
 
 
 def read_json_file(path: Path, what: str = "JSON file"):
     """The parsed JSON of ``path``; ``InputFileError`` naming the line and column of a syntax error."""
-    text = read_text(path, what)
+    text = read_text(path, what, strict=True)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
