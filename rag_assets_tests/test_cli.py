@@ -164,3 +164,17 @@ def test_a_setting_out_of_its_bounds_is_one_error_line(setting, capsys):
     assert main(["ask", "--kind", "number", "--set", setting, "What was Acme's revenue in 2021?"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err and err[-1].startswith(f"error: --set {setting}") and "Traceback" not in "\n".join(err)
+
+
+def test_out_may_be_neither_the_questions_file_nor_a_folder(tmp_path, capsys):
+    """Issue 47, item 4: '--out' equal to the questions file overwrote the questions (exit 0), and a folder ended in
+    a traceback after every question was answered. Both are one error line before anything runs."""
+    import json
+
+    q = tmp_path / "q.json"
+    q.write_text(json.dumps([{"text": "What was Acme's revenue in 2021?", "kind": "number"}]))
+    before = q.read_bytes()
+    assert main(["answer", str(q), "--out", str(q)]) == 2
+    assert q.read_bytes() == before and "is an input of this run" in capsys.readouterr().err
+    assert main(["answer", str(q), "--out", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err

@@ -39,10 +39,23 @@ def quickstart_answers(config: str, model: str | None = None) -> int:
               f"{summary['score_per_100']} per 100 questions; {summary['seconds_per_question']} s per question")
     return 1 if failed_count(scored.records) else 0
 
+def out_problem(out: Path, inputs: list[Path]) -> str | None:
+    """Why ``out`` may not be written: it is a folder, or one of the inputs (it would be overwritten)."""
+    if out.is_dir():
+        return f"--out {out} is a folder; give a file path"
+    if any(out == Path(p).resolve() for p in inputs):
+        return f"--out {out} is an input of this run; it would be overwritten"
+    return None
+
+
 def cmd_answer(args) -> int:
+    out = Path(args.out).resolve()
+    problem = out_problem(out, [Path(args.questions)])
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     questions = questions_or_exit(args.questions)
     service = answering(args.config, args.model, args.base_url, parse_sets(args.set))
-    out = Path(args.out).resolve()
     log_path = out.with_name(out.name + ".progress.jsonl")
     if args.restart:
         log_path.unlink(missing_ok=True)
@@ -64,6 +77,10 @@ def cmd_retrieve(args) -> int:
     from rag_assets.answer.service.scoring import add_page_hits
     from rag_assets.retrieval.search import ReportIndexError
 
+    problem = out_problem(Path(args.out).resolve(), [Path(args.questions)] + ([Path(args.gold)] if args.gold else []))
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     questions = questions_or_exit(args.questions)
     gold = load_gold(args.gold) if args.gold else None
     service = answering(args.config, sets={**parse_sets(args.set), "candidate_pages": args.top_k},
