@@ -77,3 +77,30 @@ def write_10k(path: Path, company: str, year: int, figures: dict[str, dict[int, 
         c.showPage()
     c.save()
     return path
+
+
+def answerer_over_10k(root: Path, company: str, year: int, figures: dict[str, dict[int, float]],
+                      segments: dict[str, dict[str, dict[int, float]]] | None = None):
+    """An answerer (no model) over one synthetic 10-K written into ``root``'s inbox and ingested by the real
+    pipeline (Dagster's ``materialize`` on an ephemeral instance)."""
+    import dagster as dg
+
+    from rag_assets.answer.service.run import NoLLM, build_answerer
+    from rag_assets.config import get_config
+    from rag_assets.orchestration.definitions import ingestion_graph
+    from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+
+    (root / "pdfs").mkdir()
+    write_10k(root / "pdfs" / f"report_{year}.pdf", company, year, figures, segments)
+    store = ReportStore(data_root=str(root))
+    [found] = store.scan_inbox()
+    (root / "pdfs" / "subset.csv").write_text(f"sha1,company_name\n{found.sha1},{company}\n")
+    [found] = store.scan_inbox()
+    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
+           "llm": LLMResource()}
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(reports_partitions.name, [found.sha1])
+        dg.materialize(ingestion_graph(res), partition_key=found.sha1, instance=instance, resources=res)
+    reports = store.indexed_reports()
+    return build_answerer(get_config("local"), root, reports, llm=NoLLM(), filings=store.filings(reports))

@@ -5,16 +5,10 @@ without a model."""
 
 from __future__ import annotations
 
-import dagster as dg
 import pytest
 
-from rag_assets.answer.service.run import NoLLM, build_answerer
 from rag_assets.answer.evidence.shares import share_asked
-from rag_assets.config import get_config
-from rag_assets.orchestration.definitions import ingestion_graph
-from rag_assets.orchestration.ingest_assets import reports_partitions
-from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
-from rag_assets_tests.filing_factory import write_10k
+from rag_assets_tests.filing_factory import answerer_over_10k
 
 COMPANY = "Ostrander Aerofab Corp"
 FIGURES = {  # in millions; no gross profit and no cost of sales row, as some manufacturers print them
@@ -30,20 +24,7 @@ FIGURES = {  # in millions; no gross profit and no cost of sales row, as some ma
 
 @pytest.fixture(scope="module")
 def answerer(tmp_path_factory):
-    root = tmp_path_factory.mktemp("figures_data")
-    (root / "pdfs").mkdir()
-    write_10k(root / "pdfs" / "oa_2023.pdf", COMPANY, 2023, FIGURES)
-    store = ReportStore(data_root=str(root))
-    [found] = store.scan_inbox()
-    (root / "pdfs" / "subset.csv").write_text(f"sha1,company_name\n{found.sha1},{COMPANY}\n")
-    [found] = store.scan_inbox()
-    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
-           "llm": LLMResource()}
-    with dg.instance_for_test() as instance:
-        instance.add_dynamic_partitions(reports_partitions.name, [found.sha1])
-        dg.materialize(ingestion_graph(res), partition_key=found.sha1, instance=instance, resources=res)
-    reports = store.indexed_reports()
-    return build_answerer(get_config("local"), root, reports, llm=NoLLM(), filings=store.filings(reports))
+    return answerer_over_10k(tmp_path_factory.mktemp("figures_data"), COMPANY, 2023, FIGURES)
 
 
 def test_a_gross_margin_without_a_gross_profit_row_is_computed_from_its_costs(answerer):

@@ -7,7 +7,6 @@ companies of our own (issue 45, class 1)."""
 
 from __future__ import annotations
 
-import dagster as dg
 import pytest
 
 from rag_assets.answer.evidence.operands import SourcePage, find_operand
@@ -15,12 +14,7 @@ from rag_assets.answer.question.formulas import Item, show
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.plan import plan
-from rag_assets.answer.service.run import NoLLM, build_answerer
-from rag_assets.config import get_config
-from rag_assets.orchestration.definitions import ingestion_graph
-from rag_assets.orchestration.ingest_assets import reports_partitions
-from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
-from rag_assets_tests.filing_factory import write_10k
+from rag_assets_tests.filing_factory import answerer_over_10k
 
 LIB = default_library()
 
@@ -146,20 +140,7 @@ SEGMENTS = {"Net sales": {"Avionics": {2021: 3980, 2022: 4210, 2023: 4350}, "Mar
 
 @pytest.fixture(scope="module")
 def answerer(tmp_path_factory):
-    root = tmp_path_factory.mktemp("parts_data")
-    (root / "pdfs").mkdir()
-    write_10k(root / "pdfs" / "hi_2023.pdf", COMPANY, 2023, FIGURES, SEGMENTS)
-    store = ReportStore(data_root=str(root))
-    [found] = store.scan_inbox()
-    (root / "pdfs" / "subset.csv").write_text(f"sha1,company_name\n{found.sha1},{COMPANY}\n")
-    [found] = store.scan_inbox()
-    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
-           "llm": LLMResource()}
-    with dg.instance_for_test() as instance:
-        instance.add_dynamic_partitions(reports_partitions.name, [found.sha1])
-        dg.materialize(ingestion_graph(res), partition_key=found.sha1, instance=instance, resources=res)
-    reports = store.indexed_reports()
-    return build_answerer(get_config("local"), root, reports, llm=NoLLM(), filings=store.filings(reports))
+    return answerer_over_10k(tmp_path_factory.mktemp("parts_data"), COMPANY, 2023, FIGURES, SEGMENTS)
 
 
 @pytest.mark.slow
