@@ -517,3 +517,8 @@ def test_a_change_in_points_reads_the_ratio_as_the_filing_prints_it_when_it_agre
     comp = printed_points(found, asked_unit(q), [page], (15_956 / 36_397, 17_474 / 39_117))
     assert comp.value == pytest.approx(90.0) and [o.written for o in comp.operands] == ["43.8%", "44.7%"]
     assert printed_points(found, asked_unit(q), [page], (0.38, 0.39)) is None  # another entity's ratio
+
+
+def test_a_scale_the_question_refuses_is_not_asked():
+    assert asked_unit("What was Umbrella's 2022 revenue in USD, not in millions?").scale == 1.0
+    assert asked_unit("What was Umbrella's 2022 revenue in USD millions?").scale == 1e6

@@ -64,10 +64,11 @@ class AskedUnit:
 
 
 def _scale(question: str) -> float:
+    """The scale asked ('in USD millions' -> 1e6); one the question refuses ('in USD, not in millions') is none."""
     for pattern in ASKED_SCALE_RES:
-        m = pattern.search(question)
-        if m:
-            return WORD_SCALE[m.group(1).lower()]
+        for m in pattern.finditer(question):
+            if not re.search(r"\bnot\s*$", question[: m.start()], re.I):
+                return WORD_SCALE[m.group(1).lower()]
     return 1.0
 
 
