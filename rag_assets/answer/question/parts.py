@@ -62,10 +62,10 @@ def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
         words = m.group("name")
         name = _name(words)
         if not name or re.search(r"\d", words) or library.item_in(words) or library.metric_in(words) or \
-                any(w in fold(words).split() for w in PERIOD_WORDS):
+                any(w in fold(words).split() for w in NOT_PART_WORDS):
             continue
         after = m.group("after")
-        starts_item = re.match(r"\s+\S", after) and (_starts_named(after, library))
+        starts_item = re.match(r"\s+\S", after) and _starts_named(after, library)
         owned_after_preposition = re.search(r"\b(?:of|for|from|at|in|by)\s+[\w&.-]+(?:\s+[\w&.-]+)*$",
                                             text[:m.start()]) is not None
         if starts_item or owned_after_preposition and PERIOD_OR_END_RE.match(after):
@@ -73,7 +73,8 @@ def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
     return None
 
 
-PERIOD_WORDS = ("fiscal", "fy", "quarter", "year", "annual", "total", "consolidated", "adjusted", "gaap", "net")
+# words of a period or of the whole company: a capitalized run holding one is no part ("3M's Fiscal 2019", "Total")
+NOT_PART_WORDS = ("fiscal", "fy", "quarter", "year", "annual", "total", "consolidated", "adjusted", "gaap", "net")
 
 
 def _starts_named(after: str, library: Library) -> bool:
