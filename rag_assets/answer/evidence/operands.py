@@ -259,8 +259,7 @@ def names_part(label: str, part: str) -> bool:
     """A row's label is the part's name ('Aeronautics', 'Greater China'), with at most the part noun after it
     ('Aeronautics segment') or the company's name before it in the question ('Lockheed Martin Aeronautics')."""
     folded = re.sub(r"\s+(?:segment|division|business|reportable segment)s?$", "", _folded(_head(label)))
-    return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded.split()) >= 1
-                             and len(folded) >= 4)
+    return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded) >= 4)
 
 
 def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[str, ...], library_names=()) -> float:
@@ -285,7 +284,7 @@ def heads(caption: str, part: str) -> bool:
         re.search(rf"(?<!\w){name}(?:'s?|\s+(?:business\s+|reportable\s+|operating\s+)?segment)(?!\w)", folded) is not None
 
 
-def block_figure(cand: Candidate, item: Item, spec: ItemSpec | None, months: int, library_names) -> object:
+def block_figure(cand: Candidate, item: Item, months: int, library_names):
     """The figure of ``item``'s year in the column block of the item, when a row prints the year in several blocks
     whose items its caption names in order ('Net Sales ... Operating Income' / 'Consumer 4,796 4,731 1,027 1,004'):
     the n-th named item's figure is the year's n-th. Else the year's figure as usual."""
@@ -317,7 +316,7 @@ def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pag
             if cand.source != "row":
                 continue
             sure = part_row(cand, item.part, spec, labels, library_names)
-            fig = block_figure(cand, item, spec, _months(item, spec), library_names) if sure else None
+            fig = block_figure(cand, item, _months(item, spec), library_names) if sure else None
             if fig is not None and (best_key is None or (sure, -rank) > best_key):
                 best, best_key = (cand, fig), (sure, -rank)
     if best is None:

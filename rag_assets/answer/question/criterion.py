@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from dataclasses import replace as dc_replace
 
-from rag_assets.answer.question.formulas import (FormulaError, Node, Op, Parser, items_of, money, of_months,
-                                                 substitute)
+from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money, of_months, shifted
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import read_metric
@@ -118,10 +116,6 @@ def _each_year(found: Criterion, body: str, asked: AskedPeriod) -> Criterion:
         return found
     return replace(found, each=each)
 
-
-def shifted(node: Node, years: int) -> Node:
-    """``node`` with every item read ``years`` later (earlier when negative)."""
-    return substitute(node, {i: dc_replace(i, year=i.year + years) for i in items_of(node)}) if years else node
 
 
 def _sign(body: str, parser: Parser) -> Criterion | None:

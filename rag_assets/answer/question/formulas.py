@@ -80,6 +80,11 @@ def of_months(node: Node, months: int) -> Node:
     return substitute(node, {i: replace(i, months=months) for i in items_of(node)}) if months else node
 
 
+def shifted(node: Node, years: int) -> Node:
+    """``node`` with every item read ``years`` later (earlier when negative)."""
+    return substitute(node, {i: replace(i, year=i.year + years) for i in items_of(node)}) if years else node
+
+
 def evaluate(node: Node, values: dict[Item, float]) -> float:
     if isinstance(node, Item):
         return values[node]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
 from rag_assets.answer.evidence.counts import count_candidates
 from rag_assets.answer.evidence.numbers import NA
-from rag_assets.answer.question.metric_library import fold
+from rag_assets.answer.evidence.operands import names_any
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -40,8 +40,7 @@ def metric_text(query: str) -> str:
 def names_the_part(cand: Candidate, part: str) -> bool:
     """The candidate's row or its heading row, or its sentence, names the part of the company asked (a caption
     listing every segment does not make each of its rows the part's)."""
-    text = fold(" ".join((cand.label, cand.section)))
-    return re.search(rf"(?<!\w){re.escape(part)}(?!\w)", text) is not None
+    return names_any(f"{cand.label} {cand.section}", (part,))
 
 
 INTERIM_WORDS_RE = re.compile(r"\b(?:quarter|three|six|nine|months|half|year[\s-]to[\s-]date|ytd|q[1-4])\b", re.I)
