@@ -120,14 +120,18 @@ def _label(cells: list[str]) -> str:
 
 
 def _dated(figs: list[Figure], years: list[str], cells: list[int] | None = None,
-           year_cells: dict[int, str] | None = None) -> list[Figure]:
+           year_cells: dict[int, str] | None = None, compared: bool = False) -> list[Figure]:
     """Figures matched to the header's years by order; a leading note number is dropped when it is the one
     figure too many. When the row has more figures than years (a 'Change' column beside each year's: '41,307
     30,715 34 % 79,656 61,432 30 %'), by position: a figure in the cell of a year's header is that year's, when
-    every year's cell holds one (``cells``: each figure's cell index; ``year_cells``: cell index -> year)."""
+    every year's cell holds one (``cells``: each figure's cell index; ``year_cells``: cell index -> year); else,
+    when the header prints columns after its years ('2022 2021 22 vs. 21 22 vs. 21': ``compared``), the first
+    figures are the years' in order."""
     if cells and year_cells and len(figs) > len(year_cells) >= 2 and set(year_cells) <= set(cells):
         return [Figure(f.written, f.value, f.percent, year_cells[i]) if i in year_cells and not f.percent else f
                 for f, i in zip(figs, cells)]
+    if compared and len(figs) > len(years) >= 2 and not any(f.percent for f in figs[:len(years)]):
+        return [Figure(f.written, f.value, f.percent, y) for f, y in zip(figs, years)] + figs[len(years):]
     if len(figs) == len(years) + 1 and re.fullmatch(r"\d{1,2}", figs[0].written):
         figs = figs[1:]
     if len(years) > len(figs) >= 2:  # 'At January 1, 2023 and January 2, 2022 ... 2022 2021': the column labels last
@@ -147,7 +151,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     scale = declared_scale(before[-600:]) or page_scale
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out, year_cells, section, months = [], {}, "", durations(before)
+    out, year_cells, section, months, compared = [], {}, "", durations(before), False
     caption = table_caption(before)
     for line in lines:
         cells = _cells(line)
@@ -159,6 +163,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if figs and all(_is_year(f) for f in figs):
             years, scale = [f.written.strip("()") for f in figs], head_scale or scale
             year_cells = {i: f.written.strip("()") for i, f in at.items()}
+            compared = bool(_label(cells[max(at) + 1:]))  # a change column after the years: '22 vs. 21'
             continue
         if head_scale and not figs:
             scale = head_scale
@@ -167,9 +172,11 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
             section = label
         if not figs or not label:
             continue
-        mult, words = (scale if scale and not unscaled_label(label, tuple(f.value for f in figs)) else (1.0, ""))
+        own = declared_scale(label) or scale  # 'Sales (millions)': the row declares its own scale
+        unscaled = unscaled_label(f"{section} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
+        mult, words = (own if own and not unscaled else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label,
-                             tuple(timed(_dated(figs, years, list(at), year_cells), months)), mult, words,
+                             tuple(timed(_dated(figs, years, list(at), year_cells, compared), months)), mult, words,
                              total_last=total_last, section=section, caption=caption))
     return out
 

@@ -8,9 +8,9 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
+from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
+                                             preference, printed_labels, stem, year_figure)
 from rag_assets.answer.question.formulas import Item
-from rag_assets.answer.question.period import TO_DATE
-from rag_assets.answer.question.lemmas import lemmas
 from rag_assets.answer.question.metric_library import ItemSpec, fold
 
 
@@ -67,102 +67,7 @@ class Operand:
         return asdict(self)
 
 
-QUALIFIER_RE = re.compile(r",?\s*(?:\(|\bnet\s+of\b|\bless\s+allowances?\b|,\s*(?:less|net\s+of|"
-                          r"including|excluding|at\s|as\s+of)\b)", re.I)
-
-
 LOSS_ONLY_RE = re.compile(r"^(?!.*\b(?:income|earnings|profit)\b).*\bloss(?:es)?\b")  # names a loss, not a result
-
-
-def label_match(label: str, labels: tuple[str, ...]) -> float:
-    """3 when the row's label is one of ``labels``; 2 when it starts with one and adds at most three words
-    ('Net income attributable to X'); 1 when it holds every word of one; 0 otherwise. A label's trailing
-    qualifier ('Accounts receivable, net of allowances of $132 at December 31, 2019') is left out."""
-    head = _head(label)
-    return max(_match(label, labels), _match(head, labels) if head.strip() and head != label else 0.0)
-
-
-def _head(label: str) -> str:
-    """A row label without its trailing qualifier (', net of allowances of $132 ...')."""
-    return QUALIFIER_RE.split(label, maxsplit=1)[0]
-
-
-def _folded(label: str) -> str:
-    """A row label folded for comparison with the library's labels, its note reference ('(Note 8)') left out."""
-    return fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", label, flags=re.I))
-
-
-def _match(label: str, labels: tuple[str, ...]) -> float:
-    folded = _folded(label)
-    best = 0.0
-    for want in labels:
-        if folded == want:
-            return 3.0
-        if lemmas(folded) == lemmas(want):  # 'Cash dividend payments' is 'cash dividends paid'
-            best = max(best, 2.5)
-            continue
-        if folded.startswith(want + " ") and len(folded.split()) - len(want.split()) <= 3:
-            best = max(best, 2.0)
-        elif folded.startswith(want + " "):  # 'Earnings before income taxes and after-tax earnings from ...'
-            best = max(best, 1.0)
-        elif set(want.split()) <= set(folded.split()):
-            best = max(best, 1.0 - 0.05 * (len(folded.split()) - len(want.split())))
-    return best
-
-
-def _preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple[int, int]:
-    """How a row's label is preferred among rows of equal match (higher first): the label the question wrote
-    (``written``), then one of the library's labels exactly, the earlier listed the better ('Total revenue' over
-    'Net sales'; the order is the preference); else the longest label the row starts with ('Net income
-    attributable to X' over 'Net income', which a row 'Net income before ...' only starts with); a row of
-    noncontrolling (minority) interests last."""
-    folded = _folded(_head(label))
-    if written and folded == written:
-        return (len(labels) + 1, 0)  # the label the question itself wrote ('net sales')
-    exact = next((n for n, want in enumerate(labels) if folded == want), None)
-    if exact is not None:
-        return (len(labels) - exact, 0)
-    if MINORITY_RE.search(folded) and not any(MINORITY_RE.search(want) for want in labels):
-        return (-1, 0)  # the minority holders' share, or a figure including it: the company's own row comes first
-    return (0, max((len(want.split()) for want in labels if folded.startswith(want + " ")), default=0))
-
-
-MINORITY_RE = re.compile(r"\b(?:non ?controlling|minority)\s+interests?\b")
-
-
-HEAD_NOUNS = ("revenue", "revenues", "sales", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
-
-
-def printed_labels(name: str) -> tuple[str, ...]:
-    """How a statement may print a line item the question names as written ('membership fee revenue'): the words
-    themselves, and without a generic head noun the row leaves out ('Membership fees')."""
-    words = name.split()
-    out = [name]
-    if len(words) >= 2 and words[-1] in HEAD_NOUNS:
-        out.append(" ".join(words[:-1]))
-    return tuple(out)
-
-
-def _stem(text: str) -> str:
-    """Plural and singular alike ('fees' as 'fee'): how a row printed in the plural matches a singular name."""
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in text.split())
-
-
-def year_figure(cand: Candidate, year: int, months: int = 0):
-    """The figure of ``cand`` in ``year``'s column (not a percentage), or None. With ``months`` (a part of the
-    year), the column of that many months: the one its header names ('Six months ended June 30'; the longest
-    interim one for the year to date, -1), else, with no header naming any, the year's first column for a
-    quarter (interim filings print the quarter's columns first) and none for more months."""
-    figs = [f for f in cand.figures if f.period == str(year) and not f.percent]
-    if not months:
-        return figs[0] if figs else None
-    timed = [f for f in figs if f.months]
-    if timed:
-        interim = [f for f in timed if f.months < 12]
-        if months == TO_DATE:
-            return max(interim, key=lambda f: f.months, default=None)
-        return next((f for f in timed if f.months == months), None)
-    return figs[0] if figs and months == 3 else None
 
 
 def printed_as_deduction(rows: list[Candidate], i: int, year: int) -> bool:
@@ -183,7 +88,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     names it with a figure in the year's column. An item of a part of the company is read from that part's
     rows (``part_row``), never from the company's; a table captioned as another entity's (``other_entities``:
     'the joint ventures on a 100 percent basis') prints none of the company's."""
-    labels = spec.labels if spec else tuple(_stem(x) for x in printed_labels(fold(item.name)))
+    labels = spec.labels if spec else tuple(stem(x) for x in printed_labels(fold(item.name)))
     if item.part:
         return part_operand(item, spec, labels, pages, library_names)
     months = _months(item, spec)
@@ -193,13 +98,13 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
         for i, cand in enumerate(rows):
             if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities):
                 continue
-            match = label_match(cand.label if spec else _stem(fold(cand.label)), labels)
+            match = _row_match(cand, spec, labels)
             fig = year_figure(cand, item.year, months) if match >= 1.0 else None
             if fig is None:
                 continue
             standing = (TYPED if page.statement else 0.0) + (TITLED if page.titled_statement else 0.0) + \
                 (CONSOLIDATED if page.consolidated else 0.0)
-            key = (match + standing, -rank, _preference(cand.label, labels, item.written))
+            key = (match + standing, -rank, preference(cand.label, labels, item.written))
             if best_key is None or key > best_key:
                 best, best_key = (cand, fig, rows, i), key
     if best is None:
@@ -208,12 +113,26 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     value = cand.value_of(fig)
     if not (spec and spec.signed):
         value = abs(value)
-    elif value > 0 and LOSS_ONLY_RE.search(fold(_head(cand.label))):
+    elif value > 0 and LOSS_ONLY_RE.search(fold(label_head(cand.label))):
         value = -value  # 'Net loss 660' printed without brackets: the loss is the sign
     elif spec.deducted and printed_as_deduction(rows, i, item.year):
         value = -value  # 'Provision for income taxes (491)' subtracted as printed: an expense of 491
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
                    cand.scale, cand.scale_words, months=item.months)
+
+
+def _row_match(cand: Candidate, spec: ItemSpec | None, labels: tuple[str, ...]) -> float:
+    """How the row's label matches the item's labels; a qualifier under its heading counts when the two make one
+    of the labels exactly ('Earnings per share:' / 'Diluted' is 'earnings per share diluted'), a little below the
+    label itself."""
+    if not spec:
+        return label_match(stem(fold(cand.label)), labels)
+    match = label_match(cand.label, labels)
+    if match < 2.5 and cand.section:
+        whole = label_match(f"{cand.section} {cand.label}", labels)
+        if whole >= 2.5:
+            match = max(match, whole - 0.5)
+    return match
 
 
 def _months(item: Item, spec: ItemSpec | None) -> int:
@@ -222,43 +141,12 @@ def _months(item: Item, spec: ItemSpec | None) -> int:
     return 0 if spec and spec.statement == "balance_sheet" else item.months
 
 
-def names_any(text: str, phrases: tuple[str, ...]) -> bool:
-    """``text`` names one of ``phrases`` (folded), whole words."""
-    folded = _folded(text)
-    return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", folded) for p in phrases)
-
-
-# words that may stand before an item's one-word name in a caption without making it another item: 'The
-# following table summarizes Revenues' names revenue; 'Fios revenues', 'Other revenue' name other items
-BEFORE_NAME = frozenset("the total net and of by our its their summarize summarizes provide provides show shows "
-                        "present presents following segment segments reportable consolidated in for as from to with "
-                        "on include includes table were was are is operating company".split())
-
-
-def names_item(text: str, spec: ItemSpec | None, labels: tuple[str, ...], library_names=()) -> bool:
-    """``text`` (a table's heading row or caption) names the item: one of its names or labels, whole words; a
-    one-word name neither after another noun ('Fios revenues' is not revenue) nor inside another item's name
-    (``library_names``: 'cost of sales' is not sales)."""
-    folded = _stem(_folded(text))
-    wanted = (spec.names + spec.labels) if spec else labels
-    inside = [m.span() for name, words in library_names if not spec or name != spec.name
-              for m in re.finditer(rf"(?<!\w){re.escape(_stem(words))}(?!\w)", folded)]
-    for w in wanted:
-        for m in re.finditer(rf"(?<!\w){re.escape(_stem(w))}(?!\w)", folded):
-            before = folded[: m.start()].split()[-1:]
-            if " " in w:
-                return True
-            if any(a <= m.start() and m.end() <= b for a, b in inside):
-                continue
-            if not before or before[0] in BEFORE_NAME or re.search(r"\d", before[0]):
-                return True
-    return False
-
-
 def names_part(label: str, part: str) -> bool:
     """A row's label is the part's name ('Aeronautics', 'Greater China'), with at most the part noun after it
-    ('Aeronautics segment') or the company's name before it in the question ('Lockheed Martin Aeronautics')."""
-    folded = re.sub(r"\s+(?:segment|division|business|reportable segment)s?$", "", _folded(_head(label)))
+    ('Aeronautics segment'), 'total' before it ('Total Optical Communications'), or the company's name before it
+    in the question ('Lockheed Martin Aeronautics')."""
+    folded = re.sub(r"\s+(?:segment|division|business|reportable segment)s?$", "", folded_label(label_head(label)))
+    folded = re.sub(r"^total\s+", "", folded)
     return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded) >= 4)
 
 
@@ -275,12 +163,17 @@ def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[st
     return 0.0
 
 
+LEGAL_RE = r"(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|ag|sa|nv|se)\b"
+
+
 def heads(caption: str, part: str) -> bool:
     """The caption is the part's: it opens with the part's name, or names it as the owner of what follows ('Marine
     Systems' operating results', 'the Marine Systems segment'), not merely among others."""
     folded = re.sub(r"[’']", "'", caption.lower())
     name = re.escape(part).replace(r"\ ", r"[\s,]+")
-    return re.match(rf"\W*{name}\b", _folded(caption)) is not None or \
+    if re.match(rf"\W*{name}(?:[\s,]+\w+){{0,3}}[\s,]+{LEGAL_RE}", folded_label(caption)):
+        return False  # 'ACTIVISION BLIZZARD, INC. AND SUBSIDIARIES': a company's name, not its part's
+    return re.match(rf"\W*{name}\b", folded_label(caption)) is not None or \
         re.search(rf"(?<!\w){name}(?:'s?|\s+(?:business\s+|reportable\s+|operating\s+)?segment)(?!\w)", folded) is not None
 
 
@@ -297,7 +190,7 @@ def block_figure(cand: Candidate, item: Item, months: int, library_names):
 
 def items_named(text: str, library_names) -> list[str]:
     """The library's items ``text`` names, in the order it names them (each once): its column blocks."""
-    folded = _folded(text)
+    folded = folded_label(text)
     first: dict[str, int] = {}
     for name, words in library_names:
         m = re.search(rf"(?<!\w){re.escape(words)}(?!\w)", folded)

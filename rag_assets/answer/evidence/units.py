@@ -4,7 +4,6 @@ page prints, and what a question asks for (a currency, a percentage, a count).""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from rag_assets.answer.question.unit import CURRENCY_CODES
 _CUR = rf"(?:us\$|a\$|c\$|hk\$|s\$|[$€£¥]|\b(?:{CURRENCY_CODES}))"
@@ -41,7 +40,8 @@ DOLLAR_CURRENCIES = ("USD", "AUD", "CAD", "HKD", "SGD")
 ASKED_CURRENCY_RE = re.compile(rf"\b(?:in|of)\s+({'|'.join(CURRENCIES)})\b")
 PERCENT_ASKED_RE = re.compile(r"%|\b(percent|percentage|ratio|margin|rate|yield)\b", re.I)
 UNSCALED_LABEL_RE = re.compile(
-    r"%|\bper\s+(?:share|unit|ads|employee)\b|\bratio\b|\bmargin\b|\brate\b|\bnumber of\b|\bheadcount\b|"
+    r"%|\bper\s+(?:(?:common|ordinary|diluted|basic)\s+)?(?:share|unit|ads|employee)\b|\beps\b|\bratio\b|"
+    r"\bmargin\b|\brate\b|\bnumber of\b|\bheadcount\b|"
     r"\bemployees\b|\bshares outstanding\b|\bweighted average (?:number|shares)\b|\bdays\b|\byears\b", re.I)
 
 

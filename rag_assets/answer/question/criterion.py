@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money, of_months, shifted
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
-from rag_assets.answer.question.phrases import read_metric
+from rag_assets.answer.question.phrases import adjusted, read_metric
 from rag_assets.answer.question.plan import as_written, at_year
 from rag_assets.answer.question.wording import canonical, definitions, without
 
@@ -81,6 +81,8 @@ def criterion(question: str, library: Library) -> Criterion | None:
     defs = definitions(text)
     parser = Parser(library, asked.target, defs.named)
     body = re.split(r"\?", without(text, defs.spans))[0]
+    if adjusted(body, library) and not defs:  # 'adjusted EPS': no statement prints it
+        return None
     try:
         found = (_sign(body, parser) or _profit(body, parser) or _relative_bound(body, asked, parser)
                  or _change_bound(body, asked, parser) or _bound(body, parser) or _faster(body, asked, parser)

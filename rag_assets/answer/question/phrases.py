@@ -32,15 +32,32 @@ SUM_RES = (re.compile(r"\b(?:sum|total|combination)\s+of\s+(?:the\s+)?(.+?)\s+an
                       r"\?|$)", re.I),
            re.compile(r"^(?:the\s+)?(.+?)\s+and\s+(.+?)\s+(?:combined|together|taken\s+together|added\s+together)\b", re.I))
 SCOPE_RE = re.compile(r"\b(?:segments?|divisions?|regions?|geograph\w*|per\s+(?!dollar\b)\w+|business\s+units?|products?\s+line|"
-                      r"excluding|adjusted|non-gaap|organic)\b", re.I)
-ADJUSTED_RE = re.compile(r"\b(?:per\s+(?!dollar\b)\w+|excluding|adjusted|non-gaap|organic)\b", re.I)
+                      r"excluding|adjusted|non[\s-]gaap|organic)\b", re.I)
+ADJUSTED_RE = re.compile(r"\b(?:per\s+(?!dollar\b)\w+|excluding|adjusted|non[\s-]gaap|organic)\b", re.I)
 
 
 def refused_scope(clause: str, library: Library) -> bool:
-    """The clause asks what the statements do not print as such: an adjusted or per-unit figure, or a part of the
-    company (a segment, a region) whose name it does not write ('by segment')."""
-    return ADJUSTED_RE.search(clause) is not None or (SCOPE_RE.search(clause) is not None
-                                                      and not read_part(clause, library)[0])
+    """The clause asks what the statements do not print as such: an adjusted or per-unit figure (a per-share item
+    of the library, 'diluted earnings per share', is printed as such), or a part of the company (a segment, a
+    region) whose name it does not write ('by segment')."""
+    return adjusted(clause, library) or (SCOPE_RE.search(without_items(clause, library)) is not None
+                                         and not read_part(clause, library)[0])
+
+
+def adjusted(clause: str, library: Library) -> bool:
+    """The clause asks an adjusted, non-GAAP or per-unit figure that no statement prints as such (a per-share item
+    of the library excepted)."""
+    return ADJUSTED_RE.search(without_items(clause, library)) is not None
+
+
+def without_items(clause: str, library: Library) -> str:
+    """``clause`` folded, without the names of the library's items it prints ('diluted earnings per share')."""
+    folded = fold(clause)
+    for spec in library.items.values():
+        for name in spec.names:
+            if " per " in f" {name} ":
+                folded = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", folded)
+    return folded
 
 
 # a label the question quotes: 'as "Membership fees"', "the line ‘Other income, net’" (never a possessive's ')

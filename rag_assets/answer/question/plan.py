@@ -25,8 +25,9 @@ from rag_assets.answer.question.wording import (Definitions, asked_clauses, cano
 AVERAGE_RE = re.compile(r"\b(?:(?:\d|two|three|four|five)[\s-]+years?\s+)?(?:average|mean|avg)\b(?:\s+(?:of|over))?"
                         r"(?:\s+the)?|\bover\s+the\s+(?:\d|two|three|four|five)\s+years\b|\b(?:for\s+)?each\s+of\b|"
                         r"\bthen\s+give\b|\bof\s+the\s+(?:\d|two|three|four|five)\s+years\b", re.I)
-SUM_YEARS_RE = re.compile(r"\b(?:the\s+)?(?:sum|combined|cumulative(?:ly)?|aggregated?|altogether|in\s+total|"
-                          r"added\s+(?:up|together)|total\s+(?=(?:\w+\s+){0,6}?(?:over|across)\s+(?:the\s+)?"
+SUM_YEARS_RE = re.compile(r"\b(?:the\s+)?(?:sum(?:med|ming)?(?:\s+up)?|combined|cumulative(?:ly)?|aggregated?|"
+                          r"altogether|in\s+total|add(?:ed|ing)?\s+(?:up|together)|taken\s+together|"
+                          r"total\s+(?=(?:\w+\s+){0,6}?(?:over|across)\s+(?:the\s+)?"
                           r"(?:\w+\s+)?(?:years|fiscal\s+years|periods?)\b))(?:\s+of)?(?:\s+the)?", re.I)
 CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)
 _CHANGE = r"(?:change|growth|difference|increase|decrease|decline|rise|drop|expansion|contraction|improvement|deterioration)"

@@ -107,10 +107,13 @@ class Router:
         Johnson'), their first letters ('AmEx'), or the start of a one-word name ('JPM' for 'JPMorgan'), when
         exactly one company fits."""
         for m in ABBREVIATION_RE.finditer(question):
-            if sum(c.isupper() for c in m.group(0)) < 2:
-                continue  # 'Is', 'What': words, not abbreviations
             word = m.group(0).lower().replace("&", "n")
-            fits = [n for n in self.by_name if word in _abbreviations(n)]
+            if sum(c.isupper() for c in m.group(0)) >= 2:
+                fits = [n for n in self.by_name if word in _abbreviations(n)]
+            elif len(word) >= 4:  # 'Amex': one capital, each word's first letters ('Is', 'What' are words)
+                fits = [n for n in self.by_name if word in _blends(n)]
+            else:
+                continue
             if len(fits) == 1:
                 found[fits[0]] = m.start()
                 return fits
@@ -131,6 +134,12 @@ def _as_written(question: str, key: str) -> list[str]:
 ABBREVIATION_RE = re.compile(r"(?<![\w&])[A-Z][A-Za-z&]{1,5}(?![\w&])")
 
 
+def _blends(name: str) -> set[str]:
+    """The first two or three letters of each word of a name of several words, run together ('amex', 'fedex')."""
+    named = [w for w in re.sub(r"[^\w\s&]", " ", normalize_name(name)).split() if w not in ("&", "and")]
+    return {"".join(w[:k] for w in named) for k in (2, 3)} if len(named) >= 2 else set()
+
+
 def _abbreviations(name: str) -> set[str]:
     """Initials of a name of two or more words ('&' and 'and' as 'n'), and (3 letters or more) the starts of a
     one-word name."""
@@ -139,8 +148,7 @@ def _abbreviations(name: str) -> set[str]:
     if len(words) >= 2:
         initials = "".join("n" if w in ("&", "and") else w[0] for w in words)
         out |= {initials, initials.replace("n", "") if "&" in words or "and" in words else initials}
-        named = [w for w in words if w not in ("&", "and")]
-        out |= {"".join(w[:k] for w in named) for k in (2, 3)}  # 'AmEx', 'FedEx': each word's first letters
+        out |= _blends(name)
     elif words and len(words[0]) > 3:
         out |= {words[0][:k] for k in range(3, min(5, len(words[0])))}
     return out

@@ -1,0 +1,142 @@
+"""How a table row names a line item (its label against the library's labels, the heading or caption above it)
+and which of its figures is the asked year's: what every operand finder reads a row by."""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.answer.evidence.candidates import Candidate
+from rag_assets.answer.question.lemmas import lemmas
+from rag_assets.answer.question.metric_library import ItemSpec, fold
+from rag_assets.answer.question.period import TO_DATE
+
+QUALIFIER_RE = re.compile(r",?\s*(?:\(|\bnet\s+of\b|\bless\s+allowances?\b|,\s*(?:less|net\s+of|"
+                          r"including|excluding|at\s|as\s+of)\b)", re.I)
+
+
+def label_match(label: str, labels: tuple[str, ...]) -> float:
+    """3 when the row's label is one of ``labels``; 2 when it starts with one and adds at most three words
+    ('Net income attributable to X'); 1 when it holds every word of one; 0 otherwise. A label's trailing
+    qualifier ('Accounts receivable, net of allowances of $132 at December 31, 2019') is left out."""
+    head = label_head(label)
+    return max(words_match(label, labels), words_match(head, labels) if head.strip() and head != label else 0.0)
+
+
+def label_head(label: str) -> str:
+    """A row label without its trailing qualifier (', net of allowances of $132 ...')."""
+    return QUALIFIER_RE.split(label, maxsplit=1)[0]
+
+
+def folded_label(label: str) -> str:
+    """A row label folded for comparison with the library's labels, its note reference ('(Note 8)') and whose
+    shareholders it is ('attributable to 3M common shareholders') left out."""
+    return ATTRIBUTABLE_RE.sub(" ", fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", label, flags=re.I))).strip()
+
+
+ATTRIBUTABLE_RE = re.compile(r"\s\battributable to (?:\w+ ){0,4}?(?:common |ordinary )?(?:share|stock)holders\b")
+
+
+def words_match(label: str, labels: tuple[str, ...]) -> float:
+    folded = folded_label(label)
+    best = 0.0
+    for want in labels:
+        if folded == want:
+            return 3.0
+        if lemmas(folded) == lemmas(want):  # 'Cash dividend payments' is 'cash dividends paid'
+            best = max(best, 2.5)
+            continue
+        if folded.startswith(want + " ") and len(folded.split()) - len(want.split()) <= 3:
+            best = max(best, 2.0)
+        elif folded.startswith(want + " "):  # 'Earnings before income taxes and after-tax earnings from ...'
+            best = max(best, 1.0)
+        elif set(want.split()) <= set(folded.split()):
+            best = max(best, 1.0 - 0.05 * (len(folded.split()) - len(want.split())))
+    return best
+
+
+def preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple[int, int]:
+    """How a row's label is preferred among rows of equal match (higher first): the label the question wrote
+    (``written``), then one of the library's labels exactly, the earlier listed the better ('Total revenue' over
+    'Net sales'; the order is the preference); else the longest label the row starts with ('Net income
+    attributable to X' over 'Net income', which a row 'Net income before ...' only starts with); a row of
+    noncontrolling (minority) interests last."""
+    folded = folded_label(label_head(label))
+    if written and folded == written:
+        return (len(labels) + 1, 0)  # the label the question itself wrote ('net sales')
+    exact = next((n for n, want in enumerate(labels) if folded == want), None)
+    if exact is not None:
+        return (len(labels) - exact, 0)
+    if MINORITY_RE.search(folded) and not any(MINORITY_RE.search(want) for want in labels):
+        return (-1, 0)  # the minority holders' share, or a figure including it: the company's own row comes first
+    return (0, max((len(want.split()) for want in labels if folded.startswith(want + " ")), default=0))
+
+
+MINORITY_RE = re.compile(r"\b(?:non ?controlling|minority)\s+interests?\b")
+
+
+HEAD_NOUNS = ("revenue", "revenues", "sales", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
+
+
+def printed_labels(name: str) -> tuple[str, ...]:
+    """How a statement may print a line item the question names as written ('membership fee revenue'): the words
+    themselves, and without a generic head noun the row leaves out ('Membership fees')."""
+    words = name.split()
+    out = [name]
+    if len(words) >= 2 and words[-1] in HEAD_NOUNS:
+        out.append(" ".join(words[:-1]))
+    return tuple(out)
+
+
+def stem(text: str) -> str:
+    """Plural and singular alike ('fees' as 'fee'): how a row printed in the plural matches a singular name."""
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in text.split())
+
+
+def year_figure(cand: Candidate, year: int, months: int = 0):
+    """The figure of ``cand`` in ``year``'s column (not a percentage), or None. With ``months`` (a part of the
+    year), the column of that many months: the one its header names ('Six months ended June 30'; the longest
+    interim one for the year to date, -1), else, with no header naming any, the year's first column for a
+    quarter (interim filings print the quarter's columns first) and none for more months."""
+    figs = [f for f in cand.figures if f.period == str(year) and not f.percent]
+    if not months:
+        return figs[0] if figs else None
+    timed = [f for f in figs if f.months]
+    if timed:
+        interim = [f for f in timed if f.months < 12]
+        if months == TO_DATE:
+            return max(interim, key=lambda f: f.months, default=None)
+        return next((f for f in timed if f.months == months), None)
+    return figs[0] if figs and months == 3 else None
+
+
+def names_any(text: str, phrases: tuple[str, ...]) -> bool:
+    """``text`` names one of ``phrases`` (folded), whole words."""
+    folded = folded_label(text)
+    return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", folded) for p in phrases)
+
+
+# words that may stand before an item's one-word name in a caption without making it another item: 'The
+# following table summarizes Revenues' names revenue; 'Fios revenues', 'Other revenue' name other items
+BEFORE_NAME = frozenset("the total net and of by our its their summarize summarizes provide provides show shows "
+                        "present presents following segment segments reportable consolidated in for as from to with "
+                        "on include includes table were was are is operating company".split())
+
+
+def names_item(text: str, spec: ItemSpec | None, labels: tuple[str, ...], library_names=()) -> bool:
+    """``text`` (a table's heading row or caption) names the item: one of its names or labels, whole words; a
+    one-word name neither after another noun ('Fios revenues' is not revenue) nor inside another item's name
+    (``library_names``: 'cost of sales' is not sales)."""
+    folded = stem(folded_label(text))
+    wanted = (spec.names + spec.labels) if spec else labels
+    inside = [m.span() for name, words in library_names if not spec or name != spec.name
+              for m in re.finditer(rf"(?<!\w){re.escape(stem(words))}(?!\w)", folded)]
+    for w in wanted:
+        for m in re.finditer(rf"(?<!\w){re.escape(stem(w))}(?!\w)", folded):
+            before = folded[: m.start()].split()[-1:]
+            if " " in w:
+                return True
+            if any(a <= m.start() and m.end() <= b for a, b in inside):
+                continue
+            if not before or before[0] in BEFORE_NAME or re.search(r"\d", before[0]):
+                return True
+    return False

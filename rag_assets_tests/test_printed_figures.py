@@ -1,0 +1,108 @@
+"""Figures as filings print them, in forms of this round's own wording (issue 45): per-share items, a row that
+declares its own scale, a segment's total row and change columns after the years, a caption that is a company's
+name, sums asked as instructions, cents, and a company written as its blended abbreviation."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.answer.evidence.candidates import page_candidates
+from rag_assets.answer.evidence.operands import SourcePage, find_operand
+from rag_assets.answer.question.criterion import criterion
+from rag_assets.answer.question.formulas import Item, show
+from rag_assets.answer.question.metric_library import default_library
+from rag_assets.answer.question.plan import plan
+from rag_assets.answer.question.unit import asked_unit
+from rag_assets.answer.routing.router import Router
+
+LIB = default_library()
+
+
+def formula(question: str) -> str | None:
+    found = plan(question, LIB)
+    return show(found.node) if found else None
+
+
+INCOME = ("CONSOLIDATED STATEMENTS OF INCOME\n| (In millions, except per share data) | 2023 | 2022 |\n"
+          "| --- | --- | --- |\n| Revenues | 9,410 | 8,820 |\n| Net income | 1,205 | 1,090 |\n"
+          "| Earnings per common share: | | |\n| Basic | $ 2.41 | $ 2.15 |\n| Diluted | $ 2.38 | $ 2.11 |\n"
+          "| Weighted average common shares outstanding: | | |\n"
+          "| Basic | 500.0 | 507.0 |\n| Diluted | 506.3 | 516.6 |\n")
+EPS_NOTE = ("Earnings Per Share Computations\n| (Amounts in millions, except per share amounts) | 2023 | 2022 |\n"
+            "| --- | --- | --- |\n| Net income attributable to Tarn common shareholders | 1,205 | 1,090 |\n"
+            "| Earnings per share attributable to Tarn common shareholders – diluted | 2.38 | 2.11 |\n")
+
+
+@pytest.mark.parametrize("item, year, value, text", [
+    ("diluted eps", 2023, 2.38, INCOME),  # 'Diluted' under 'Earnings per common share:', not the shares row
+    ("basic eps", 2022, 2.15, INCOME),
+    ("diluted eps", 2022, 2.11, EPS_NOTE),  # whose shareholders the label names is left out
+])
+def test_a_per_share_figure_is_read_unscaled_from_its_row_under_the_per_share_heading(item, year, value, text):
+    found = find_operand(Item(item, year), LIB.items[item], [SourcePage("s", 3, text, True)])
+    assert found is not None and found.value == pytest.approx(value)
+
+
+def test_per_share_items_are_planned_but_adjusted_ones_are_not():
+    assert formula("What was Tarn Foods' diluted EPS in fiscal 2023, in cents?") == "diluted eps 2023"
+    assert asked_unit("What was Tarn Foods' diluted EPS in fiscal 2023, in cents?").amount(2.38) == 238
+    assert formula("Report Tarn's basic earnings per share for 2022.") == "basic eps 2022"
+    assert formula("By what percent did Tarn's earnings per share change from 2022 to 2023?") == \
+        "((diluted eps 2023 - diluted eps 2022) / diluted eps 2022)"
+    assert formula("What was Tarn's adjusted EPS in 2023?") is None
+    assert criterion("Did Tarn's adjusted earnings per share grow faster in 2023 than in 2022?", LIB) is None
+    assert formula("What was Tarn's revenue per employee in 2023?") is None
+
+
+SEGMENT_SALES = ("The following table presents segment net sales by reportable segment (in millions):\n"
+                 "| | Year ended December 31, | | | | $ change | | % change |\n"
+                 "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
+                 "| | | 2023 | | 2022 | 23 vs. 22 | | 23 vs. 22 |\n"
+                 "| Fibre Networks | $ | 5,120 | $ | | 4,460 | $ | | 660 | | 15% |\n"
+                 "| Glass Panels | | 3,310 | | | 3,720 | | | (410) | | (11)% |\n")
+PRODUCT_LINES = ("Product lines and reportable segments (in millions):\n"
+                 "Year ended December 31, Revenue from external customers 2023 2022\nFibre Networks\n"
+                 "| Carrier | $ 3,800 | $ 3,250 |\n| --- | --- | --- |\n| Enterprise | 1,320 | 1,210 |\n"
+                 "| Total Fibre Networks | 5,120 | 4,460 |\n")
+OWN_SCALE = ("Fibre Networks Business (34.0% of consolidated sales):\n| | 2023 | 2022 |\n| --- | --- | --- |\n"
+             "| Sales (millions) | $ 5,120 | $ 4,460 |\n| Percent of sales | 12.3 % | 11.8 % |\n")
+
+
+@pytest.mark.parametrize("text", [SEGMENT_SALES, PRODUCT_LINES, OWN_SCALE])
+def test_a_segments_figure_is_read_in_every_layout_a_filing_prints(text):
+    """Years followed by change columns; the segment's total row below its product lines; a row that declares its
+    own scale ('Sales (millions)') under a caption naming the segment."""
+    found = find_operand(Item("revenue", 2022, part="fibre networks"), LIB.items["revenue"],
+                         [SourcePage("s", 9, text, False)], library_names=LIB.item_names)
+    assert found is not None and found.value == 4_460e6
+
+
+def test_change_columns_after_the_years_are_not_dated():
+    rows = [c for c in page_candidates(SEGMENT_SALES, "s", 9) if c.label == "Glass Panels"]
+    assert [(f.written, f.period) for f in rows[0].figures][:3] == [("3,310", "2023"), ("3,720", "2022"),
+                                                                   ("(410)", "")]
+
+
+def test_a_caption_that_is_the_companys_name_is_not_the_parts():
+    """'Fibre' is a segment of Fibre Dynamics, Inc.: the notes' running head names the company, not the part."""
+    notes = ("FIBRE DYNAMICS, INC. AND SUBSIDIARIES\nNotes to Consolidated Financial Statements (continued)\n"
+             "| | 2023 | 2022 |\n| --- | --- | --- |\n"
+             "| Operating income (loss) from non-reportable segments | 24 | 31 |\n"
+             "| Operating income | 1,607 | 1,988 |\n")
+    assert find_operand(Item("operating income", 2023, part="fibre"), LIB.items["operating income"],
+                        [SourcePage("s", 101, notes, False)], library_names=LIB.item_names) is None
+
+
+@pytest.mark.parametrize("question", [
+    "Add up Tarn's net income for 2021, 2022 and 2023. Give the answer in USD millions.",
+    "Sum Tarn's net income over 2021-2023.",
+    "Tarn's net income for 2021, 2022 and 2023 taken together, in USD millions?",
+])
+def test_a_sum_over_years_asked_as_an_instruction(question):
+    assert formula(question) == "((net income 2021 + net income 2022) + net income 2023)"
+
+
+def test_a_company_written_as_its_blended_abbreviation():
+    router = Router({"s1": "Pacific Exchange Corp", "s2": "Quillmark"})
+    assert [r.company for r in router.route("Did Paex grow its revenue in 2022?")] == ["Pacific Exchange Corp"]
+    assert router.route("What does Pace say about revenue?") == []  # no blend of a name
