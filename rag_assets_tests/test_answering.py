@@ -136,6 +136,9 @@ def test_na_and_false_cite_nothing_and_unknown_company_is_na(ingested, embedder)
     assert rec.value is False and rec.references == []
     rec = a.answer("What was the revenue of Zenith Unknown Corp?", "number")
     assert rec.value == "N/A" and rec.error is None and "no known company" in " ".join(rec.notes) and not llm.requests[1:]
+    assert rec.na_reason == "no known company is named in the question"
+    rec = a.answer("Did Zenith Unknown Corp grow its revenue in 2022?", "boolean")  # False for want of evidence
+    assert rec.value is False and rec.na_reason == "no known company is named in the question"
 
 
 def test_schema_repair_then_give_up(ingested, embedder):

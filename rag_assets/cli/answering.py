@@ -131,7 +131,7 @@ def cmd_evaluate(args) -> int:
     for r in scored.rows:
         if r["value_score"] < 1 and not r["error"]:
             why = f" ({r['miss']} miss)" if r["miss"] else ""
-            why += f"\n      N/A because: {r['na_reason']}" if r.get("na_reason") else ""
+            why += f"\n      {r['value']} because: {r['na_reason']}" if r.get("na_reason") else ""
             print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}{why}\n"
                   f"      view: {answer_url(viewer, service.settings.folder, r['question_text'])}")
     return 1 if failed_count(scored.records) else 0
@@ -152,7 +152,7 @@ def cmd_ask(args) -> int:
         return 1
     print(f"kind: {kind}\nanswer: {rec.value}")
     if rec.na_reason:
-        print(f"N/A because: {rec.na_reason}")
+        print(f"{rec.value} because: {rec.na_reason}")
     viewer = viewer_base()
     shown = needles(rec.to_dict())
     pdfs = ReportStore().pdf_paths()

@@ -59,9 +59,11 @@ NA_NOTE_TAIL = (": N/A", "; answered N/A", ", answered N/A", ": answered N/A")
 
 def na_reason(rec: dict) -> str:
     """Why an answer is N/A, in the words of the step that refused: no filing covers the period, no row or
-    sentence of the pages searched prints the item (or the part), the model chose nothing, a check failed. ''
-    for an answer that is not N/A."""
-    if str(rec.get("value")) != NA or rec.get("error"):
+    sentence of the pages searched prints the item (or the part), the model chose nothing, a check failed; also
+    why a yes/no is False for want of evidence (False citing no page: the yes/no form of N/A). '' for an answer
+    that is neither."""
+    defaulted = rec.get("value") is False and not rec.get("references")
+    if str(rec.get("value")) != NA and not defaulted or rec.get("error"):
         return ""
     said = [n for n in rec.get("notes", []) if "N/A" in n]
     if not said:

@@ -65,7 +65,8 @@ class Answerer:
             return rec
         with deadline(self.cfg.question_deadline_s):
             self._answer(question, kind, rec)
-        rec.na_reason = na_reason({"value": rec.value, "error": rec.error, "notes": rec.notes})
+        rec.na_reason = na_reason({"value": rec.value, "error": rec.error, "notes": rec.notes,
+                                   "references": rec.references})
         rec.seconds = round(time.perf_counter() - t0, 3)
         return rec
 
