@@ -108,3 +108,17 @@ def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, 
     assert "resuming: 1 answer(s) reused" in said, said  # the unknown company's N/A touches no index
     lines = _log_lines(out)
     assert len(lines) == 7 and lines[-1]["question_text"] == CASH_Q["text"]
+
+
+def test_one_text_asked_as_two_kinds_is_two_answers_and_a_repeat_is_answered_once(ingested, tmp_path, capsys):  # noqa: F811
+    """Issue 47 item 3: answers were keyed by text, so one text asked as two kinds got one answer (the other lost
+    or wrong), and a repeated question was answered twice."""
+    as_name = {**UNKNOWN_Q, "kind": "name"}
+    q = _questions(tmp_path, UNKNOWN_Q, as_name, UNKNOWN_Q)
+    out = tmp_path / "answers.json"
+    assert main(["answer", q, "--out", str(out), "--config", "local-fast"]) == 0
+    assert "note: 1 question(s) repeat an earlier one" in capsys.readouterr().out
+    assert sorted(r["kind"] for r in _log_lines(out)) == ["name", "number"]  # each (text, kind) answered once
+    assert len(json.loads(out.read_text())["answers"]) == 3  # the submission answers every question asked
+    assert main(["answer", q, "--out", str(out), "--config", "local-fast"]) == 0
+    assert "resuming: 2 answer(s) reused" in capsys.readouterr().out and len(_log_lines(out)) == 2

@@ -94,7 +94,7 @@ def test_the_page_says_what_was_found_and_refuses_what_does_not_exist(viewer):
 
 def test_a_wrong_answer_shows_its_cited_page_beside_the_gold_page(viewer):
     index = _get(viewer + "/").decode()
-    assert "local: 1 wrong" in index and answer_url("", "local", QUESTION) in index.replace("&amp;", "&")
+    assert "local: 1 wrong" in index and answer_url("", "local", QUESTION, "boolean") in index.replace("&amp;", "&")
     page = _get(answer_url(viewer, "local", QUESTION)).decode()
     assert "answer: False" in page and "gold: True" in page
     assert "plan (rules): " in page and "period 2022, 2021" in page  # the question's plan, from the record
@@ -125,7 +125,7 @@ def test_in_a_browser_the_wrong_answer_link_opens_the_highlighted_page(viewer, t
     dom = chromium("--dump-dom", viewer + "/").stdout
     link = dom.split("<a href=\"/answer/", 1)[1].split("\"", 1)[0].replace("&amp;", "&")
     link = "/answer/" + link
-    assert link == answer_url("", "local", QUESTION)
+    assert link == answer_url("", "local", QUESTION, "boolean")
     shot = tmp_path / "answer.png"
     chromium("--window-size=1400,1200", f"--screenshot={shot}", viewer + link)
     box = yellow_box(shot.read_bytes())
@@ -249,6 +249,36 @@ def test_a_page_of_a_replaced_pdf_is_gone_not_the_new_files_page(tmp_path):
         assert _status(page_url(base, newer, 2, [QUOTE]))[0] == 200  # the new version's own pages are served
         page = _get(answer_url(base, "local", QUESTION)).decode()
         assert "the pages this answer cited are no longer on disk" in page and "<img" not in page
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_na_cites_nothing_shows_its_reason_and_one_text_of_two_kinds_is_two_answers(tmp_path):
+    """Issue 47 items 3 and 9: a comparison answered N/A (one company's value not found) was shown with its
+    companies' pages labelled 'cited' and no reason; one text asked as two kinds was one answer."""
+    root = tmp_path / "root"
+    pdf = _pdf(tmp_path / "northwind.pdf")
+    text = "Which company had the higher revenue in 2022, Northwind Widgets plc or Southwind Ltd?"
+    sub = {"question_text": "Northwind revenue", "kind": "number", "value": 410.0,
+           "references": [{"pdf_sha1": SHA1, "page_index": 2}], "parsed": {"evidence_quote": QUOTE}}
+    na = AnswerRecord(question_text=text, kind="comparative", value="N/A", config="local", sub_answers=[sub],
+                      na_reason="no value found for Southwind Ltd")
+    named = AnswerRecord(question_text=text, kind="name", value="Northwind Widgets plc", config="local",
+                         references=[{"pdf_sha1": SHA1, "page_index": 2}])
+    log = AnswerLog(root / "answers" / "local" / "answers.jsonl")
+    log.append(na)
+    log.append(named)
+    assert set(log.load()) == {(text, "comparative"), (text, "name")}
+    server = serve(Viewer(root, lambda: {SHA1: (pdf, "Northwind Widgets plc")}), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        page = _get(answer_url(base, "local", text, "comparative")).decode()
+        assert "answer: N/A" in page and "N/A because: no value found for Southwind Ltd" in page
+        assert "cited:" not in page and "searched: <a" in page  # the sub-answer's page, searched, never cited
+        page = _get(answer_url(base, "local", text, "name")).decode()
+        assert "answer: Northwind Widgets plc" in page and "cited: <a" in page
     finally:
         server.shutdown()
         server.server_close()

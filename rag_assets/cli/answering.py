@@ -59,6 +59,9 @@ def cmd_answer(args) -> int:
     log_path = out.with_name(out.name + ".progress.jsonl")
     if args.restart:
         log_path.unlink(missing_ok=True)
+    repeated = len(questions) - len({(q.text, q.kind) for q in questions})
+    if repeated:
+        print(f"note: {repeated} question(s) repeat an earlier one (same text and kind): each is answered once")
     reused, logged = service.reusable(questions, log_path)
     if logged:
         print(f"resuming: {reused} answer(s) reused from {log_path}"
@@ -133,7 +136,7 @@ def cmd_evaluate(args) -> int:
             why = f" ({r['miss']} miss)" if r["miss"] else ""
             why += f"\n      {r['value']} because: {r['na_reason']}" if r.get("na_reason") else ""
             print(f"WRONG {str(r['value'])[:30]:30} gold {str(r['gold'])[:30]:30} {r['question_text'][:80]}{why}\n"
-                  f"      view: {answer_url(viewer, service.settings.folder, r['question_text'])}")
+                  f"      view: {answer_url(viewer, service.settings.folder, r['question_text'], r['kind'])}")
     return 1 if failed_count(scored.records) else 0
 
 def cmd_ask(args) -> int:

@@ -157,7 +157,7 @@ def wrong_answers_links(rows: list[dict], folder: str, viewer: str, limit: int =
     pages highlighted beside its gold pages (served by `rag-assets view`, started by `rag-assets ui`)."""
     wrong = [r for r in rows if r["value_score"] < 1][:limit]
     lines = [f"- [{r['question_text'][:120].replace('[', '(').replace(']', ')')}]"
-             f"({answer_url(viewer, folder, r['question_text'])}): {_one_line(r['value'])} (gold {_one_line(r['gold'])})"
+             f"({answer_url(viewer, folder, r['question_text'], r.get('kind', ''))}): {_one_line(r['value'])} (gold {_one_line(r['gold'])})"
              for r in wrong]
     return dg.MetadataValue.md("\n".join(lines) or "no wrong answer")
 

@@ -53,6 +53,8 @@ def page_url(base: str, sha1: str, page_index: int, texts: list[str] = (), kind:
     return f"{base}/{kind}/{sha1}/{page_index}" + (f"?{query}" if query else "")
 
 
-def answer_url(base: str, folder: str, question: str) -> str:
-    """The viewer's page of one answer of an answers folder: cited pages highlighted beside the gold pages."""
-    return f"{base}/answer/{quote(folder, safe='')}?{urlencode({'question': question})}"
+def answer_url(base: str, folder: str, question: str, kind: str = "") -> str:
+    """The viewer's page of one answer of an answers folder (the question's text and kind: one text asked as two
+    kinds is two answers): cited pages highlighted beside the gold pages."""
+    query = {"question": question, **({"kind": kind} if kind else {})}
+    return f"{base}/answer/{quote(folder, safe='')}?{urlencode(query)}"

@@ -15,7 +15,7 @@ from typing import Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from rag_assets.answer.evidence.computed import describe
-from rag_assets.answer.readers.record import judgement_lines
+from rag_assets.answer.readers.record import answered, judgement_lines
 from rag_assets.answer.service.lineage import AnswerLog
 from rag_assets.viewer.evidence import answer_url, needles, page_url
 from rag_assets.storage.page_labels import page_name, printed_label
@@ -105,19 +105,25 @@ class Viewer:
             raise KeyError(f"no answers folder {folder!r}")
         return known[folder]
 
-    def answer(self, folder: str, question: str) -> bytes:
-        record = AnswerLog(self.answers_folder(folder) / "answers.jsonl").load(include_errors=True).get(question)
-        if record is None:
+    def answer(self, folder: str, question: str, kind: str = "") -> bytes:
+        """One answer as the record says it: the pages it cites ('searched' for an N/A or a False for want of
+        evidence, which cite nothing) beside the gold pages, its plan, computation and reason."""
+        logged = AnswerLog(self.answers_folder(folder) / "answers.jsonl").load(include_errors=True)
+        found = [r for (text, k), r in logged.items() if text == question and (not kind or k == kind)]
+        if not found:
             raise KeyError(f"no answer to that question in answers/{folder}")
-        row = self._scored(folder).get(question, {})
-        cited = "".join(self._figure(sha1, p, texts, "cited") for (sha1, p), texts in needles(record).items())
+        record = found[-1]
+        row = self._scored(folder).get((question, record.get("kind", "")), {})
+        shown = "cited" if answered(record) else "searched"
+        cited = "".join(self._figure(sha1, p, texts, shown) for (sha1, p), texts in needles(record).items())
         gold = sorted({tuple(k.rsplit(":", 1)) for pool in row.get("gold_pools", []) for k in pool})
         golds = "".join(self._figure(sha1, int(p), [], "gold") for sha1, p in gold[:4])
         plan = record.get("plan") or {}
         planned = [f"plan ({plan['source']}): {plan['formula']} [{plan['how']}]; period "
                    f"{', '.join(map(str, plan.get('years', [])))}; unit {plan.get('unit', '')}"] if plan.get("source") else []
         names = self._names()
-        lines = "<br>".join(html.escape(x) for x in planned + describe(record.get("computation"), names)
+        reason = [f"{record.get('value')} because: {record['na_reason']}"] if record.get("na_reason") else []
+        lines = "<br>".join(html.escape(x) for x in reason + planned + describe(record.get("computation"), names)
                             + judgement_lines(record, names))
         head = (f"<b>{html.escape(question)}</b><br>answer: {html.escape(str(record.get('value')))}"
                 + (f" &nbsp; gold: {html.escape(_shown(row.get('gold')))}" if row else "") + f"<br>{lines}")
@@ -150,7 +156,7 @@ class Viewer:
         parts = ["<p><a href='/configurations'>every configuration's figures side by side</a></p>"]
         for folder in self._evaluated():
             wrong = [r for r in self._scored(folder).values() if r.get("value_score", 1) < 1]
-            links = "".join(f"<li><a href='{answer_url(self.base, folder, r['question_text'])}'>"
+            links = "".join(f"<li><a href='{answer_url(self.base, folder, r['question_text'], r.get('kind', ''))}'>"
                             f"{html.escape(r['question_text'][:140])}</a></li>" for r in wrong)
             parts.append(f"<h3 id='{html.escape(folder, quote=True)}'>{html.escape(folder)}: {len(wrong)} wrong</h3>"
                          f"<ul>{links}</ul>")
@@ -169,8 +175,8 @@ class Viewer:
         return (f"<figure class='{kind}'><figcaption>{kind}: <a href='{link}' target='_blank' rel='noopener'>"
                 f"{html.escape(company)} {name}</a></figcaption><img src='{src}' width='600'></figure>")
 
-    def _scored(self, folder: str) -> dict[str, dict]:
-        return {r["question_text"]: r for r in self._evaluation(folder).get("rows", [])}
+    def _scored(self, folder: str) -> dict[tuple[str, str], dict]:
+        return {(r["question_text"], r.get("kind", "")): r for r in self._evaluation(folder).get("rows", [])}
 
     def _report(self, sha1: str) -> tuple[Path, str]:
         """(PDF, company) of a current report; ``Superseded`` when its PDF was replaced since (the file at its
@@ -297,7 +303,8 @@ def route(viewer: Viewer, parts: list[str], args: dict[str, list[str]]) -> tuple
     if parts == ["configurations"]:
         return "text/html; charset=utf-8", viewer.configurations()
     if len(parts) == 2 and parts[0] == "answer":
-        return "text/html; charset=utf-8", viewer.answer(parts[1], args.get("question", [""])[0])
+        return "text/html; charset=utf-8", viewer.answer(parts[1], args.get("question", [""])[0],
+                                                         args.get("kind", [""])[0])
     if not parts:
         return "text/html; charset=utf-8", viewer.index()
     raise KeyError("/".join(parts))

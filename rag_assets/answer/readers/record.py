@@ -57,6 +57,14 @@ class AnswerRecord:
 NA_NOTE_TAIL = (": N/A", "; answered N/A", ", answered N/A", ": answered N/A")
 
 
+def answered(rec: dict) -> bool:
+    """The record holds an answer that cites its evidence: not an error, not N/A, not a False for want of
+    evidence (no page cited)."""
+    value = rec.get("value")
+    return not rec.get("error") and value is not None and str(value) != NA and \
+        not (value is False and not rec.get("references"))
+
+
 def na_reason(rec: dict) -> str:
     """Why an answer is N/A, in the words of the step that refused: no filing covers the period, no row or
     sentence of the pages searched prints the item (or the part), the model chose nothing, a check failed; also

@@ -48,9 +48,9 @@ class AnswerLog:
         log.warning("%s: its last line was cut (%d bytes, an interrupted run): moved to %s.damaged", self.path,
                     len(data) - keep, self.path.name)
 
-    def load(self, include_errors: bool = False) -> dict[str, dict]:
-        """The last record per question; failed ones (``error`` set) only with ``include_errors``, so that a
-        resumed run asks them again."""
+    def load(self, include_errors: bool = False) -> dict[tuple[str, str], dict]:
+        """The last record per question (its text and kind: one text asked as two kinds is two questions);
+        failed ones (``error`` set) only with ``include_errors``, so that a resumed run asks them again."""
         done = {}
         if self.path.exists():
             for line in self.path.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -61,7 +61,7 @@ class AnswerLog:
                 if not isinstance(rec, dict) or not isinstance(rec.get("question_text"), str):
                     continue  # not an answer record
                 if include_errors or not rec.get("error"):
-                    done[rec["question_text"]] = rec
+                    done[(rec["question_text"], rec.get("kind", ""))] = rec
         return done
 
     def append(self, rec: AnswerRecord) -> None:
@@ -125,6 +125,8 @@ class AnswerDB:
         "ALTER TABLE answers ADD COLUMN IF NOT EXISTS computation JSON",
         # the question's plan (period, unit, formula or criterion, its source and checks); added likewise
         "ALTER TABLE answers ADD COLUMN IF NOT EXISTS plan JSON",
+        # one text asked as two kinds is two answers; added likewise (older rows: NULL, any kind)
+        "ALTER TABLE answer_chunks ADD COLUMN IF NOT EXISTS kind VARCHAR",
     ]
 
     def __init__(self, path: Path, lock_wait_s: float = 60.0):
@@ -171,12 +173,10 @@ class AnswerDB:
         j = lambda v: json.dumps(v, default=str, ensure_ascii=False)  # noqa: E731
         sent = {(p["pdf_sha1"], p["page_index"]) for p in rec.pages_sent}
         with self.lock, self._transaction() as con:
-            con.execute(
-                "DELETE FROM answers WHERE run_id = ? AND question_text = ?", [run_id, rec.question_text]
-            )
-            con.execute(
-                "DELETE FROM answer_chunks WHERE run_id = ? AND question_text = ?", [run_id, rec.question_text]
-            )
+            key = [run_id, rec.question_text, rec.kind]
+            con.execute("DELETE FROM answers WHERE run_id = ? AND question_text = ? AND kind = ?", key)
+            con.execute("DELETE FROM answer_chunks WHERE run_id = ? AND question_text = ? AND "
+                        "(kind = ? OR kind IS NULL)", key)
             con.execute(
                 'INSERT INTO answers (run_id, config, question_text, kind, value, "references", companies, routed, '
                 "pages_sent, raw_output, parsed, grounded, error, notes, prompt_tokens, completion_tokens, "
@@ -188,12 +188,13 @@ class AnswerDB:
                  j(rec.index_versions), j(rec.sub_answers), j(rec.computation), j(rec.plan)],
             )
             rows = [
-                [run_id, rec.config, rec.question_text, c["chunk_id"], c["pdf_sha1"], c["page_index"], c["score"],
-                 i + 1, (c["pdf_sha1"], c["page_index"]) in sent]
+                [run_id, rec.config, rec.question_text, rec.kind, c["chunk_id"], c["pdf_sha1"], c["page_index"],
+                 c["score"], i + 1, (c["pdf_sha1"], c["page_index"]) in sent]
                 for i, c in enumerate(rec.retrieved_chunks)
             ]
             if rows:
-                con.executemany("INSERT INTO answer_chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                con.executemany("INSERT INTO answer_chunks (run_id, config, question_text, kind, chunk_id, pdf_sha1, "
+                                "page_index, score, rank, sent_to_llm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def close(self) -> None:
         """Nothing is held between writes."""

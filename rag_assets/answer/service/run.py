@@ -72,12 +72,21 @@ def question_key(answerer: Answerer, question: str, settings_fp: str) -> str:
 
 
 def reusable_answers(answerer: Answerer, questions: list[Question], answer_log: AnswerLog,
-                     settings_fp: str) -> tuple[dict[str, dict], dict[str, str]]:
-    """The logged answers that the same settings, model, prompts and indexes produced (by question), and the
-    key of every question."""
-    keys = {q.text: question_key(answerer, q.text, settings_fp) for q in questions}
+                     settings_fp: str) -> tuple[dict[tuple[str, str], dict], dict[tuple[str, str], str]]:
+    """The logged answers that the same settings, model, prompts and indexes produced (by question: its text
+    and kind), and the key of every question."""
+    keys = {(q.text, q.kind): question_key(answerer, q.text, settings_fp) for q in questions}
     logged = answer_log.load()
-    return {t: r for t, r in logged.items() if keys.get(t) and r.get("fingerprint") == keys[t]}, keys
+    return {k: r for k, r in logged.items() if keys.get(k) and r.get("fingerprint") == keys[k]}, keys
+
+
+def distinct(questions: list[Question]) -> list[Question]:
+    """Each question (text and kind) once, in order; a repeated one is said in the log and answered once."""
+    seen = dict.fromkeys((q.text, q.kind) for q in questions)
+    if len(seen) < len(questions):
+        log.warning("%d question(s) repeat an earlier one (same text and kind): each is answered once",
+                    len(questions) - len(seen))
+    return [Question(text=t, kind=k) for t, k in seen]
 
 
 def answer_all(
@@ -91,14 +100,16 @@ def answer_all(
 ) -> list[dict]:
     """Answer every question whose answer in ``answer_log`` is missing, failed or was produced otherwise (see
     ``reusable_answers``); returns all records in question order."""
-    done, keys = reusable_answers(answerer, questions, answer_log, settings_fingerprint(answerer.cfg))
-    todo = [q for q in questions if q.text not in done]
-    total = len(questions)
-    count = [len(questions) - len(todo)]
+    unique = distinct(questions)
+    done, keys = reusable_answers(answerer, unique, answer_log, settings_fingerprint(answerer.cfg))
+    todo = [q for q in unique if (q.text, q.kind) not in done]
+    total = len(unique)
+    count = [total - len(todo)]
+    log.info("%d answer(s) reused (same settings, model and indexes), %d to answer", count[0], len(todo))
 
     def one(q: Question) -> AnswerRecord:
         rec = answerer.answer(q.text, q.kind)
-        rec.fingerprint = keys[q.text]
+        rec.fingerprint = keys[(q.text, q.kind)]
         answer_log.append(rec)
         if db is not None:
             db.insert(run_id or answerer.cfg.name, rec)
@@ -108,7 +119,7 @@ def answer_all(
     if parallel <= 1:
         for q in todo:
             rec = one(q)
-            done[q.text] = rec.to_dict()
+            done[(q.text, q.kind)] = rec.to_dict()
             count[0] += 1
             if progress:
                 progress(rec, count[0], total)
@@ -117,12 +128,12 @@ def answer_all(
             futures = {pool.submit(one, q): q for q in todo}
             for fut in as_completed(futures):
                 rec = fut.result()
-                done[rec.question_text] = rec.to_dict()
+                done[(rec.question_text, rec.kind)] = rec.to_dict()
                 count[0] += 1
                 if progress:
                     progress(rec, count[0], total)
     log.info("answered %d question(s) in %.1fs", len(todo), time.perf_counter() - t0)
-    return [done[q.text] for q in questions if q.text in done]
+    return [done[(q.text, q.kind)] for q in questions if (q.text, q.kind) in done]
 
 
 def ranked_pages(answerer: Answerer, question: str, top_k: int = 10) -> list:
