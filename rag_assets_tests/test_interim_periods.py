@@ -38,8 +38,7 @@ def test_an_interim_figure_is_planned_in_its_months():
         "net income 2023 (6 months)"
     assert show(plan("By what percent did Globex's worldwide sales change in the fourth quarter of 2022 versus the "
                      "fourth quarter of 2021?", LIB).node) == \
-        ("((worldwide sales 2022 (3 months) - worldwide sales 2021 (3 months)) / "
-         "worldwide sales 2021 (3 months))")
+        "((worldwide sales 2022 (Q4) - worldwide sales 2021 (Q4)) / worldwide sales 2021 (Q4))"
     assert plan("What was Globex's revenue in the second half of 2023?", LIB) is None
 
 
@@ -60,7 +59,7 @@ def test_each_column_knows_the_months_its_header_names():
     assert year_figure(net, 2023, 3).written.startswith("612")
     assert year_figure(net, 2023, 6).written.startswith("1,190")
     assert year_figure(net, 2022, TO_DATE).written.startswith("1,002")  # the longest interim column
-    assert year_figure(net, 2023).written.startswith("612")  # a fiscal year's question reads as before
+    assert year_figure(net, 2023) is None  # a fiscal year is never read in a column of fewer months
     (cfo,) = page_candidates(CASH_FLOWS, "s", 9)
     assert year_figure(cfo, 2023, 6).written == "1,404"
     assert year_figure(cfo, 2023, 3) is None  # a statement of six months prints no quarter
@@ -83,7 +82,7 @@ def test_more_forms_of_a_quarter_and_of_its_items():
 
     assert asked_period("the year-over-year change in Globex's second-quarter 2023 net income").months == 3
     assert show(plan("What was Globex's net interest income in the second quarter of 2023?", LIB).node) == \
-        "net interest income 2023 (3 months)"
+        "net interest income 2023 (Q2)"
     c = criterion("Did Globex's total deposits decrease between December 31, 2022 and June 30, 2023?", LIB)
     assert (c.test, show(c.now), show(c.before)) == ("down", "total deposits 2023", "total deposits 2022")
 
@@ -116,3 +115,35 @@ def test_a_header_row_whose_first_cell_is_empty_is_no_heading_of_the_rows_below(
             "| | | | Operational |\n| MedTech | 7,788 | 6,898 | 12.9 |\n")
     (row,) = [c for c in page_candidates(page, "s", 1) if c.label == "MedTech"]
     assert row.section == "" and row.caption == "SEGMENT SALES RESULTS Q2 % Change"
+
+
+HIGHLIGHTS = ("Globex Corp. Consolidated financial highlights (unaudited)\n(in millions)\n"
+              "Six months ended June 30, 2Q23 1Q23 4Q22 3Q22 2Q22 2023 2022\nSelected income statement data\n"
+              "| Total net revenue | $ | 4,120 | $ | 3,990 | $ | 3,640 | $ | 3,515 | $ | 3,870 | $ | 8,110 | $ | 7,455 |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+              "| Net income | | 612 | | 578 | | 455 | | 430 | | 540 | | 1,190 | | 1,002 |\n")
+
+
+def test_a_table_of_quarters_gives_each_quarter_its_own_column():
+    """'2Q23 1Q23 4Q22 ...': the first quarter of 2023 is its own column, never the filing's second quarter; the
+    six months are the columns after the quarters; no quarter's column is a fiscal year."""
+    (net,) = [c for c in page_candidates(HIGHLIGHTS, "s", 2) if c.label == "Net income"]
+    assert [(f.period, f.months, f.quarter) for f in net.figures] == [
+        ("2023", 3, 2), ("2023", 3, 1), ("2022", 3, 4), ("2022", 3, 3), ("2022", 3, 2), ("2023", 6, 0), ("2022", 6, 0)]
+    pages = [SourcePage("s", 9, TEN_Q, True), SourcePage("s", 2, HIGHLIGHTS, False)]
+    spec = LIB.items["net income"]
+    assert find_operand(Item("net income", 2023, months=3, quarter=1), spec, pages, quarters={"s": 2}).value == 578e6
+    assert find_operand(Item("net income", 2022, months=3, quarter=4), spec, pages, quarters={"s": 2}).value == 455e6
+    assert find_operand(Item("net income", 2022), spec, pages) is None  # no column of the fiscal year 2022
+    assert show(plan("What was Globex's net income in 1Q23, in USD millions?", LIB).node) == "net income 2023 (Q1)"
+
+
+def test_a_quarter_is_never_an_annual_reports_year_column_nor_another_quarters():
+    annual = SourcePage("a", 30, "CONSOLIDATED STATEMENTS OF INCOME\n| (in millions) | 2019 | 2018 |\n"
+                                 "| --- | --- | --- |\n| Revenues | 39,117 | 36,397 |\n", True)
+    spec = LIB.items["revenue"]
+    assert find_operand(Item("revenue", 2019, months=3, quarter=4), spec, [annual], quarters={"a": 0}) is None
+    assert find_operand(Item("revenue", 2023, months=3, quarter=1), spec, [SourcePage("q", 5, TEN_Q, True)],
+                        quarters={"q": 2}) is None  # a second-quarter filing's three months are not the first
+    assert find_operand(Item("revenue", 2023, months=3, quarter=2), spec, [SourcePage("q", 5, TEN_Q, True)],
+                        quarters={"q": 2}).value == 4_120e6

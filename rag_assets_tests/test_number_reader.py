@@ -424,7 +424,7 @@ def test_a_results_table_with_change_columns_dates_its_figures_by_the_year_heade
     segment = SourcePage("s", 44, "CORPORATE\n(in millions)\n| | 2023 | 2022 |\n| --- | --- | --- |\n"
                                   "| Total net revenue | 3,718 | 80 |\n", False)
     spec = default_library().items["revenue"]
-    found = find_operand(Item("revenue", 2022), spec, [segment, SourcePage("s", 9, results, False)])
+    found = find_operand(Item("revenue", 2022, months=3), spec, [segment, SourcePage("s", 9, results, False)])
     assert (found.value, found.page_index) == (30_715e6, 9)
 
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.numbers import NA, parse_number
-from rag_assets.answer.evidence.table_headers import durations, table_caption, timed
+from rag_assets.answer.evidence.table_headers import dated_figures, durations, quarter_columns, table_caption
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -44,6 +44,7 @@ class Figure:
     percent: bool
     period: str = ""  # the year of its column or of the words after it; '' when unknown
     months: int = 0  # how many months its column covers, as the table's header says ('Three months ended'); 0 unknown
+    quarter: int = 0  # the quarter its column names ('2Q23'); 0 when the header names none
 
     @property
     def own_scale(self) -> bool:
@@ -119,28 +120,6 @@ def _label(cells: list[str]) -> str:
     return ""
 
 
-def _dated(figs: list[Figure], years: list[str], cells: list[int] | None = None,
-           year_cells: dict[int, str] | None = None, compared: bool = False) -> list[Figure]:
-    """Figures matched to the header's years by order; a leading note number is dropped when it is the one
-    figure too many. When the row has more figures than years (a 'Change' column beside each year's: '41,307
-    30,715 34 % 79,656 61,432 30 %'), by position: a figure in the cell of a year's header is that year's, when
-    every year's cell holds one (``cells``: each figure's cell index; ``year_cells``: cell index -> year); else,
-    when the header prints columns after its years ('2022 2021 22 vs. 21 22 vs. 21': ``compared``), the first
-    figures are the years' in order."""
-    if cells and year_cells and len(figs) > len(year_cells) >= 2 and set(year_cells) <= set(cells):
-        return [Figure(f.written, f.value, f.percent, year_cells[i]) if i in year_cells and not f.percent else f
-                for f, i in zip(figs, cells)]
-    if compared and len(figs) > len(years) >= 2 and not any(f.percent for f in figs[:len(years)]):
-        return [Figure(f.written, f.value, f.percent, y) for f, y in zip(figs, years)] + figs[len(years):]
-    if len(figs) == len(years) + 1 and re.fullmatch(r"\d{1,2}", figs[0].written):
-        figs = figs[1:]
-    if len(years) > len(figs) >= 2:  # 'At January 1, 2023 and January 2, 2022 ... 2022 2021': the column labels last
-        years = years[-len(figs):]
-    if years and len(figs) == len(years):
-        return [Figure(f.written, f.value, f.percent, y) for f, y in zip(figs, years)]
-    return figs
-
-
 def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
                page_scale: tuple[float, str] | None = None, page_years: list[str] | None = None) -> list[Candidate]:
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
@@ -152,7 +131,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, year_cells, section, months, compared = [], {}, "", durations(before), False
-    caption = table_caption(before)
+    caption, quarters = table_caption(before), quarter_columns(before)
     for line in lines:
         cells = _cells(line)
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
@@ -175,8 +154,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         own = declared_scale(label) or scale  # 'Sales (millions)': the row declares its own scale
         unscaled = unscaled_label(f"{section} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
-        out.append(Candidate(sha1, page_index, "row", label,
-                             tuple(timed(_dated(figs, years, list(at), year_cells, compared), months)), mult, words,
+        dated = dated_figures(figs, years, list(at), year_cells, compared, months, quarters)
+        out.append(Candidate(sha1, page_index, "row", label, tuple(dated), mult, words,
                              total_last=total_last, section=section, caption=caption))
     return out
 

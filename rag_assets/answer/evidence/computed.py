@@ -64,25 +64,27 @@ def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str 
 
 
 def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int = 0,
-              by_year: dict[int, tuple[str, ...]] | None = None):
+              by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None):
     """``nodes`` with every operand found into ``comp`` (or its name into ``comp.missing``): in ``sha1s``, else
     in the company's other reports that print its year (``by_year``: a span longer than one report's columns),
     else an item no row prints replaced by the library's formula for it (``otherwise``) where all of that
-    formula's operands are found; None when an operand is missing."""
+    formula's operands are found; None when an operand is missing. ``quarters``: each report's own quarter (0
+    an annual report, whose columns are years)."""
     pages: dict[tuple, list[SourcePage]] = {}  # an item's pages of some reports serve all its years
     swaps: dict[Item, Node] = {}
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
         found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, sha1s, lexicon),
-                             library.other_entities, library.item_names)
+                             library.other_entities, library.item_names, quarters)
         for other in () if found else (by_year or {}).get(item.year, ()):  # the company's other reports of the year
             found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, (other,), lexicon),
-                                 library.other_entities, library.item_names)
+                                 library.other_entities, library.item_names, quarters)
             if found is not None:
                 break
         if found is not None:
             comp.operands.append(found)
-        elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth, by_year)) is not None:
+        elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth, by_year,
+                                quarters)) is not None:
             swaps[item] = alt
         else:
             comp.missing.append(show(item))
@@ -101,17 +103,19 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
 def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> list[SourcePage]:
     """Where ``item`` is looked for in the reports ``sha1s``: its statement's pages, then the pages retrieval ranks
     for its name and for its rows; searched once per item and reports (``cache``)."""
-    key = (item.name, item.part, tuple(sha1s))
+    key = (item.name, item.part, item.quarter, tuple(sha1s))
     if key not in cache:
         queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)
         if item.part:  # a part's rows: its segment tables and its own results, then the statements
             queries = tuple(f"{item.part}{noun} {q}" for noun in ("", " segment") for q in queries)
+        if item.quarter:  # a table of quarters: its header names them ('1Q23', 'Q1 2023')
+            queries += (f"{item.name} {item.quarter}Q{item.year % 100:02d} Q{item.quarter} {item.year}",)
         cache[key] = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries, lexicon)
     return cache[key]
 
 
 def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int,
-               by_year: dict[int, tuple[str, ...]] | None = None):
+               by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None):
     """The library's formula for ``item`` with its operands found into ``comp``, or None (no formula, too deep,
     an operand missing: ``comp`` unchanged)."""
     if spec is None or not spec.otherwise or depth >= 2:
@@ -121,7 +125,7 @@ def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: L
     except FormulaError:
         return None
     sub = Computation()
-    resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year)
+    resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year, quarters)
     if resolved is None:
         return None
     comp.operands += sub.operands
@@ -133,7 +137,7 @@ def _value(node, comp: Computation) -> float | None:
     """``node`` evaluated over ``comp``'s operands; None (noted) when it is not a finite number."""
     values = {_key(o): o.value for o in comp.operands}
     try:
-        result = evaluate(node, {item: values[(item.name, item.year, item.part, item.months)]
+        result = evaluate(node, {item: values[(item.name, item.year, item.part, item.months, item.quarter)]
                                  for item in items_of(node)})
     except (ZeroDivisionError, OverflowError, ValueError) as exc:
         comp.notes.append(f"cannot compute {show(node)}: {exc}: N/A")
@@ -145,11 +149,11 @@ def _value(node, comp: Computation) -> float | None:
 
 
 def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Library, lexicon,
-            by_year: dict[int, tuple[str, ...]] | None = None) -> Computation:
+            by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None) -> Computation:
     """Find every operand of ``plan`` in the reports ``sha1s`` (a year they do not print in ``by_year``'s reports
     of it), evaluate, and write the result as ``unit`` asks."""
     comp = Computation(formula=show(plan.node), how=plan.how)
-    resolved = _find_all([plan.node], comp, retriever, sha1s, library, lexicon, by_year=by_year)
+    resolved = _find_all([plan.node], comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters)
     if resolved is None:
         return comp
     node = resolved[0]
@@ -198,14 +202,14 @@ def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
 
 
 def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
-           by_year: dict[int, tuple[str, ...]] | None = None) -> Computation:
+           by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None) -> Computation:
     """A yes/no from figures: True/False when every operand was found, else N/A (the model judges then). A
     criterion asked of every year (``crit.each``) is True when it holds in each."""
     if crit.each:
-        return _decide_each(crit, retriever, sha1s, library, lexicon, by_year)
+        return _decide_each(crit, retriever, sha1s, library, lexicon, by_year, quarters)
     nodes = [crit.now] + ([crit.before] if crit.before is not None else [])
     comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=f"a figure criterion ({crit.test})")
-    resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon, by_year=by_year)
+    resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters)
     if resolved is None:
         return comp
     comp.formula = " vs ".join(show(n) for n in resolved)
@@ -228,10 +232,10 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
 
 
 def _decide_each(crit: Criterion, retriever, sha1s, library: Library, lexicon,
-                 by_year: dict[int, tuple[str, ...]] | None) -> Computation:
+                 by_year: dict[int, tuple[str, ...]] | None, quarters: dict[str, int] | None = None) -> Computation:
     """Every year's criterion decided; True when all hold, False at the first that does not, N/A when a figure
     is missing."""
-    parts = [decide(one, retriever, sha1s, library, lexicon, by_year) for one in crit.each]
+    parts = [decide(one, retriever, sha1s, library, lexicon, by_year, quarters) for one in crit.each]
     comp = Computation(formula=" and ".join(p.formula for p in parts), how=f"a figure criterion ({crit.test}) in "
                        f"each of {len(parts)} years")
     for p in parts:
@@ -243,7 +247,7 @@ def _decide_each(crit: Criterion, retriever, sha1s, library: Library, lexicon,
 
 
 def _key(o: Operand) -> tuple[str, int, str, int]:
-    return (o.item, o.year, o.part, o.months)
+    return (o.item, o.year, o.part, o.months, o.quarter)
 
 
 def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:

@@ -62,6 +62,7 @@ class Operand:
     scale_words: str
     part: str = ""  # the part of the company (a segment, a region) whose figure it is; '' for the whole
     months: int = 0  # the columns read: 3 a quarter, 6 or 9 months, -1 the year to date; 0 the fiscal year
+    quarter: int = 0  # the quarter read where the columns name quarters; 0 the filing's own
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -83,14 +84,16 @@ def printed_as_deduction(rows: list[Candidate], i: int, year: int) -> bool:
 
 
 def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
-                 other_entities: tuple[str, ...] = (), library_names=()) -> Operand | None:
+                 other_entities: tuple[str, ...] = (), library_names=(), quarters: dict[str, int] | None = None
+                 ) -> Operand | None:
     """The best row of ``pages`` (statement pages first, then best-ranked) for ``item``, or None when no row
     names it with a figure in the year's column. An item of a part of the company is read from that part's
     rows (``part_row``), never from the company's; a table captioned as another entity's (``other_entities``:
-    'the joint ventures on a 100 percent basis') prints none of the company's."""
+    'the joint ventures on a 100 percent basis') prints none of the company's. ``quarters``: each report's own
+    quarter (0 an annual report), which a column naming no quarter is of (``year_figure``)."""
     labels = spec.labels if spec else tuple(stem(x) for x in printed_labels(fold(item.name)))
     if item.part:
-        return part_operand(item, spec, labels, pages, library_names)
+        return part_operand(item, spec, labels, pages, library_names, quarters)
     months = _months(item, spec)
     best, best_key = None, None
     for rank, page in enumerate(pages):
@@ -99,7 +102,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
             if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities):
                 continue
             match = _row_match(cand, spec, labels)
-            fig = year_figure(cand, item.year, months) if match >= 1.0 else None
+            fig = year_figure(cand, item.year, months, own(quarters, cand), item.quarter) if match >= 1.0 else None
             if fig is None:
                 continue
             standing = (TYPED if page.statement else 0.0) + (TITLED if page.titled_statement else 0.0) + \
@@ -118,7 +121,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     elif spec.deducted and printed_as_deduction(rows, i, item.year):
         value = -value  # 'Provision for income taxes (491)' subtracted as printed: an expense of 491
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
-                   cand.scale, cand.scale_words, months=item.months)
+                   cand.scale, cand.scale_words, months=item.months, quarter=item.quarter)
 
 
 def _row_match(cand: Candidate, spec: ItemSpec | None, labels: tuple[str, ...]) -> float:
@@ -133,6 +136,11 @@ def _row_match(cand: Candidate, spec: ItemSpec | None, labels: tuple[str, ...]) 
         if whole >= 2.5:
             match = max(match, whole - 0.5)
     return match
+
+
+def own(quarters: dict[str, int] | None, cand: Candidate) -> int:
+    """The quarter ``cand``'s report is of: 0 an annual report, -1 unknown."""
+    return (quarters or {}).get(cand.sha1, -1)
 
 
 def _months(item: Item, spec: ItemSpec | None) -> int:
@@ -177,7 +185,7 @@ def heads(caption: str, part: str) -> bool:
         re.search(rf"(?<!\w){name}(?:'s?|\s+(?:business\s+|reportable\s+|operating\s+)?segment)(?!\w)", folded) is not None
 
 
-def block_figure(cand: Candidate, item: Item, months: int, library_names):
+def block_figure(cand: Candidate, item: Item, months: int, library_names, own_quarter: int = -1):
     """The figure of ``item``'s year in the column block of the item, when a row prints the year in several blocks
     whose items its caption names in order ('Net Sales ... Operating Income' / 'Consumer 4,796 4,731 1,027 1,004'):
     the n-th named item's figure is the year's n-th. Else the year's figure as usual."""
@@ -185,7 +193,7 @@ def block_figure(cand: Candidate, item: Item, months: int, library_names):
     named = items_named(cand.caption, library_names)
     if len(dated) >= 2 and len(named) == len(dated) and item.name in named:
         return dated[named.index(item.name)]
-    return year_figure(cand, item.year, months)
+    return year_figure(cand, item.year, months, own_quarter, item.quarter)
 
 
 def items_named(text: str, library_names) -> list[str]:
@@ -200,7 +208,7 @@ def items_named(text: str, library_names) -> list[str]:
 
 
 def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pages: list[SourcePage],
-                 library_names=()) -> Operand | None:
+                 library_names=(), quarters: dict[str, int] | None = None) -> Operand | None:
     """The row of ``pages`` that prints ``item.part``'s figure of the item in the year's column (the surest, then
     the best-ranked page), or None; ``library_names``: (item, name) of the library, to read column blocks."""
     best, best_key = None, None
@@ -209,7 +217,8 @@ def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pag
             if cand.source != "row":
                 continue
             sure = part_row(cand, item.part, spec, labels, library_names)
-            fig = block_figure(cand, item, _months(item, spec), library_names) if sure else None
+            fig = (block_figure(cand, item, _months(item, spec), library_names, own(quarters, cand)) if sure
+                   else None)
             if fig is not None and (best_key is None or (sure, -rank) > best_key):
                 best, best_key = (cand, fig), (sure, -rank)
     if best is None:
@@ -217,4 +226,5 @@ def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pag
     cand, fig = best
     value = cand.value_of(fig)
     return Operand(item.name, item.year, value if spec and spec.signed else abs(value), fig.written,
-                   cand.label, cand.sha1, cand.page_index, cand.scale, cand.scale_words, item.part, item.months)
+                   cand.label, cand.sha1, cand.page_index, cand.scale, cand.scale_words, item.part, item.months,
+                   item.quarter)

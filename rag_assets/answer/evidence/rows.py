@@ -92,21 +92,27 @@ def stem(text: str) -> str:
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in text.split())
 
 
-def year_figure(cand: Candidate, year: int, months: int = 0):
+def year_figure(cand: Candidate, year: int, months: int = 0, own_quarter: int = -1, quarter: int = 0):
     """The figure of ``cand`` in ``year``'s column (not a percentage), or None. With ``months`` (a part of the
     year), the column of that many months: the one its header names ('Six months ended June 30'; the longest
     interim one for the year to date, -1), else, with no header naming any, the year's first column for a
-    quarter (interim filings print the quarter's columns first) and none for more months."""
+    quarter in an interim filing (it prints the quarter's columns first), none in an annual report (its columns
+    are years: ``own_quarter`` 0) and none for more months. A ``quarter`` asked is read in the column naming it
+    where the header names quarters ('2Q23 1Q23'), else only in a filing of that quarter (``own_quarter``, -1
+    unknown). A fiscal year is never read in a column of fewer months."""
     figs = [f for f in cand.figures if f.period == str(year) and not f.percent]
     if not months:
-        return figs[0] if figs else None
+        return next((f for f in figs if not f.quarter and f.months in (0, 12)), None)
+    if months == 3 and any(f.quarter for f in figs):
+        return next((f for f in figs if f.quarter == (quarter or f.quarter)), None)
+    if quarter and own_quarter > 0 and quarter != own_quarter:
+        return None  # the first quarter is not in the second quarter's three-month columns
     timed = [f for f in figs if f.months]
     if timed:
-        interim = [f for f in timed if f.months < 12]
         if months == TO_DATE:
-            return max(interim, key=lambda f: f.months, default=None)
+            return max((f for f in timed if f.months < 12), key=lambda f: f.months, default=None)
         return next((f for f in timed if f.months == months), None)
-    return figs[0] if figs and months == 3 else None
+    return figs[0] if figs and months == 3 and own_quarter != 0 else None
 
 
 def names_any(text: str, phrases: tuple[str, ...]) -> bool:

@@ -1,6 +1,7 @@
 """What the text above a table says of it: its caption (what the table is of: 'Summary combined financial
-information for the joint ventures', 'Aeronautics' operating results', 'Net Sales ... Operating Income') and the
-months each block of its columns covers ('Three months ended June 30, Six months ended June 30,')."""
+information for the joint ventures', 'Aeronautics' operating results', 'Net Sales ... Operating Income'), the
+months each block of its columns covers ('Three months ended June 30, Six months ended June 30,'), the quarter of
+each column that names one ('2Q23 1Q23'), and so the year, quarter and months of each figure of a row."""
 
 from __future__ import annotations
 
@@ -45,6 +46,40 @@ def durations(before: str) -> list[int]:
     return out
 
 
+ORDINAL_QUARTER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+# a column of one quarter of one year: '2Q23', 'Q2 2023', "Q2 FY'23", 'Second Quarter 2023'
+QUARTER_COLUMN_RE = re.compile(r"\b(?:(?P<a>[1-4])Q\s?'?(?P<ay>\d{4}|\d{2})|"
+                               r"Q(?P<b>[1-4])\s*(?:FY\s?|fiscal\s+)?'?(?P<by>\d{4}|\d{2})|"
+                               r"(?P<c>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\s+(?:of\s+)?"
+                               r"(?:fiscal\s+)?(?P<cy>\d{4}))\b", re.I)
+
+
+def quarter_columns(before: str) -> list[tuple[str, int]]:
+    """The (year, quarter) of each of a table's first columns when its header names one quarter of one year a
+    column ('2Q23 1Q23 4Q22 3Q22 2Q22' -> [('2023', 2), ('2023', 1), ('2022', 4), ...]); [] when no header line
+    names two such columns."""
+    lines = [ln for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
+    for line in reversed([ln for ln in lines if len(ln) <= HEADER_CHARS and not ln.lstrip().startswith("|")]):
+        found = [(_full_year(m.group("ay") or m.group("by") or m.group("cy")),
+                  int(m.group("a") or m.group("b") or ORDINAL_QUARTER[m.group("c").lower()]))
+                 for m in QUARTER_COLUMN_RE.finditer(line)]
+        if len(found) >= 2:
+            return found
+    return []
+
+
+def _full_year(written: str) -> str:
+    return written if len(written) == 4 else f"20{written}"
+
+
+def quartered(figs: list, quarters: list[tuple[str, int]]) -> list | None:
+    """A row's figures with the first ones dated by the header's quarter columns (three months each), the rest
+    left to the header's years; None when the row prints fewer figures than quarters."""
+    if len(figs) < len(quarters) or any(f.percent for f in figs[:len(quarters)]):
+        return None
+    return [replace(f, period=y, months=3, quarter=q) for f, (y, q) in zip(figs, quarters)]
+
+
 def timed(figs: list, months: list[int]) -> list:
     """``figs`` with the months of their column: one duration is every column's; several are the blocks of
     columns in order, the n-th figure of a year in the n-th block ('2023 2022 | 2023 2022')."""
@@ -61,3 +96,34 @@ def timed(figs: list, months: list[int]) -> list:
     return out
 
 
+def dated_figures(figs: list, years: list[str], cells: list[int], year_cells: dict[int, str],
+                  compared: bool, months: list[int], quarters: list[tuple[str, int]]) -> list:
+    """A row's figures dated: first by the header's quarter columns ('2Q23 1Q23 ...'), the rest (and every
+    figure of a table naming no quarters) by its years and the months of its column blocks."""
+    first = quartered(figs, quarters) if quarters else None
+    if first is not None:
+        rest = figs[len(first):]
+        return first + timed(_dated(rest, years), months)
+    return timed(_dated(figs, years, cells, year_cells, compared), months)
+
+
+def _dated(figs: list, years: list[str], cells: list[int] | None = None,
+           year_cells: dict[int, str] | None = None, compared: bool = False) -> list:
+    """Figures matched to the header's years by order; a leading note number is dropped when it is the one
+    figure too many. When the row has more figures than years (a 'Change' column beside each year's: '41,307
+    30,715 34 % 79,656 61,432 30 %'), by position: a figure in the cell of a year's header is that year's, when
+    every year's cell holds one (``cells``: each figure's cell index; ``year_cells``: cell index -> year); else,
+    when the header prints columns after its years ('2022 2021 22 vs. 21 22 vs. 21': ``compared``), the first
+    figures are the years' in order."""
+    if cells and year_cells and len(figs) > len(year_cells) >= 2 and set(year_cells) <= set(cells):
+        return [replace(f, period=year_cells[i]) if i in year_cells and not f.percent else f
+                for f, i in zip(figs, cells)]
+    if compared and len(figs) > len(years) >= 2 and not any(f.percent for f in figs[:len(years)]):
+        return [replace(f, period=y) for f, y in zip(figs, years)] + figs[len(years):]
+    if len(figs) == len(years) + 1 and re.fullmatch(r"\d{1,2}", figs[0].written):
+        figs = figs[1:]
+    if len(years) > len(figs) >= 2:  # 'At January 1, 2023 and January 2, 2022 ... 2022 2021': the column labels last
+        years = years[-len(figs):]
+    if years and len(figs) == len(years):
+        return [replace(f, period=y) for f, y in zip(figs, years)]
+    return figs

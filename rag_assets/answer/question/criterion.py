@@ -91,8 +91,10 @@ def criterion(question: str, library: Library) -> Criterion | None:
         return None
     if found is None:
         return None
-    before = of_months(as_written(found.before, text, library), asked.months) if found.before is not None else None
-    found = replace(found, now=of_months(as_written(found.now, text, library), asked.months), before=before)
+    quarter = asked.quarter or 0
+    before = of_months(as_written(found.before, text, library), asked.months, quarter) \
+        if found.before is not None else None
+    found = replace(found, now=of_months(as_written(found.now, text, library), asked.months, quarter), before=before)
     return _each_year(found, body, asked)
 
 

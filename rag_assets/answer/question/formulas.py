@@ -17,13 +17,15 @@ class Item:
     item's printed label the question wrote ('net sales' for revenue), preferred among rows that print one of its
     labels (not part of the item's identity); ``part``: the part of the company whose figure it is (a segment, a
     division, a region as the filing prints it; '' for the whole company); ``months``: the columns of a part of
-    the year (3 a quarter, 6 or 9 months, -1 the year to date; 0 the fiscal year)."""
+    the year (3 a quarter, 6 or 9 months, -1 the year to date; 0 the fiscal year); ``quarter``: which quarter
+    of the year, read where a table's columns name quarters ('2Q23 1Q23'); 0 the filing's own."""
 
     name: str
     year: int
     written: str = field(default="", compare=False)
     part: str = ""
     months: int = 0
+    quarter: int = 0
 
 
 @dataclass(frozen=True)
@@ -74,10 +76,11 @@ def of_part(node: Node, part: str) -> Node:
     return substitute(node, {i: replace(i, part=part) for i in items_of(node) if not i.part})
 
 
-def of_months(node: Node, months: int) -> Node:
+def of_months(node: Node, months: int, quarter: int = 0) -> Node:
     """``node`` with every item read in the columns of ``months`` (a quarter, six or nine months, the year to
-    date) instead of the fiscal year's."""
-    return substitute(node, {i: replace(i, months=months) for i in items_of(node)}) if months else node
+    date) instead of the fiscal year's; a quarter's items know which ``quarter``."""
+    quarter = quarter if months == 3 else 0
+    return substitute(node, {i: replace(i, months=months, quarter=quarter) for i in items_of(node)}) if months else node
 
 
 def shifted(node: Node, years: int) -> Node:
@@ -117,7 +120,8 @@ def _dim(node: Node) -> int:
 def show(node: Node) -> str:
     """The formula as a person writes it: 'revenue 2019 / mean(net ppe 2018, net ppe 2019)'."""
     if isinstance(node, Item):
-        when = f"{node.year}" + ({0: "", 3: " (3 months)", -1: " (year to date)"}.get(node.months, f" ({node.months} months)"))
+        span = {0: "", 3: " (3 months)", -1: " (year to date)"}.get(node.months, f" ({node.months} months)")
+        when = f"{node.year}" + (f" (Q{node.quarter})" if node.quarter else span)
         return f"{node.name} [{node.part}] {when}" if node.part else f"{node.name} {when}"
     if isinstance(node, Const):
         return f"{node.value:g}"

@@ -84,7 +84,7 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         return None
     if found is None or dimension_problem(found.node, question):
         return None
-    return replace(found, node=of_months(as_written(found.node, text, library), period.months))
+    return replace(found, node=of_months(as_written(found.node, text, library), period.months, period.quarter or 0))
 
 
 def as_written(node: Node, question: str, library: Library) -> Node:

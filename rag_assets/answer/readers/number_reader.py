@@ -54,19 +54,27 @@ def of_months(cand: Candidate, months: int) -> bool:
     return INTERIM_WORDS_RE.search(cand.label) is not None
 
 
-def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0
-              ) -> list[Candidate]:
+def _of_quarter(fig, cand: Candidate, quarter: tuple[int, int] | None) -> bool:
+    """``fig`` may be the quarter asked: any figure when none is asked or its table names no quarters, else
+    only the figure of that year's quarter ('1Q23' for the first quarter of 2023)."""
+    if not quarter or not any(f.quarter for f in cand.figures):
+        return True
+    return fig.period == str(quarter[0]) and fig.quarter == quarter[1]
+
+
+def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
+              quarter: tuple[int, int] | None = None) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts
     otherwise (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only
     those that name it: the company's figures are not the part's; of a part of the year (``months``), only those
-    printing it."""
+    printing it; of a quarter (``quarter``: year, quarter) in a table naming quarters, only that quarter's."""
     metric = metric_text(query)
     want_percent = asks_percent(metric)
     out = []
     for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
         if part and not names_the_part(cand, part) or months and not of_months(cand, months):
             continue
-        figs = tuple(f for f in cand.figures if f.percent == want_percent)
+        figs = tuple(f for f in cand.figures if f.percent == want_percent and _of_quarter(f, cand, quarter))
         if figs:
             cand.figures = figs
             out.append(cand)
@@ -184,7 +192,7 @@ def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
-                count_pages=None, months: int = 0) -> NumberReading:
+                count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -192,13 +200,14 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     ``part``: the part of the company asked (a segment, a region), which a candidate must name; ``counted``: what a
     count question counts: a count printed beside it in ``count_pages`` (default ``pages``) is the answer when the
     sentences of the year print one (``evidence.counts``), and the model chooses among them when they print
-    several; ``months``: a part of the year asked, which a candidate must print."""
+    several; ``months``: a part of the year asked, which a candidate must print; ``quarter``: (year, quarter)
+    asked, read in the column naming it where a table names quarters."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
     if len({c.value_of(c.figures[0]) for c in counts}) == 1:
         return _agreed_count(counts[:limit], counted)
     for n, cand in enumerate(counts, 1):
         cand.id = n
-    reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months))
+    reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months, quarter))
     if not reading.candidates:
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")

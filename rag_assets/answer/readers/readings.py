@@ -92,15 +92,17 @@ def take_number(rec: AnswerRecord, reading: NumberReading, pages: list[Retrieved
 
 
 def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: AnswerRecord,
-                  question: str, by_year: dict[int, tuple[str, ...]] | None = None) -> bool:
+                  question: str, by_year: dict[int, tuple[str, ...]] | None = None,
+                  quarters: dict[str, int] | None = None) -> bool:
     """A number question whose plan is a formula (its own definition, a standard form or metric, a line item):
     computed from cited statement rows (``answer.computed``). True when that is the answer (a value, or N/A for a
     formula of Python's reader with an operand missing); a single line item, or a plan the model wrote, that
     does not compute is left to the number reader. ``by_year``: the company's other reports by the years they
-    print, read for a year ``sha1s`` do not print."""
+    print, read for a year ``sha1s`` do not print; ``quarters``: each report's own quarter (0 annual)."""
     if plan.metric is None:
         return False
-    comp = compute(plan.metric, asked_unit(question), retriever, sha1s, default_library(), default_lexicon(), by_year)
+    comp = compute(plan.metric, asked_unit(question), retriever, sha1s, default_library(), default_lexicon(), by_year,
+                   quarters)
     if comp.value == NA and (isinstance(plan.metric.node, Item) or plan.source == "model"):
         note_computation(rec, comp, "the plan does not compute: the number reader reads the figure instead")
         return False
@@ -109,7 +111,7 @@ def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: An
 
 
 def take_decided(plan: QuestionPlan, question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord,
-                 by_year: dict[int, tuple[str, ...]] | None = None) -> bool:
+                 by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None) -> bool:
     """A yes/no whose criterion is on figures ('positive working capital based on FY2022 data', 'did X
     increase its debt between 2021 and 2022', 'any category over 20% of revenue'): decided by Python from cited
     rows; True when decided (an operand or a breakdown missing leaves the question to the model)."""
@@ -117,7 +119,7 @@ def take_decided(plan: QuestionPlan, question: str, retriever, sha1s: tuple[str,
     if comp is None:
         if plan.criterion is None:
             return False
-        comp = decide(plan.criterion, retriever, sha1s, default_library(), default_lexicon(), by_year)
+        comp = decide(plan.criterion, retriever, sha1s, default_library(), default_lexicon(), by_year, quarters)
     if comp.value == NA:
         note_computation(rec, comp, "the figures do not decide it: the model judges")
         return False

@@ -76,6 +76,12 @@ class FilingRoutes:
             f = self.filings[sha1] = detect(f, self._cover(sha1))
         return f
 
+    def quarters(self, sha1s) -> dict[str, int]:
+        """The quarter each of ``sha1s`` reports on: 0 an annual report (its columns are fiscal years), the
+        quarter of an interim filing that names one; a filing of unknown type or quarter is left out."""
+        out = {s: 0 if self.filing(s).doc_type == "annual" else self.filing(s).quarter for s in sha1s}
+        return {s: q for s, q in out.items() if q is not None}
+
     def period_year(self, route: Route) -> int | None:
         """The latest fiscal year of the route's filings; a filing without one counts the year its cover prints
         most often."""

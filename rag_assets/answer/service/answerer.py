@@ -125,9 +125,10 @@ class Answerer:
         rec.llm_calls += len(plan.model_calls)
         computes = (plan.metric or plan.criterion) and not plan.quarter
         by_year = self.filing_routes.year_filings(route) if computes else {}  # other reports by the years they print
-        if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year):
+        quarters = self.filing_routes.quarters(route.sha1s + tuple(s for r in by_year.values() for s in r))
+        if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year, quarters):
             return
-        if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year):
+        if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year, quarters):
             return
         if kind == "boolean" and reads_statements(self.cfg, self.llm, kind, question):
             self._read_boolean(question, query, route, ranked, rec)
@@ -169,10 +170,12 @@ class Answerer:
             if sha1 not in self._dollars:
                 self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
         every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
+        year = asked_period(question).target
         reading = read_number(self.llm, question, query, pages,
                               default_lexicon(), self._dollars, self.cfg.max_candidates,
-                              verify_min=self.cfg.number_verify_min, year=asked_period(question).target,
-                              part=plan.part, counted=plan.counted, count_pages=every, months=plan.months)
+                              verify_min=self.cfg.number_verify_min, year=year,
+                              part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
+                              quarter=(year, plan.quarter) if plan.quarter and year else None)
         read = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
                     question)
