@@ -92,8 +92,8 @@ def test_an_answer_after_a_cut_progress_line_is_read_back(tmp_path, caplog):
     log = AnswerLog(path)
     with caplog.at_level("WARNING"):
         log.append(AnswerRecord(question_text="Did it pay dividends?", kind="boolean", value=True))
-    assert {q: r["value"] for q, r in AnswerLog(path).load().items()} == {"What was revenue in 2022?": 12.5,
-                                                                          "Did it pay dividends?": True}
+    assert {q: r["value"] for (q, _), r in AnswerLog(path).load().items()} == {"What was revenue in 2022?": 12.5,
+                                                                               "Did it pay dividends?": True}
     assert (tmp_path / (path.name + ".damaged")).read_text(encoding="utf-8") == cut + "\n"
     assert [r.getMessage() for r in caplog.records] == [
         f"{path}: its last line was cut (40 bytes, an interrupted run): moved to {path.name}.damaged"]
