@@ -135,3 +135,34 @@ def test_a_run_created_but_never_started_by_a_killed_process_is_named_and_cancel
         assert instance.get_run_by_id(dead.run_id).status == dg.DagsterRunStatus.CANCELED
         assert instance.get_run_by_id(alive.run_id).status == dg.DagsterRunStatus.NOT_STARTED
         assert mark_orphaned_runs(instance) == []
+
+
+def test_a_lineage_write_that_fails_is_said_and_doctor_records_the_answer_from_its_log(tmp_path, caplog, capsys):
+    """Issue 47 item 2: a lineage write that failed (here: another process holds the database past the wait)
+    lost the answer from answers.duckdb without a word, and doctor did not notice. The answer is logged first,
+    the failure is said, and doctor finds the answer missing and records it on repair."""
+    from rag_assets.answer.readers.record import AnswerRecord
+    from rag_assets.answer.service.lineage import AnswerDB, AnswerLog, unrecorded
+    from rag_assets.answer.service.run import record_lineage
+    from rag_assets.cli.doctor import check_recorded
+
+    db_path, log_path = tmp_path / "answers.duckdb", tmp_path / "answers" / "local" / "answers.jsonl"
+    db = AnswerDB(db_path, lock_wait_s=0.5)
+    rec = AnswerRecord(question_text="What was revenue in 2022?", kind="number", value=12.5, run_id="local")
+    AnswerLog(log_path).append(rec)
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+                               "print('held', flush=True); time.sleep(60)", str(db_path)], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with caplog.at_level("WARNING"):
+            record_lineage(db, rec)  # no exception: the run goes on
+        assert "was not recorded" in caplog.text and "doctor --repair" in caplog.text
+    finally:
+        holder.kill()
+        holder.wait()
+    assert [r["question_text"] for r in unrecorded(db_path, [log_path])] == [rec.question_text]
+    assert check_recorded(db_path, [log_path], repair=False) is False
+    assert "1 answer(s) in the answers folders are missing" in capsys.readouterr().out
+    assert check_recorded(db_path, [log_path], repair=True) is True
+    assert unrecorded(db_path, [log_path]) == []

@@ -64,7 +64,8 @@ def doctor(repair: bool = False) -> int:
         print(line)
     resources = default_resources()
     store = resources["store"]
-    lineage_ok = check_lineage(store.root / "answers.duckdb", repair)
+    lineage_ok = check_lineage(store.root / "answers.duckdb", repair) and \
+        check_recorded(store.root / "answers.duckdb", sorted((store.root / "answers").glob("*/answers.jsonl")), repair)
     damaged = json_problem(store.catalog_path)
     if damaged and not repair:  # reading it would move it aside: doctor without --repair only reads
         print(f"catalog:  {store.catalog_path} is damaged ({damaged}): `rag-assets doctor --repair` moves it "
@@ -103,6 +104,26 @@ def check_lineage(path: Path, repair: bool) -> bool:
     print(f"lineage:  {path} is no DuckDB database (a full disk or an overwrite): `rag-assets doctor --repair` "
           "moves it aside (answering also does)")
     return False
+
+
+def check_recorded(path: Path, logs: list[Path], repair: bool) -> bool:
+    """Whether every answer of the data root's answers folders is in the lineage table; the missing ones (a
+    lineage write that failed) are recorded from their logs on ``repair``."""
+    from rag_assets.answer.readers.record import AnswerRecord
+    from rag_assets.answer.service.lineage import AnswerDB, unrecorded
+
+    missing = unrecorded(path, logs)
+    if not missing:
+        return True
+    if not repair:
+        print(f"lineage:  {len(missing)} answer(s) in the answers folders are missing from {path.name} (a lineage "
+              "write failed): `rag-assets doctor --repair` records them")
+        return False
+    db = AnswerDB(path)
+    for rec in missing:
+        db.insert(rec["run_id"], AnswerRecord(**rec))
+    print(f"lineage:  {len(missing)} answer(s) missing from {path.name} recorded from the answer logs")
+    return True
 
 
 def mark_stale(findings: list[Finding], resources: dict) -> None:

@@ -41,6 +41,7 @@ class AnswerRecord:
     plan: dict | None = None  # the question's plan: period, unit, formula or criterion, its source and checks
     fingerprint: str = ""  # what produced it (answer.fingerprint.answer_key): reused only while it matches
     na_reason: str = ""  # why the answer is N/A (``na_reason``), set when the answer is made
+    run_id: str = ""  # the lineage table's run it is recorded under ('' before it was)
 
     def to_dict(self) -> dict:
         return asdict(self)

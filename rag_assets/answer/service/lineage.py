@@ -109,6 +109,24 @@ def move_damaged_db(path: Path) -> Path:
     return aside
 
 
+def unrecorded(db_path: Path, logs: list[Path]) -> list[dict]:
+    """The answers of ``logs`` (each answers folder's log) that carry a run but are missing from the lineage
+    table at ``db_path``: a lineage write failed after the answer was logged."""
+    import duckdb
+
+    records = [r for p in logs for r in AnswerLog(p).load(include_errors=True).values() if r.get("run_id")]
+    if not records:
+        return []
+    if not Path(db_path).exists():
+        return records
+    con = duckdb.connect(str(db_path), read_only=True)
+    try:
+        seen = set(con.execute("SELECT run_id, question_text, kind FROM answers").fetchall())
+    finally:
+        con.close()
+    return [r for r in records if (r["run_id"], r["question_text"], r["kind"]) not in seen]
+
+
 class AnswerDB:
     """Lineage in DuckDB: one row per answer, one per (answer, chunk) it retrieved, one per page it was sent."""
 

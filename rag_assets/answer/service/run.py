@@ -89,6 +89,16 @@ def distinct(questions: list[Question]) -> list[Question]:
     return [Question(text=t, kind=k) for t, k in seen]
 
 
+def record_lineage(db: AnswerDB, rec: AnswerRecord) -> None:
+    """Record ``rec`` in the lineage table; a write that fails (a full disk, a locked file) is said in one line
+    and the run goes on: the answer is in its log, from which ``rag-assets doctor --repair`` records it."""
+    try:
+        db.insert(rec.run_id, rec)
+    except Exception as exc:  # noqa: BLE001 - any failure of the lineage write is said, never fatal
+        log.warning("lineage: the answer to %r was not recorded in %s (%s: %s); `rag-assets doctor --repair` "
+                    "records it from the answer log", rec.question_text[:80], db.path, type(exc).__name__, exc)
+
+
 def answer_all(
     answerer: Answerer,
     questions: list[Question],
@@ -109,10 +119,10 @@ def answer_all(
 
     def one(q: Question) -> AnswerRecord:
         rec = answerer.answer(q.text, q.kind)
-        rec.fingerprint = keys[(q.text, q.kind)]
-        answer_log.append(rec)
+        rec.fingerprint, rec.run_id = keys[(q.text, q.kind)], run_id or answerer.cfg.name
+        answer_log.append(rec)  # the answer is kept first: a lineage write that fails loses nothing
         if db is not None:
-            db.insert(run_id or answerer.cfg.name, rec)
+            record_lineage(db, rec)
         return rec
 
     t0 = time.perf_counter()
