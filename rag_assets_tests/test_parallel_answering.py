@@ -73,3 +73,45 @@ def test_a_server_that_fails_every_third_request_is_retried_into_the_same_answer
         clean.shutdown()
         flaky.shutdown()
     assert got == want and served.requests >= 3
+
+
+def test_ctrl_c_cancels_the_queued_questions_and_stops_within_two_seconds(ingested, model, tmp_path):  # noqa: F811
+    """Issue 47 item 6: with parallel requests, Ctrl-C printed 'interrupted' and went on calling the API until
+    every queued question was asked. Now the queued questions are cancelled, the process exits 130 within 2 s
+    (a call in flight is abandoned), and the answers made are kept in the progress log."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    server, served = _served(model)
+    questions = QUESTIONS + [{"text": f"Who chaired the board of {NORTHWIND.company}?", "kind": "name"},
+                             {"text": f"Did {NORTHWIND.company} pay a dividend?", "kind": "boolean"},
+                             {"text": f"Who was the auditor of {NORTHWIND.company}?", "kind": "name"},
+                             {"text": f"Did {NORTHWIND.company} acquire another company?", "kind": "boolean"}]
+    q, out = tmp_path / "q.json", tmp_path / "answers.json"
+    q.write_text(json.dumps(questions))
+    progress = out.with_name(out.name + ".progress.jsonl")
+    env = {**os.environ, "RAG_ASSETS_HOME": str(ingested), "OPENAI_API_KEY": "local"}
+    proc = subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "answer", str(q), "--out", str(out),
+                             "--config", "local-fast", "--base-url", f"http://127.0.0.1:{server.server_port}/v1",
+                             "--set", "parallel_requests=2"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 600
+        while not (progress.exists() and progress.read_text().count("\n") >= 1) and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.2)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        rc = proc.wait(timeout=60)
+        took = time.monotonic() - t0
+        asked = served.requests
+        time.sleep(3)
+    finally:
+        proc.kill()
+        server.shutdown()
+    made = progress.read_text().splitlines()
+    assert rc == 130 and took <= 2.0, (rc, took, proc.stderr.read()[-2000:])
+    assert 1 <= len(made) < len(questions)  # the answers made are kept, the queued ones were never asked
+    assert served.requests == asked  # nothing more was asked after the process stopped

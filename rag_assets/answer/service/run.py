@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable
 
@@ -99,6 +100,40 @@ def record_lineage(db: AnswerDB, rec: AnswerRecord) -> None:
                     "records it from the answer log", rec.question_text[:80], db.path, type(exc).__name__, exc)
 
 
+def in_parallel(work: Callable, items: list, workers: int):
+    """``work`` of each of ``items`` on ``workers`` threads, each result yielded as it is made (a failure raised
+    in the caller). The threads are daemons and take the next item only while the caller waits: on Ctrl-C the
+    queued items are cancelled and the caller returns at once; a call in flight is abandoned (its answer was not
+    logged) instead of keeping the process alive until it ends."""
+    todo: queue.Queue = queue.Queue()
+    for item in items:
+        todo.put(item)
+    results: queue.Queue = queue.Queue()
+    stop = threading.Event()
+
+    def worker() -> None:
+        while not stop.is_set():
+            try:
+                item = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                results.put((work(item), None))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller, who raises it
+                results.put((None, exc))
+
+    for _ in range(min(workers, len(items))):
+        threading.Thread(target=worker, daemon=True, name="answer-worker").start()
+    try:
+        for _ in items:
+            result, exc = results.get()
+            if exc is not None:
+                raise exc
+            yield result
+    finally:
+        stop.set()
+
+
 def answer_all(
     answerer: Answerer,
     questions: list[Question],
@@ -134,14 +169,11 @@ def answer_all(
             if progress:
                 progress(rec, count[0], total)
     else:
-        with ThreadPoolExecutor(max_workers=parallel) as pool:
-            futures = {pool.submit(one, q): q for q in todo}
-            for fut in as_completed(futures):
-                rec = fut.result()
-                done[(rec.question_text, rec.kind)] = rec.to_dict()
-                count[0] += 1
-                if progress:
-                    progress(rec, count[0], total)
+        for rec in in_parallel(one, todo, parallel):
+            done[(rec.question_text, rec.kind)] = rec.to_dict()
+            count[0] += 1
+            if progress:
+                progress(rec, count[0], total)
     log.info("answered %d question(s) in %.1fs", len(todo), time.perf_counter() - t0)
     return [done[(q.text, q.kind)] for q in questions if (q.text, q.kind) in done]
 
