@@ -106,3 +106,23 @@ def test_a_company_written_as_its_blended_abbreviation():
     router = Router({"s1": "Pacific Exchange Corp", "s2": "Quillmark"})
     assert [r.company for r in router.route("Did Paex grow its revenue in 2022?")] == ["Pacific Exchange Corp"]
     assert router.route("What does Pace say about revenue?") == []  # no blend of a name
+
+
+STATEMENT_NO_OPERATING = ("CONSOLIDATED STATEMENTS OF INCOME\n| (In millions) | 2023 | 2022 |\n| --- | --- | --- |\n"
+                          "| Revenues | 9,410 | 8,820 |\n| Interest expense (income), net | 62 | 48 |\n"
+                          "| Pretax income | 1,540 | 1,380 |\n| Income tax provision | 335 | 290 |\n")
+
+
+def test_ebit_is_its_own_item_computed_from_pretax_income_and_interest_where_no_row_prints_it():
+    """EBIT is earnings before interest and taxes, not operating income: a statement without an operating line
+    ('Interest expense (income), net', 'Pretax income') gives it, and its margin, from their rows."""
+    found = plan("By how many percentage points did Tarn's EBIT margin change from 2022 to 2023?", LIB)
+    assert show(found.node) == "((ebit 2023 / revenue 2023) - (ebit 2022 / revenue 2022))"
+    assert formula("What was Tarn's operating income in 2023?") == "operating income 2023"
+    assert formula("How many basis points did Tarn's effective tax rate change from 2022 to 2023?") == \
+        "((income tax expense 2023 / income before taxes 2023) - (income tax expense 2022 / income before taxes 2022))"
+    pages = [SourcePage("s", 4, STATEMENT_NO_OPERATING, True)]
+    assert find_operand(Item("income before taxes", 2022), LIB.items["income before taxes"], pages).value == 1_380e6
+    assert find_operand(Item("interest expense", 2023), LIB.items["interest expense"], pages).value == 62e6
+    assert find_operand(Item("ebit", 2023), LIB.items["ebit"], pages) is None  # no row: the library's formula
+    assert LIB.items["ebit"].otherwise == "income before taxes + interest expense"
