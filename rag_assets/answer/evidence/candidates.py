@@ -152,7 +152,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if not figs or not label:
             continue
         own = declared_scale(label) or scale  # 'Sales (millions)': the row declares its own scale
-        unscaled = unscaled_label(f"{section} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
+        heading = "" if declared_scale(section) else section  # '(In millions except per share data)' is a scale
+        unscaled = unscaled_label(f"{heading} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
         dated = dated_figures(figs, years, list(at), year_cells, compared, months, quarters)
         out.append(Candidate(sha1, page_index, "row", label, tuple(dated), mult, words,
