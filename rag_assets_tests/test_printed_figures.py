@@ -126,3 +126,26 @@ def test_ebit_is_its_own_item_computed_from_pretax_income_and_interest_where_no_
     assert find_operand(Item("interest expense", 2023), LIB.items["interest expense"], pages).value == 62e6
     assert find_operand(Item("ebit", 2023), LIB.items["ebit"], pages) is None  # no row: the library's formula
     assert LIB.items["ebit"].otherwise == "income before taxes + interest expense"
+
+
+def test_a_scale_row_inside_the_table_is_no_per_share_heading():
+    """'(In millions except percentages and per share data)' printed as the table's first row declares the scale
+    of the rows below; its 'per share' does not make them per-share figures."""
+    text = ("| Year Ended December 31, | | 2017 | | 2016 | 2017 vs. 2016 |\n|---|---|---|---|---|---|\n"
+            "| (In millions except percentages and per share data) | | | | | |\n"
+            "| NET OPERATING REVENUES | $ | 35,410 | $ | 41,863 | (15)% |\n")
+    (row,) = page_candidates(text, "s", 48)
+    assert row.scale == 1e6 and row.value_of(row.figures[0]) == 35_410e6
+
+
+def test_a_ticker_the_filings_do_not_print_routes_by_the_listed_symbols():
+    """Covers before 2019 print no trading symbol: 'KO' routed nowhere. The packaged index constituents name the
+    company ('The Coca-Cola Company' is the known 'Coca-Cola'); a symbol of no known company routes nowhere."""
+    from rag_assets.answer.routing.listed import ListedSymbols
+
+    listed = ListedSymbols.load()
+    assert "The Coca-Cola Company" in listed.of("KO")
+    router = Router({"s1": "Coca-Cola", "s2": "Tarn Foods"}, listed=listed)
+    assert [r.company for r in router.route("What were KO's net operating revenues in 2017?")] == ["Coca-Cola"]
+    assert router.route("What was MSFT's revenue in 2017?") == []  # listed, but not a company of these filings
+    assert [r.company for r in Router({"s1": "Coca-Cola"}).route("What were KO's revenues?")] == []  # no list

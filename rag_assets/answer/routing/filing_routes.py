@@ -11,6 +11,7 @@ from rag_assets.answer.routing.filings import (COVER_PAGES, LATER_FILING_YEARS, 
                                                covers, detect, select)
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.wording import asks_expectation
+from rag_assets.answer.routing.listed import ListedSymbols
 from rag_assets.answer.routing.router import Route, Router
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import Retriever
@@ -25,7 +26,8 @@ class FilingRoutes:
         self.aliases: dict[str, tuple[str, ...]] = {}
         for f in self.filings.values():
             self.aliases[f.company] = tuple(dict.fromkeys(self.aliases.get(f.company, ()) + f.aliases))
-        self.router = Router(reports, self.aliases)
+        self.listed = ListedSymbols.load()
+        self.router = Router(reports, self.aliases, listed=self.listed)
         self.retriever = retriever
         self._covers_read = False
         self._lock = threading.Lock()
@@ -62,7 +64,7 @@ class FilingRoutes:
                 aliases.setdefault(company, []).extend(names)
                 tickers.setdefault(company, []).extend(symbols)
             self.router = Router(self.reports, {k: tuple(dict.fromkeys(v)) for k, v in aliases.items()},
-                                 {k: tuple(dict.fromkeys(v)) for k, v in tickers.items()})
+                                 {k: tuple(dict.fromkeys(v)) for k, v in tickers.items()}, self.listed)
             return True
 
     def _cover(self, sha1: str) -> list[str]:

@@ -6,6 +6,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from rag_assets.answer.routing.listed import ListedSymbols
+
 SUFFIXES = {
     "inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited", "llc", "lp", "llp",
     "sa", "ag", "nv", "se", "spa", "bv", "gmbh", "ab", "asa", "oyj", "as", "kk", "tbk", "bhd", "berhad", "pty",
@@ -42,10 +44,12 @@ class Router:
     """Finds the known companies named in a question: exact name first, then the normalized name."""
 
     def __init__(self, reports: dict[str, str], aliases: dict[str, tuple[str, ...]] | None = None,
-                 tickers: dict[str, tuple[str, ...]] | None = None):
+                 tickers: dict[str, tuple[str, ...]] | None = None, listed: ListedSymbols | None = None):
         """``reports``: sha1 -> company name; ``aliases``: company name -> other names it goes by (subset.csv's
         ``aliases`` column, the registrant's name on the filings' covers); ``tickers``: company name -> its
-        trading symbols, matched in capitals only, when no name is written."""
+        trading symbols, matched in capitals only, when no name is written; ``listed``: the listed companies'
+        symbols (``routing.listed``), for a ticker the filings do not print."""
+        self.listed = listed or ListedSymbols()
         self.tickers: dict[str, set[str]] = {}
         for name, symbols in (tickers or {}).items():
             for symbol in symbols:
@@ -92,14 +96,26 @@ class Router:
                 for n in keep]
 
     def _ticker(self, question: str, found: dict[str, int]) -> list[str]:
-        """A trading symbol written in capitals ('MMM', "KO's") that one company's filings print as its own."""
+        """A trading symbol written in capitals ('MMM', "KO's") that one company's filings print as its own, else
+        that the listed symbols give to one known company ('KO': 'The Coca-Cola Company' is 'Coca-Cola')."""
         for m in re.finditer(r"(?<![\w&])[A-Z]{2,5}(?![\w&])", question):
-            names = self.tickers.get(m.group(0), set())
+            names = self.tickers.get(m.group(0), set()) or self._listed(m.group(0))
             if len(names) == 1:
                 [name] = names
                 found[name] = m.start()
                 return [name]
         return []
+
+    def _listed(self, symbol: str) -> set[str]:
+        """The known companies a listed symbol's company names: its listed name normalized is one of theirs, or
+        starts with one ('JPMorgan Chase' for 'JPMorgan')."""
+        out = set()
+        for listed in self.listed.of(symbol):
+            key = normalize_name(listed)
+            for known, names in self.normalized.items():
+                if key == known or key.startswith(known + " "):
+                    out.update(names)
+        return out
 
     def _abbreviated(self, question: str, found: dict[str, int]) -> list[str]:
         """Names an analyst abbreviates, tried only when no name is written out: a short capitalised word that
