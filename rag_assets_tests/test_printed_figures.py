@@ -149,3 +149,12 @@ def test_a_ticker_the_filings_do_not_print_routes_by_the_listed_symbols():
     assert [r.company for r in router.route("What were KO's net operating revenues in 2017?")] == ["Coca-Cola"]
     assert router.route("What was MSFT's revenue in 2017?") == []  # listed, but not a company of these filings
     assert [r.company for r in Router({"s1": "Coca-Cola"}).route("What were KO's revenues?")] == []  # no list
+
+
+def test_a_total_row_is_the_item_a_question_names_as_printed():
+    """'Total noninterest expense' is the noninterest expense a question asks (it matched no label before)."""
+    page = SourcePage("s", 2, "(in millions)\n| | 2023 | 2022 |\n| --- | --- | --- |\n"
+                              "| Compensation expense | 11,200 | 10,100 |\n| Total noninterest expense | 20,822 | 18,749 |\n",
+                      False)
+    found = find_operand(Item("noninterest expense", 2022), None, [page])
+    assert found is not None and found.value == 18_749e6

@@ -43,9 +43,9 @@ STATEMENTS = ("income_statement", "balance_sheet", "cash_flow")  # where a row n
 
 
 def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str | tuple[str, ...],
-                 lexicon) -> list[SourcePage]:
-    """The pages typed as ``statement`` (or any of several types) in each report, then the pages retrieval ranks
-    for ``query`` (for each of several queries in turn)."""
+                 lexicon, count: int = OPERAND_PAGES) -> list[SourcePage]:
+    """The pages typed as ``statement`` (or any of several types) in each report, then the ``count`` pages
+    retrieval ranks first for ``query`` (for each of several queries in turn)."""
     out, seen = [], set()
     kinds = (statement,) if isinstance(statement, str) else statement
     for sha1 in sha1s:
@@ -55,7 +55,7 @@ def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str 
             seen.add((sha1, p))
             out.append(SourcePage(sha1, p, ix.pages.get(p, ""), True))
     for sha1, one in ((s, q) for q in ((query,) if isinstance(query, str) else query) for s in sha1s):
-        ranked, _ = retriever.pages(sha1, one, OPERAND_PAGES)
+        ranked, _ = retriever.pages(sha1, one, count)
         for p in ranked:
             if (sha1, p.page_index) not in seen:
                 seen.add((sha1, p.page_index))
@@ -108,9 +108,13 @@ def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> lis
         queries = (item.name, " ".join(spec.labels[:2])) if spec else (item.name,)
         if item.part:  # a part's rows: its segment tables and its own results, then the statements
             queries = tuple(f"{item.part}{noun} {q}" for noun in ("", " segment") for q in queries)
-        if item.quarter:  # a table of quarters: its header names them ('1Q23', 'Q1 2023')
-            queries += (f"{item.name} {item.quarter}Q{item.year % 100:02d} Q{item.quarter} {item.year}",)
-        cache[key] = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries, lexicon)
+        pages = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries, lexicon)
+        if item.quarter:  # a table of quarters, deeper in the ranking: its header names them ('1Q23', 'Q1 2023')
+            quarter = f"{item.name} {item.quarter}Q{item.year % 100:02d} Q{item.quarter} {item.year}"
+            seen = {(p.sha1, p.page_index) for p in pages}
+            pages += [p for p in source_pages(retriever, sha1s, (), quarter, lexicon, 2 * OPERAND_PAGES)
+                      if (p.sha1, p.page_index) not in seen]
+        cache[key] = pages
     return cache[key]
 
 

@@ -42,8 +42,8 @@ def words_match(label: str, labels: tuple[str, ...]) -> float:
     for want in labels:
         if folded == want:
             return 3.0
-        if lemmas(folded) == lemmas(want):  # 'Cash dividend payments' is 'cash dividends paid'
-            best = max(best, 2.5)
+        if lemmas(folded) == lemmas(want) or folded == f"total {want}":  # 'Cash dividend payments' is 'cash
+            best = max(best, 2.5)  # dividends paid'; 'Total noninterest expense' is the item's total
             continue
         if folded.startswith(want + " ") and len(folded.split()) - len(want.split()) <= 3:
             best = max(best, 2.0)
