@@ -158,3 +158,26 @@ def test_a_total_row_is_the_item_a_question_names_as_printed():
                       False)
     found = find_operand(Item("noninterest expense", 2022), None, [page])
     assert found is not None and found.value == 18_749e6
+
+
+def test_a_parts_change_in_points_reads_its_ratio_as_its_own_results_print_it():
+    """A segment's margin as its results table prints it ('Operating margin 10.6 % 10.5 %': 10 basis points;
+    computed from its rows 2,866 / 26,987 and 2,799 / 26,748 it is 16), and a ratio printed under another of
+    its names ('GROSS PROFIT MARGIN')."""
+    from rag_assets.answer.evidence.computed import printed_points
+
+    q = "By how many basis points did the operating margin of Tarn's Fibre Networks segment change from 2022 to 2023?"
+    found = plan(q, LIB)
+    assert found.printed == "operating margin" and "[fibre networks]" in show(found.node)
+    own = SourcePage("s", 41, "Fibre Networks' operating results included the following (in millions):\n"
+                              "| | 2023 | 2022 |\n| --- | --- | --- |\n| Net sales | $ 26,987 | $ 26,748 |\n"
+                              "| Operating profit | 2,866 | 2,799 |\n| Operating margin | 10.6 % | 10.5 % |\n", False)
+    comp = printed_points(found, asked_unit(q), [own], (2_799 / 26_748, 2_866 / 26_987))
+    assert comp.value == pytest.approx(10.0)
+    q = "By how much did Tarn's gross margin change from 2022 to 2023, in basis points?"
+    found = plan(q, LIB)
+    page = SourcePage("s", 48, "| | 2023 | 2022 |\n| --- | --- | --- |\n| GROSS PROFIT | 22,154 | 25,398 |\n"
+                               "| GROSS PROFIT MARGIN | 62.6% | 60.7% |\n", False)
+    names = ("gross margin", "gross profit margin")
+    assert printed_points(found, asked_unit(q), [page], (25_398 / 41_863, 22_154 / 35_410), names).value == \
+        pytest.approx(190.0)

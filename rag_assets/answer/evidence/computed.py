@@ -169,8 +169,12 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
     comp.notes.append(f"computed {comp.formula} = {result:.6g} ({plan.how}); answered {comp.value} "
                       f"({unit.words})")
     if plan.printed and isinstance(node, Op):  # the ratio as the filing prints it, when it agrees with its rows
-        pages = source_pages(retriever, sha1s, "income_statement", plan.printed, lexicon)
-        printed = printed_points(plan, unit, pages, (_value(node.right, comp), _value(node.left, comp)))
+        parts = {i.part for i in items_of(node) if i.part}  # a part's ratio: its own results first
+        queries = tuple(f"{part} {plan.printed}" for part in parts) or plan.printed
+        pages = source_pages(retriever, sha1s, () if parts else "income_statement", queries, lexicon)
+        metric = library.metric_is(plan.printed)  # its other names print it too ('Gross profit margin')
+        names = tuple(dict.fromkeys((plan.printed, *(metric.names if metric else ()))))
+        printed = printed_points(plan, unit, pages, (_value(node.right, comp), _value(node.left, comp)), names)
         return printed or comp
     return comp
 
@@ -179,14 +183,14 @@ POINTS_CHECK = 0.005  # a printed ratio within half a point of the one computed 
 
 
 def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
-                   computed: tuple[float | None, float | None]) -> Computation | None:
+                   computed: tuple[float | None, float | None], names: tuple[str, ...] = ()) -> Computation | None:
     """A change in points of a ratio the filing prints in percent ('Gross margin 44.7% 43.8%'): the printed
     figures' difference, as the filing's own words state it ('increased 90 basis points'); computing the ratio
     from its rows gives 83. Only a row whose figures are within half a point of the ratio ``computed`` from the
     company's rows (earlier, later year) is the company's (a segment's 'Operating margin 10.4%' is not); None
-    when no row of the ratio's name prints both years so."""
+    when no row of the ratio's name (``names``: default the plan's) prints both years so."""
     first, last = min(i.year for i in items_of(plan.node)), max(i.year for i in items_of(plan.node))
-    names = (plan.printed, f"{plan.printed} percentage", f"{plan.printed} %")
+    names = tuple(f"{n}{tail}" for n in names or (plan.printed,) for tail in ("", " percentage", " %"))
     for page in pages:
         for cand in page_candidates(page.text, page.sha1, page.page_index):
             if cand.source != "row" or label_match(cand.label, names) < 2.0:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaError, Item, Mean, Node, Op, Parser,
                                                  items_of, money, of_months, of_part, substitute)
-from rag_assets.answer.question.metric_library import Library
+from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
@@ -234,10 +234,23 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
     a, b = ends
     diff = Op("-", b, a)
     if points:  # percentage or basis points: the difference of two ratios, as printed where they are
-        printed = "" if any(i.part for i in items_of(diff)) else name_key(m.group(1))
+        printed = _ratio_name(m.group(1), diff, parser.library)
         return MetricPlan(diff, "a change in points between two years", printed) if not money(diff) else None
     relative = percent or bool(RELATIVE_RE.search(clause))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
+
+
+def _ratio_name(words: str, node: Node, library: Library) -> str:
+    """The name a filing prints a ratio under ('operating margin'): the question's words for it, without the part
+    of the company whose ratio it is ("Lockheed Martin's Aeronautics operating margin", "operating margin for
+    its Space segment" are the part's 'operating margin' rows)."""
+    rest = read_part(words, library)[1] if any(i.part for i in items_of(node)) else words
+    metric = library.metric_in(rest)
+    if metric is not None:  # the library's name of it as the question writes it ('operating income margin')
+        folded = fold(rest)
+        return max((n for n in metric.names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", folded)), key=len,
+                   default=metric.names[0])
+    return name_key(re.sub(r"\s+(?:for|of|at|in)\s+.*$", "", rest, flags=re.I))
 
 
 def _how_much_more(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
