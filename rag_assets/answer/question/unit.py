@@ -9,16 +9,19 @@ from dataclasses import dataclass
 
 CURRENCY_CODES = "usd|eur|gbp|aud|cad|chf|nok|sek|dkk|jpy|cny|rmb|hkd|sgd|inr|zar|nzd|brl|krw"  # as questions write them
 
-WORD_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6,
-              "mln": 1e6, "bn": 1e9, "b": 1e9, "cent": 0.01, "cents": 0.01}
+WORD_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "m": 1e6, "mn": 1e6,
+              "mm": 1e6, "mln": 1e6, "bn": 1e9, "b": 1e9, "cent": 0.01, "cents": 0.01, "000": 1e3}
 _MONEY = rf"(?:{CURRENCY_CODES}|us\$|\$|us\s+dollars?|dollars?)"
-_SCALE = r"(thousand|million|billion)s?"
+_SCALE = r"(thousand|million|billion|trillion)s?"
 ASKED_SCALE_RES = [
     re.compile(rf"\bin\s+(?:{_MONEY}\s+)?{_SCALE}\b", re.I),                 # in USD millions, in millions
     re.compile(rf"(?:{_MONEY})\s*(?:in\s+)?{_SCALE}\b", re.I),                # $ in millions, USD million, $ millions
     re.compile(rf"\b{_SCALE}\s+of\s+(?:{_MONEY})", re.I),                     # millions of US dollars
     re.compile(rf"(?:{_MONEY})\s?(bn|mn|mln|mm|m|k)\b", re.I),                # USD bn, $m
     re.compile(r"\bin\s+(?:us\s+|u\.s\.\s+)?(cents)\b", re.I),                   # in cents, in US cents
+    re.compile(rf"(?:{_MONEY})\s*,\s*{_SCALE}\b", re.I),                        # (USD, thousands)
+    re.compile(r"\bin\s+(bn|mn|mln|mm)\b", re.I),                               # in bn USD, in mn
+    re.compile(r"(?:\bin\s+|\$\s?|usd\s?)['’]?(000)s?\b", re.I),                # in $000s, in '000, USD 000
 ]
 # 'bps', 'pp' in lower case only: 'BP' is a company, 'PP&E' an item
 BASIS_POINTS_RE = re.compile(r"\b(?i:basis[\s-]+points?)\b|\bbps?\b")
