@@ -667,3 +667,11 @@ def test_one_stray_byte_in_a_utf8_questions_file_is_one_line_naming_its_offset(t
     with pytest.raises(InputFileError, match=rf"not UTF-8: invalid start byte at byte offset {at}"):
         load_questions(path)
     assert load_questions(_write(tmp_path / "ok.json", data))[0].text == "Did Acme say ‘N/A’ anywhere?"
+
+
+def test_a_questions_file_nested_too_deeply_is_one_line(tmp_path, capsys):
+    """Issue 47, item 8: a questions file nested 100,000 deep ended in a RecursionError traceback."""
+    path = _write(tmp_path / "deep.json", b"[" * 100_000 + b"]" * 100_000)
+    assert main(["answer", str(path), "--out", str(tmp_path / "a.json")]) == 2
+    err = capsys.readouterr().err
+    assert "nested too deeply" in err and "Traceback" not in err and str(path) in err

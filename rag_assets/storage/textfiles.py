@@ -58,9 +58,12 @@ def read_text(path: Path, what: str = "file", strict: bool = False) -> str:
 
 
 def read_json_file(path: Path, what: str = "JSON file"):
-    """The parsed JSON of ``path``; ``InputFileError`` naming the line and column of a syntax error."""
+    """The parsed JSON of ``path``; ``InputFileError`` naming the line and column of a syntax error, or saying the
+    nesting is too deep to read (a file of 100,000 nested lists)."""
     text = read_text(path, what, strict=True)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputFileError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise InputFileError(f"{path}: its JSON is nested too deeply to read (a {what} is a list of objects)") from None
