@@ -166,3 +166,14 @@ def test_a_lineage_write_that_fails_is_said_and_doctor_records_the_answer_from_i
     assert "1 answer(s) in the answers folders are missing" in capsys.readouterr().out
     assert check_recorded(db_path, [log_path], repair=True) is True
     assert unrecorded(db_path, [log_path]) == []
+
+
+def test_doctor_on_an_ingested_data_root_mounted_read_only_says_one_line(small_disk, sample_pdfs, tmp_path):
+    """Issue 47, item 8: `doctor` on a data root mounted read-only after ingesting printed a 94-line SQLite
+    traceback (SQLite says 'unable to open database file', no errno)."""
+    home = small_disk("ingested", "200m")
+    assert _cli("ingest", str(sample_pdfs[0].parent), home=home, cwd=tmp_path).returncode == 0
+    done = subprocess.run(["mount", "-o", "remount,ro", str(home)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    said = _one_error(_cli("doctor", home=home, cwd=tmp_path))
+    assert "read-only" in said and str(home) in said

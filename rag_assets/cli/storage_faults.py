@@ -4,6 +4,7 @@ the traceback of whichever library hit it first (SQLite under Dagster, DuckDB, P
 from __future__ import annotations
 
 import errno
+import os
 import shutil
 from pathlib import Path
 
@@ -17,7 +18,7 @@ ADVICE = {errno.ENOSPC: "free some space and run again (nothing half-written is 
           errno.EPERM: "fix the folder's permissions or use another data root (RAG_ASSETS_HOME)"}
 # what SQLite (Dagster's storage) and DuckDB say when the disk under them fails, without an errno
 DATABASE_SAYS = ("database or disk is full", "disk i/o error", "attempt to write a readonly database",
-                 "no space left on device", "read-only file system")
+                 "no space left on device", "read-only file system", "unable to open database file")
 LOW_SPACE = 64 << 20  # bytes: below this, a database error is taken for a full disk
 
 
@@ -27,6 +28,14 @@ def _chain(exc: BaseException):
         seen.add(id(exc))
         yield exc
         exc = exc.__cause__ or exc.__context__
+
+
+def _read_only(path: Path) -> bool:
+    """The file system holding ``path`` (or its nearest existing folder) is mounted read-only."""
+    for folder in [path, *path.parents]:
+        if folder.exists():
+            return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    return False
 
 
 def _free(path: Path) -> int | None:
@@ -44,6 +53,9 @@ def storage_fault(exc: BaseException, where: list[Path]) -> str | None:
             path = err.filename or next((str(p) for p in where), "")
             return f"{REASONS[err.errno]}: {path}; {ADVICE[err.errno]}"
     if any(any(s in str(err).lower() for s in DATABASE_SAYS) for err in _chain(exc)):
+        read_only = [p for p in where if _read_only(Path(p))]
+        if read_only:  # SQLite says 'unable to open database file' on a read-only mount
+            return f"{REASONS[errno.EROFS]}: {read_only[0]}; {ADVICE[errno.EROFS]}"
         full = [p for p in where if (_free(p) or 0) < LOW_SPACE]
         if full:
             return f"{REASONS[errno.ENOSPC]}: {full[0]} ({(_free(full[0]) or 0) >> 20} MiB free); " + ADVICE[errno.ENOSPC]
