@@ -675,3 +675,21 @@ def test_a_questions_file_nested_too_deeply_is_one_line(tmp_path, capsys):
     assert main(["answer", str(path), "--out", str(tmp_path / "a.json")]) == 2
     err = capsys.readouterr().err
     assert "nested too deeply" in err and "Traceback" not in err and str(path) in err
+
+
+def test_a_file_name_holding_a_newline_forges_no_output_line(data_home, sample_pdfs, tmp_path, monkeypatch,
+                                                             capsys):
+    """Issue 47, item 8: a PDF named 'bad\\nerror: forged line.pdf' printed a line of its own ('error: forged
+    line.pdf: ...') in ingest's summary. Control characters are escaped in the summary and in log lines."""
+    import shutil
+
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    (folder / "bad\nerror: forged line.pdf").write_bytes(b"not a pdf")
+    shutil.copy(sample_pdfs[0], folder)
+    assert main(["ingest", str(folder)]) == 1  # the bad file fails, the other is ingested
+    said = capsys.readouterr()
+    lines = (said.out + said.err).splitlines()
+    assert any("bad\\nerror: forged line.pdf" in line for line in lines)
+    assert not any(line.startswith("error: forged") for line in lines)

@@ -4,6 +4,7 @@ file read or a one-line exit, and how answers in progress and failures are print
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -80,3 +81,13 @@ def progress_printer(quiet: bool = False):
         print(f"[{done}/{total}] {shown!s:42} {rec.seconds:6.1f}s  {rec.question_text[:70]!r}", flush=True)
 
     return progress
+
+
+class OneLineFormatter(logging.Formatter):
+    """Log lines whose message cannot forge another line: control characters (a newline in a file name) are
+    escaped; a traceback (``-v``) keeps its lines."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - the stdlib's name
+        from rag_assets.storage.catalog import printable
+
+        return printable(super().formatMessage(record))

@@ -288,6 +288,6 @@ def print_summary(rows: list[dict]) -> None:
     print(f"{'report':24} {'partition key':40} {'pages':>6} {'chunks':>7} {'sec':>7}  status")
     for r in rows:
         name = f"{printable(r['company'])[:24]:24} {printable(r.get('partition') or r['sha1'])[:40]:40}"
-        print(f"{name:65} {r.get('pages', ''):>6} {r.get('chunks', ''):>7} {r['seconds']:>7}  {r['status']}")
+        print(f"{name:65} {r.get('pages', ''):>6} {r.get('chunks', ''):>7} {r['seconds']:>7}  {printable(r['status'])}")
     failed = sum(1 for r in rows if r["status"].startswith("FAILED"))
     print(f"\n{len(rows)} report(s), {failed} failed. Data: {data_root() / 'reports'}")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rag_assets.cli.answering import add_answer_verbs
 from rag_assets.cli.benches import add_bench_verbs
+from rag_assets.cli.common import OneLineFormatter
 from rag_assets.cli.ingest import Interrupted, ingest  # noqa: F401 (ingest: the verb's entry, used by tests)
 from rag_assets.cli.setup_verbs import add_setup_verbs
 from rag_assets.cli.storage_faults import storage_fault
@@ -43,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help, or bad arguments (already said in one line)
         return int(exc.code or 0)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING, format="%(asctime)s %(name)s %(message)s"
-    )
+    handler = logging.StreamHandler()
+    handler.setFormatter(OneLineFormatter("%(asctime)s %(name)s %(message)s"))
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING, handlers=[handler])
     from rag_assets.llm.embedded import BackendMissing
     from rag_assets.config import SettingsError
     from rag_assets.llm.models import ModelFetchError
