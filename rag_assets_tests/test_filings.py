@@ -65,6 +65,7 @@ def filings(tmp_path_factory):
     by_year = {int(r.path.rsplit("_", 1)[1][:4]): r.sha1 for r in found}
     for year, sha1 in by_year.items():  # the Dagster metadata shows each filing as its cover states it
         assert (metadata[sha1]["doc_type"], metadata[sha1]["fiscal_year"]) == ("annual", year)
+        assert metadata[sha1]["form"] == "Form 10-K"  # issue 47 item 15: the form as the cover prints it
     return root, by_year
 
 

@@ -10,7 +10,7 @@ import time
 
 import dagster as dg
 
-from rag_assets.answer.routing.filings import COVER_PAGES, Filing, detect
+from rag_assets.answer.routing.filings import COVER_PAGES, FORM_RE, Filing, detect
 from rag_assets.ingest.parsing import PdfParseError
 from rag_assets.ingest.stages import STAGES, IngestSettings, Stage, StageInputs, run_stage, stage_code_versions
 from rag_assets.orchestration.interrupts import SignalLatch, latched_signals
@@ -116,6 +116,8 @@ def _metadata(stage: Stage, x: StageInputs, meta: dict) -> dict:
         pages = [p.text for p in art.read_pages(x.paths.pages)[:COVER_PAGES]]
         filing = detect(Filing(x.paths.sha1, x.company), pages)
         out["doc_type"], out["fiscal_year"] = filing.doc_type or "unknown", filing.year or 0
+        form = FORM_RE.search("\n".join(pages))
+        out["form"] = f"Form {form.group(1)}" if form else "not stated on the cover"  # as the cover says it
     sample = SAMPLES.get(stage.name)
     if sample is not None:
         text = sample(x)
