@@ -7,6 +7,7 @@ It creates the instance folder first (``$DAGSTER_HOME``, default ``<data root>/d
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import sys
@@ -45,9 +46,15 @@ def cmd_ui(args) -> int:
         print(f"{len(moved)} report partition(s) renamed to readable keys (nothing is re-ingested)")
     cmd, cwd = ui_command(args.host, args.port)
     port = read_settings().viewer_port
-    # the viewer the evaluation's links open, in this process group: Ctrl-C stops both
-    subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "view", "--port", str(port)],
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # the viewer the evaluation's links open, in this process group (Ctrl-C stops both); it stops when this
+    # process (Dagster's after the exec below) ends, however it ends
+    viewer = subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "view", "--port", str(port),
+                               "--parent", str(os.getpid())], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started = viewer.stdout.readline()  # its address once it serves, or nothing when it exits
+    if not started:
+        said = (viewer.stderr.read().strip().splitlines() or ["it exited"])[-1]
+        print(f"error: the evidence viewer did not start: {said.removeprefix('error: ')}", file=sys.stderr)
+        return 1
     print(f"Dagster instance: {home}\nUI: http://{args.host}:{args.port}  evidence viewer: {viewer_base(port)}"
           "  (Ctrl-C stops them)", flush=True)
     os.chdir(cwd)
@@ -65,6 +72,11 @@ def cmd_view(args) -> int:
         print(f"error: cannot serve on 127.0.0.1:{port}: {exc.strerror}", file=sys.stderr)
         return 1
     print(f"evidence viewer: {viewer_base(server.server_port)}  (Ctrl-C stops it)", flush=True)
+    if args.parent:  # the UI read that line and is Dagster now: nothing reads our output any more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, sys.stderr.fileno())
+        _stop_with(args.parent, server)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -72,6 +84,20 @@ def cmd_view(args) -> int:
     finally:
         server.server_close()
     return 0
+
+
+def _stop_with(parent: int, server) -> None:
+    """Stop ``server`` when the process ``parent`` ends (this process is then another's child): the viewer of
+    `rag-assets ui` never outlives it."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        server.shutdown()
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
 def add_ui_verb(sub) -> None:
@@ -82,4 +108,5 @@ def add_ui_verb(sub) -> None:
 
     s = sub.add_parser("view", help="the evidence viewer: cited pages with the quote or figures highlighted")
     s.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default RAG_ASSETS_VIEWER_PORT, 3100)")
+    s.add_argument("--parent", type=int, default=0, help=argparse.SUPPRESS)  # stop when this process ends (ui)
     s.set_defaults(func=cmd_view)

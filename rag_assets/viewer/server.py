@@ -316,6 +316,15 @@ class ViewerServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128
 
+    def handle_error(self, request, client_address) -> None:
+        """A client that left before its answer was written is no error of the server (no traceback)."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, TimeoutError)):
+            log.debug("viewer: %s left before the answer was written", client_address[0])
+            return
+        super().handle_error(request, client_address)
+
 
 def serve(viewer: Viewer, port: int, host: str = "127.0.0.1") -> ThreadingHTTPServer:
     """A server of ``viewer`` bound to ``host:port`` (port 0: any free one); call ``serve_forever``. It answers
