@@ -282,3 +282,30 @@ def test_an_na_cites_nothing_shows_its_reason_and_one_text_of_two_kinds_is_two_a
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_pdf_changed_on_disk_but_not_yet_reingested_is_gone_and_a_touched_one_is_not(tmp_path):
+    """Issue 47 item 10: a PDF replaced in the folder but not yet re-ingested was served as the cited page (the
+    catalog's size and time were not checked). Now its pages are 410 until it is re-ingested; a file whose time
+    alone changed (the same bytes) is still served."""
+    import os
+
+    from rag_assets.storage.catalog import file_sha1
+
+    pdf = _pdf(tmp_path / "northwind.pdf")
+    sha1, st = file_sha1(pdf), pdf.stat()
+    server = serve(Viewer(tmp_path, lambda: {sha1: (pdf, "Northwind Widgets plc", None, st.st_size, st.st_mtime_ns)}),
+                   0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        assert _status(page_url(base, sha1, 2, [QUOTE]))[0] == 200
+        os.utime(pdf, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))  # touched: the same bytes
+        assert _status(page_url(base, sha1, 2, [QUOTE]))[0] == 200
+        pdf.write_bytes(pdf.read_bytes() + b"\n% another version\n")  # other bytes at the same path
+        status, body = _status(page_url(base, sha1, 2, [QUOTE]))
+        assert status == 410 and b"changed since it was ingested" in body
+        assert _status(page_url(base, sha1, 2, [], kind="png"))[0] == 410
+    finally:
+        server.shutdown()
+        server.server_close()

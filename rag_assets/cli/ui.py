@@ -63,7 +63,8 @@ def cmd_ui(args) -> int:
 
 def cmd_view(args) -> int:
     from rag_assets.storage.paths import data_root
-    from rag_assets.viewer.server import Viewer, catalog_reports, serve
+    from rag_assets.viewer.reports import catalog_reports
+    from rag_assets.viewer.server import Viewer, serve
 
     port = args.port or read_settings().viewer_port
     try:

@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     from rag_assets.storage.paths import data_root
     from rag_assets.tools.machine import machine_line
     from rag_assets.viewer.evidence import page_url
-    from rag_assets.viewer.server import Viewer, catalog_reports, serve
+    from rag_assets.viewer.reports import catalog_reports
+    from rag_assets.viewer.server import Viewer, serve
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=None, help="data root (default: the configured one)")

@@ -18,6 +18,7 @@ from rag_assets.answer.evidence.computed import describe
 from rag_assets.answer.readers.record import answered, judgement_lines
 from rag_assets.answer.service.lineage import AnswerLog
 from rag_assets.viewer.evidence import answer_url, needles, page_url
+from rag_assets.viewer.reports import Superseded, current
 from rag_assets.storage.page_labels import page_name, printed_label
 from rag_assets.viewer.highlight import render
 
@@ -42,22 +43,6 @@ def _item(found: bool, needle: str) -> str:
     return f"<li class='{'found' if found else 'missing'}'>{said}: {html.escape(needle[:200])}</li>"
 
 
-def catalog_reports(root: Path) -> Callable[[], dict[str, tuple]]:
-    """What a viewer over the data root ``root`` knows of its reports: sha1 -> (PDF, company, the report that
-    replaced it or None), read from the catalog again at every call."""
-    from rag_assets.storage.catalog import Catalog
-
-    def reports() -> dict[str, tuple]:
-        return {sha1: (Path(src.path), src.company_name, src.superseded_by)
-                for sha1, src in Catalog(Path(root) / "catalog.json").reports.items()}
-
-    return reports
-
-
-class Superseded(LookupError):
-    """A report whose PDF was replaced by a new version: its pages are gone (HTTP 410)."""
-
-
 class Viewer:
     """The pages, over the data root ``root`` and the reports ``reports`` knows."""
 
@@ -65,6 +50,7 @@ class Viewer:
         self.root, self.reports, self.base = Path(root), reports, base
         self._pdfium = threading.Lock()  # PDFium is not thread-safe: one page rendered at a time
         self._rendered: dict[tuple, tuple] = {}  # the last renders: a page view's image is fetched right after it
+        self._hashed: dict[tuple, str] = {}  # (path, size, time) -> the SHA-1 of a PDF that changed on disk
 
     def _render(self, path: Path, page: int, texts: list[str]):
         key = (str(path), path.stat().st_mtime_ns, page, tuple(texts))
@@ -179,15 +165,8 @@ class Viewer:
         return {(r["question_text"], r.get("kind", "")): r for r in self._evaluation(folder).get("rows", [])}
 
     def _report(self, sha1: str) -> tuple[Path, str]:
-        """(PDF, company) of a current report; ``Superseded`` when its PDF was replaced since (the file at its
-        path is another report's: rendering it would show pages the answer never cited)."""
-        found = self.reports().get(sha1)
-        if found is None:
-            raise KeyError(f"no report {sha1} in the catalog")
-        if len(found) > 2 and found[2]:
-            raise Superseded(f"report {sha1[:12]} of {found[1]}: its PDF was replaced by a new version (report "
-                             f"{found[2][:12]}); the pages this answer cited are no longer on disk")
-        return Path(found[0]), found[1]
+        """(PDF, company) of a current report (``reports.current``)."""
+        return current(self.reports().get(sha1), sha1, self._hashed)
 
     def _names(self) -> dict[str, str]:
         return {sha1: found[1] for sha1, found in self.reports().items()}
