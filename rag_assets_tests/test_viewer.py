@@ -168,16 +168,25 @@ def test_a_foreign_host_is_refused_and_a_control_character_answers_at_once(viewe
     assert _status(viewer + "/")[0] == 200  # and the server still answers
 
 
-def test_a_damaged_evaluation_file_is_one_line_and_the_server_goes_on(viewer, tmp_path):
+def test_a_damaged_evaluation_file_breaks_only_its_own_view_and_is_named(viewer, tmp_path):
+    """Issue 47 item 11: one damaged evaluation.json took '/' and '/configurations' down for every configuration
+    (the file not named). Each damaged file is now a line naming it; the other configurations are shown."""
     root = tmp_path / "root"
-    folder = root / "answers" / "broken"
-    folder.mkdir(parents=True)
-    (folder / "evaluation.json").write_text('{"rows": [1, 2]}')  # valid JSON, not the shape written
+    for name, text in (("broken", '{"rows": [1, 2]}'), ("cut", '{"summary": {"G_perc')):  # wrong shape, cut
+        folder = root / "answers" / name
+        folder.mkdir(parents=True)
+        (folder / "evaluation.json").write_text(text)
+    rec = AnswerRecord(question_text=QUESTION, kind="boolean", value=False, config="local")
+    score_answers([rec.to_dict()], {QUESTION: {"kind": "boolean", "answers": ["True"], "reference_pools": []}},
+                  root / "answers" / "local")
     server = serve(Viewer(root, lambda: {}), 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         status, body = _status(f"http://127.0.0.1:{server.server_port}/")
-        assert status == 500 and body.startswith(b"error: ") and b"\n" not in body.strip()
+        assert status == 200 and b"local: 1 wrong" in body
+        assert b"answers/broken/evaluation.json cannot be read" in body and b"answers/cut/evaluation.json" in body
+        status, body = _status(f"http://127.0.0.1:{server.server_port}/configurations")
+        assert status == 200 and b"answers/cut/evaluation.json cannot be read" in body and b"<svg" in body
         assert _status(f"http://127.0.0.1:{server.server_port}/page/{SHA1}/1")[0] == 404
     finally:
         server.shutdown()

@@ -118,11 +118,17 @@ class Viewer:
 
     def configurations(self) -> bytes:
         """Every evaluated configuration's figures side by side: a table and a bar chart."""
-        summaries = {folder: self._summary(folder) for folder in self._evaluated()}
+        summaries, damaged = {}, []
+        for folder in self._evaluated():
+            try:
+                summaries[folder] = self._summary(folder)
+            except (ValueError, RuntimeError, AttributeError) as exc:  # one damaged file: its own line
+                damaged.append(_damaged(folder, exc))
         if not summaries:
-            return _doc("configurations", "<p>no evaluated configuration yet (rag-assets evaluate)</p>")
+            return _doc("configurations", "".join(damaged) or
+                        "<p>no evaluated configuration yet (rag-assets evaluate)</p>")
         return _doc("configurations", "<h3>Configurations side by side</h3>" + compare_chart(summaries)
-                    + compare_table(summaries))
+                    + compare_table(summaries) + "".join(damaged))
 
     def _evaluated(self) -> list[str]:
         return sorted(p.name for p in (self.root / "answers").glob("*") if (p / "evaluation.json").exists())
@@ -141,7 +147,11 @@ class Viewer:
     def index(self) -> bytes:
         parts = ["<p><a href='/configurations'>every configuration's figures side by side</a></p>"]
         for folder in self._evaluated():
-            wrong = [r for r in self._scored(folder).values() if r.get("value_score", 1) < 1]
+            try:
+                wrong = [r for r in self._scored(folder).values() if r.get("value_score", 1) < 1]
+            except (ValueError, RuntimeError, AttributeError, TypeError, KeyError) as exc:
+                parts.append(_damaged(folder, exc))  # one damaged file breaks only its own list, named
+                continue
             links = "".join(f"<li><a href='{answer_url(self.base, folder, r['question_text'], r.get('kind', ''))}'>"
                             f"{html.escape(r['question_text'][:140])}</a></li>" for r in wrong)
             parts.append(f"<h3 id='{html.escape(folder, quote=True)}'>{html.escape(folder)}: {len(wrong)} wrong</h3>"
@@ -189,6 +199,11 @@ def compare_table(summaries: dict[str, dict]) -> str:
                    + "".join(f"<td>{html.escape(_figure_text(s.get(key)))}</td>" for s in summaries.values())
                    + "</tr>" for key, shown, _ in FIGURES)
     return f"<table border='1' cellpadding='4'><tr><th>figure</th>{head}</tr>{rows}</table>"
+
+
+def _damaged(folder: str, exc: Exception) -> str:
+    return (f"<p class='missing'>answers/{html.escape(folder)}/evaluation.json cannot be read "
+            f"({html.escape(type(exc).__name__)}: {html.escape(str(exc)[:200])}): evaluate again to rewrite it</p>")
 
 
 def _figure_text(value) -> str:
