@@ -211,7 +211,8 @@ def test_a_burst_of_200_concurrent_requests_is_answered_in_full(viewer):
 
 def test_configurations_are_compared_in_one_table_and_one_chart(viewer, tmp_path):
     """Issue 39: every evaluated configuration's figures side by side, a bar per configuration and figure;
-    rendered by Chromium."""
+    rendered by Chromium. Issue 47 item 13: every figure in the unit its header names (a fraction 1.0 under
+    'value accuracy %' was shown as 1), the chart with a percent axis and each bar's value, readable at 1280 px."""
     root = tmp_path / "root"
     for folder, value in (("local", True), ("local-fast", False)):
         rec = AnswerRecord(question_text=QUESTION, kind="boolean", value=value, config=folder,
@@ -224,7 +225,10 @@ def test_configurations_are_compared_in_one_table_and_one_chart(viewer, tmp_path
     try:
         page = _get(base + "/configurations").decode()
         assert "<th>local</th><th>local-fast</th>" in page
-        assert "<tr><td>value accuracy %</td><td>1</td><td>0</td></tr>" in page
+        assert "<tr><td>value accuracy %</td><td>100.0</td><td>0.0</td></tr>" in page
+        assert "<tr><td>G %</td><td>100.0</td><td>0.0</td></tr>" in page  # already percent: not scaled again
+        assert ">100</text>" in page and ">50</text>" in page  # the axis's ticks
+        assert int(page.split("<svg width='")[1].split("'")[0]) <= 1280  # one screen wide
         assert "<title>local: value accuracy % 100.0</title>" in page and "<title>local-fast: value accuracy % 0.0</title>" in page
         assert "href='/configurations'" in _get(base + "/").decode()
         if CHROMIUM:
