@@ -86,6 +86,9 @@ def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, 
     assert f"answers, submission and evaluation.json -> {folder}" in capsys.readouterr().out
     evaluation = json.loads((folder / "evaluation.json").read_text())
     assert evaluation["summary"]["configuration"] == "local-fast+top_pages=2"
+    assert main(["evaluate", "--config", "local-fast", "--set", "top_pages=2", "--questions", str(only_unknown),
+                 "--gold", str(gold)]) == 0  # evaluate says what it reuses (issue 47 item 1)
+    assert "resuming: 1 answer(s) reused" in capsys.readouterr().out
 
     assert main(["answer", q, "--out", str(out), "--config", "local", "--model", "qwen2.5-coder-0.5b",
                  "--set", "top_pages=2"]) == 0  # another preset with the same model: other settings still

@@ -316,6 +316,7 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
     assert both["winner G_percent"] == 100.0 and both["local G_percent"] == plotted["local G_percent"].value
     meta = result.asset_materializations_for_node("answers")[0].metadata
     assert meta["questions"].value == 3 and meta["errors"].value == 0
+    assert (meta["answers_reused"].value, meta["answered_in_this_run"].value) == (0, 3)  # issue 47 item 1: said
     ev = result.asset_materializations_for_node("evaluation")[0].metadata
     (ev,) = [m.metadata for m in result.asset_materializations_for_node("evaluation")
              if m.asset_key == dg.AssetKey("evaluation")]  # the node also records accuracy_by_config
@@ -329,7 +330,7 @@ def test_answers_and_evaluation_assets(ingested, tmp_path):
     assert row.data["gold_pages"] == f"Northwind Widgets plc p1 (printed 2) (Northwind Widgets plc 2023 {nw[:8]})"  # partition
     from rag_assets.viewer.evidence import answer_url  # the same wrong answer, a clickable link to the viewer
 
-    assert f"({answer_url('http://127.0.0.1:3100', 'local', qs[2]['text'])})" in ev["wrong_answers_evidence"].value
+    assert f"({answer_url('http://127.0.0.1:3100', 'local', qs[2]['text'], 'boolean')})" in ev["wrong_answers_evidence"].value
     sub = json.loads((root / "answers" / "local" / "submission.json").read_text())
     assert [a["value"] for a in sub["answers"]] == [True, 406100000.0, False]
     assert sub["answers"][1]["references"] == [{"pdf_sha1": nw, "page_index": 3}]

@@ -139,7 +139,7 @@ def test_a_report_is_found_by_typing_its_company_name_as_printed(ui, page):
 def test_a_wrong_answers_link_in_the_evaluation_opens_the_highlighted_cited_page(ui, page):
     page.goto(ui["ui"] + "/assets/evaluation?view=partitions&partition=local")
     _dismiss_welcome(page)
-    link = page.locator(f'a[href="{answer_url(ui["viewer"], "local", QUESTION)}"]')
+    link = page.locator(f'a[href="{answer_url(ui["viewer"], "local", QUESTION, "number")}"]')
     link.first.wait_for()
     assert link.first.inner_text() == QUESTION
     # the viewer's list of this configuration's wrong answers opens in a new tab, the Dagster UI stays

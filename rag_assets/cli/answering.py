@@ -48,6 +48,16 @@ def out_problem(out: Path, inputs: list[Path]) -> str | None:
     return None
 
 
+def say_reused(service, questions, log_path: Path) -> None:
+    """How many logged answers this run reuses (the same settings, model and indexes made them), and why the
+    others are answered again."""
+    reused, logged = service.reusable(questions, log_path)
+    if logged:
+        print(f"resuming: {reused} answer(s) reused from {log_path}"
+              + (f"; {logged - reused} made with other settings, model or indexes are answered again"
+                 if logged > reused else ""))
+
+
 def cmd_answer(args) -> int:
     out = Path(args.out).resolve()
     problem = out_problem(out, [Path(args.questions)])
@@ -62,11 +72,7 @@ def cmd_answer(args) -> int:
     repeated = len(questions) - len({(q.text, q.kind) for q in questions})
     if repeated:
         print(f"note: {repeated} question(s) repeat an earlier one (same text and kind): each is answered once")
-    reused, logged = service.reusable(questions, log_path)
-    if logged:
-        print(f"resuming: {reused} answer(s) reused from {log_path}"
-              + (f"; {logged - reused} made with other settings, model or indexes are answered again"
-                 if logged > reused else ""))
+    say_reused(service, questions, log_path)
     records = service.answer(questions, log_path, out, run_id=f"{service.settings.label}:{out.name}",
                              progress=progress_printer())
     failed = failed_count(records)
@@ -126,6 +132,7 @@ def cmd_evaluate(args) -> int:
     gold = load_gold(gold_path)
     questions = questions_or_exit(args.questions or default.questions_path)
     service = answering(args.config, args.model, args.base_url, parse_sets(args.set))
+    say_reused(service, questions, service.settings.out_dir / "answers.jsonl")
     scored = service.evaluate(questions, gold, progress=progress_printer())
     print(json.dumps(scored.summary, indent=2))
     print(f"answers, submission and evaluation.json -> {service.settings.out_dir}")

@@ -67,6 +67,9 @@ def answers(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResou
     if log_path.exists() and context.run.tags.get("rag_assets/resume", "true") != "true":
         log_path.unlink()
     t0 = time.perf_counter()
+    kept, logged = service.reusable(questions, log_path)
+    context.log.info(f"{kept} answer(s) reused (the same settings, model and indexes made them); "
+                     f"{logged - kept} logged with other settings, model or indexes are answered again")
 
     reused: list[int] = []  # answers reused before the first new one (known at the first progress call)
 
@@ -77,7 +80,8 @@ def answers(context: dg.AssetExecutionContext, store: ReportStore, llm: LLMResou
 
     records = service.answer(questions, progress=progress)
     n = len(records)
-    metadata = _answers_metadata(records, settings, time.perf_counter() - t0)
+    metadata = {**_answers_metadata(records, settings, time.perf_counter() - t0), "answers_reused": kept,
+                "answered_in_this_run": len({(q.text, q.kind) for q in questions}) - kept}
     failed = [r for r in records if r.get("error")]
     if failed:
         raise dg.Failure(
