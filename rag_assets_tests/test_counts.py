@@ -79,3 +79,13 @@ def test_the_model_chooses_among_different_counts_of_the_year_found_on_any_page(
                           default_lexicon(), year=2021, counted="employees", count_pages=pages)
     assert reading.value == 9100 and reading.candidate.page_index == 11
     assert [c.figures[0].written for c in reading.candidates] == ["9,100", "1,500"]
+
+
+def test_employees_are_also_counted_as_the_people_a_sentence_says_the_company_employs():
+    """'At year end the Group employed 812 people' counts employees (the model, left to choose, wrote N/A for it);
+    '812 people visited' does not (no verb of employing)."""
+    from rag_assets.answer.evidence.counts import counted_in
+
+    assert counted_in("At year end the Group employed 812 people across its operations.", "employees") == ["812"]
+    assert counted_in("The company employs 4,210 staff in three countries.", "employees") == ["4,210"]
+    assert counted_in("The 812 people who visited our stores in 2022 were surveyed.", "employees") == []

@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, page_blocks
-from rag_assets.answer.question.counts import head_noun
+from rag_assets.answer.question.counts import COUNTED_AS, head_noun
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
 # words that never stand between a count and its noun: '31, 2021, we had 73,300 employees' counts no '31'
@@ -26,12 +26,15 @@ def counted_in(sentence: str, head: str) -> list[str]:
     """The figures (as printed) that stand before ``head`` in ``sentence``, at most ``BETWEEN`` words apart."""
     out = []
     want = _singular(head.lower())
+    verb, others = COUNTED_AS.get(want, ("", ()))
+    wants = {want, *others} if verb and re.search(verb, sentence, re.I) else {want}
     for m in TEXT_FIGURE_RE.finditer(sentence):
         if re.search(r"[$€£¥%]|percent", m.group(0), re.I):
             continue
         after = re.split(r"[^\w'-]+", sentence[m.end(): m.end() + 80].strip())
         words = [_singular(w.lower()) for w in after[: BETWEEN + 1]]
-        if want in words and not any(w in NOT_MODIFIERS or re.search(r"\d", w) for w in words[: words.index(want)]):
+        at = next((i for i, w in enumerate(words) if w in wants), None)
+        if at is not None and not any(w in NOT_MODIFIERS or re.search(r"\d", w) for w in words[:at]):
             out.append(m.group(0).strip())
     return out
 

@@ -14,6 +14,8 @@ COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s
                         r"are|is|had|has|have|in|at|as|of|for|that|which|employed|operated|on)\b", re.I),
              re.compile(r"\b(?P<noun>headcount|workforce)\b", re.I))
 NOUN_OF = {"headcount": "employees", "workforce": "employees"}
+# other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
+COUNTED_AS = {"employee": (r"\bemploy", ("people", "person", "staff", "individual", "worker"))}
 NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|millions?|billions?|thousands?|percent|times|days|years?)\b", re.I)
 
 
