@@ -50,6 +50,9 @@ def _shown(sub: AnswerRecord) -> dict:
     written) and a computation's operands, so that the evidence viewer highlights every company's value."""
     parsed = sub.parsed or {}
     chosen = [c for c in sub.candidates if "id" in c and c["id"] == parsed.get("candidate")][:1]
+    if not parsed:  # read by Python without the model (a count the sentences agree on): the cited candidate
+        cited = {(r["pdf_sha1"], r["page_index"]) for r in sub.references}
+        chosen = [c for c in sub.candidates if (c["sha1"], c["page_index"]) in cited][:1]
     return {"parsed": {k: parsed[k] for k in ("candidate", "value_as_written", "evidence_quote") if k in parsed},
             "candidates": chosen, "computation": sub.computation}
 
