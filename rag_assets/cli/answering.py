@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from rag_assets.answer.question.kinds import guess_kind
-from rag_assets.answer.service.questions import clean_text
+from rag_assets.answer.service.questions import clean_text, repeated
 from rag_assets.answer.service.scoring import load_gold
 from rag_assets.viewer.evidence import answer_url, needles, page_url, viewer_base
 from rag_assets.cli.common import (answering, failed_count, parse_sets, positive_int, progress_printer,
@@ -69,9 +69,9 @@ def cmd_answer(args) -> int:
     log_path = out.with_name(out.name + ".progress.jsonl")
     if args.restart:
         log_path.unlink(missing_ok=True)
-    repeated = len(questions) - len({(q.text, q.kind) for q in questions})
-    if repeated:
-        print(f"note: {repeated} question(s) repeat an earlier one (same text and kind): each is answered once")
+    n = repeated(questions)
+    if n:
+        print(f"note: {n} question(s) repeat an earlier one (same text and kind): each is answered once")
     say_reused(service, questions, log_path)
     records = service.answer(questions, log_path, out, run_id=f"{service.settings.label}:{out.name}",
                              progress=progress_printer())

@@ -30,19 +30,20 @@ def _chain(exc: BaseException):
         exc = exc.__cause__ or exc.__context__
 
 
+def _existing(path: Path) -> Path | None:
+    """``path``, or its nearest folder that exists (what a write there would land on)."""
+    return next((folder for folder in [path, *path.parents] if folder.exists()), None)
+
+
 def _read_only(path: Path) -> bool:
     """The file system holding ``path`` (or its nearest existing folder) is mounted read-only."""
-    for folder in [path, *path.parents]:
-        if folder.exists():
-            return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
-    return False
+    folder = _existing(path)
+    return folder is not None and bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
 
 
 def _free(path: Path) -> int | None:
-    for folder in [path, *path.parents]:
-        if folder.exists():
-            return shutil.disk_usage(folder).free
-    return None
+    folder = _existing(path)
+    return shutil.disk_usage(folder).free if folder is not None else None
 
 
 def storage_fault(exc: BaseException, where: list[Path]) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import quote, urlencode
 
+from rag_assets.answer.readers.record import cited_candidate
 from rag_assets.settings import read_settings
 
 Page = tuple[str, int]  # (report sha1, zero-based page)
@@ -31,11 +32,10 @@ def needles(record: dict) -> dict[Page, list[str]]:
     if chosen is not None:
         _add(out, (chosen["sha1"], int(chosen["page_index"])), chosen["label"][:120],
              parsed.get("value_as_written", ""))
-    elif not parsed and record.get("candidates") and cited:  # read by Python, no model: the cited candidate
-        first = next((c for c in record["candidates"] if (c["sha1"], int(c["page_index"])) in cited), None)
-        if first is not None:
-            _add(out, (first["sha1"], int(first["page_index"])), first["label"][:120],
-                 (first.get("figures") or [{}])[0].get("written", ""))
+    elif not parsed and (first := cited_candidate(record.get("candidates") or [],
+                                                  record.get("references") or [])) is not None:
+        _add(out, (first["sha1"], int(first["page_index"])), first["label"][:120],  # read by Python, no model
+             (first.get("figures") or [{}])[0].get("written", ""))
     for page in cited:
         _add(out, page, parsed.get("evidence_quote", ""))
         out.setdefault(page, [])

@@ -130,7 +130,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     scale = declared_scale(before[-600:]) or page_scale
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out, year_cells, section, months, compared = [], {}, "", durations(before), False
+    out, year_cells, section, heading, months, compared = [], {}, "", "", durations(before), False
     caption, quarters = table_caption(before), quarter_columns(before)
     for line in lines:
         cells = _cells(line)
@@ -149,10 +149,10 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         label = _label(cells)
         if label and not figs and _label(cells[:1]) == label:  # a heading row: its label in the first cell
             section = label
+            heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
         if not figs or not label:
             continue
         own = declared_scale(label) or scale  # 'Sales (millions)': the row declares its own scale
-        heading = "" if declared_scale(section) else section  # '(In millions except per share data)' is a scale
         unscaled = unscaled_label(f"{heading} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
         dated = dated_figures(figs, years, list(at), year_cells, compared, months, quarters)

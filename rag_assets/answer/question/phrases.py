@@ -40,8 +40,9 @@ def refused_scope(clause: str, library: Library) -> bool:
     """The clause asks what the statements do not print as such: an adjusted or per-unit figure (a per-share item
     of the library, 'diluted earnings per share', is printed as such), or a part of the company (a segment, a
     region) whose name it does not write ('by segment')."""
-    return adjusted(clause, library) or (SCOPE_RE.search(without_items(clause, library)) is not None
-                                         and not read_part(clause, library)[0])
+    rest = without_items(clause, library)
+    return ADJUSTED_RE.search(rest) is not None or (SCOPE_RE.search(rest) is not None
+                                                    and not read_part(clause, library)[0])
 
 
 def adjusted(clause: str, library: Library) -> bool:

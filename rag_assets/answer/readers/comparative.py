@@ -9,7 +9,7 @@ from typing import Callable
 
 from rag_assets.answer.evidence.numbers import NA, close, is_na
 from rag_assets.answer.routing.question_text import HIGHEST_RE, LOWEST_RE, comparative_metric
-from rag_assets.answer.readers.record import AnswerRecord
+from rag_assets.answer.readers.record import AnswerRecord, cited_candidate
 from rag_assets.answer.routing.router import Route
 from rag_assets.config import RunConfig
 from rag_assets.llm.structured import structured_call
@@ -51,8 +51,8 @@ def _shown(sub: AnswerRecord) -> dict:
     parsed = sub.parsed or {}
     chosen = [c for c in sub.candidates if "id" in c and c["id"] == parsed.get("candidate")][:1]
     if not parsed:  # read by Python without the model (a count the sentences agree on): the cited candidate
-        cited = {(r["pdf_sha1"], r["page_index"]) for r in sub.references}
-        chosen = [c for c in sub.candidates if (c["sha1"], c["page_index"]) in cited][:1]
+        found = cited_candidate(sub.candidates, sub.references)
+        chosen = [found] if found is not None else []
     return {"parsed": {k: parsed[k] for k in ("candidate", "value_as_written", "evidence_quote") if k in parsed},
             "candidates": chosen, "computation": sub.computation}
 

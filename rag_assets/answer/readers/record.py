@@ -58,12 +58,23 @@ class AnswerRecord:
 NA_NOTE_TAIL = (": N/A", "; answered N/A", ", answered N/A", ": answered N/A")
 
 
+def _defaulted(rec: dict) -> bool:
+    """A yes/no answered False for want of evidence: it cites no page (the yes/no form of N/A)."""
+    return rec.get("value") is False and not rec.get("references")
+
+
 def answered(rec: dict) -> bool:
     """The record holds an answer that cites its evidence: not an error, not N/A, not a False for want of
     evidence (no page cited)."""
     value = rec.get("value")
-    return not rec.get("error") and value is not None and str(value) != NA and \
-        not (value is False and not rec.get("references"))
+    return not rec.get("error") and value is not None and str(value) != NA and not _defaulted(rec)
+
+
+def cited_candidate(candidates: list[dict], references: list[dict]) -> dict | None:
+    """The first candidate on a page the answer cites: the figure Python read without the model (a count the
+    sentences agree on), which no model output names."""
+    cited = {(r["pdf_sha1"], int(r["page_index"])) for r in references}
+    return next((c for c in candidates if (c["sha1"], int(c["page_index"])) in cited), None)
 
 
 def na_reason(rec: dict) -> str:
@@ -71,8 +82,7 @@ def na_reason(rec: dict) -> str:
     sentence of the pages searched prints the item (or the part), the model chose nothing, a check failed; also
     why a yes/no is False for want of evidence (False citing no page: the yes/no form of N/A). '' for an answer
     that is neither."""
-    defaulted = rec.get("value") is False and not rec.get("references")
-    if str(rec.get("value")) != NA and not defaulted or rec.get("error"):
+    if str(rec.get("value")) != NA and not _defaulted(rec) or rec.get("error"):
         return ""
     said = [n for n in rec.get("notes", []) if "N/A" in n]
     if not said:

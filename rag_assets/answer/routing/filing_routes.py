@@ -78,9 +78,11 @@ class FilingRoutes:
             f = self.filings[sha1] = detect(f, self._cover(sha1))
         return f
 
-    def quarters(self, sha1s) -> dict[str, int]:
-        """The quarter each of ``sha1s`` reports on: 0 an annual report (its columns are fiscal years), the
-        quarter of an interim filing that names one; a filing of unknown type or quarter is left out."""
+    def quarters(self, route: Route, by_year: dict[int, tuple[str, ...]]) -> dict[str, int]:
+        """The quarter each report of ``route`` and of ``by_year`` (its company's other reports by year) reports
+        on: 0 an annual report (its columns are fiscal years), the quarter of an interim filing that names one; a
+        filing of unknown type or quarter is left out."""
+        sha1s = dict.fromkeys((*route.sha1s, *(s for reports in by_year.values() for s in reports)))
         out = {s: 0 if self.filing(s).doc_type == "annual" else self.filing(s).quarter for s in sha1s}
         return {s: q for s, q in out.items() if q is not None}
 

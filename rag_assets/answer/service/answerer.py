@@ -125,7 +125,7 @@ class Answerer:
         rec.llm_calls += len(plan.model_calls)
         computes = (plan.metric or plan.criterion) and not plan.quarter
         by_year = self.filing_routes.year_filings(route) if computes else {}  # other reports by the years they print
-        quarters = self.filing_routes.quarters(route.sha1s + tuple(s for r in by_year.values() for s in r))
+        quarters = self.filing_routes.quarters(route, by_year) if plan.metric or plan.criterion else {}
         if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year, quarters):
             return
         if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year, quarters):

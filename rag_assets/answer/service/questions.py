@@ -59,3 +59,8 @@ def load_questions(path: Path) -> list[Question]:
     if not out:
         raise QuestionsFileError(f"{path}: no questions")
     return out
+
+
+def repeated(questions: list[Question]) -> int:
+    """How many questions repeat an earlier one (the same text and kind): each is answered once."""
+    return len(questions) - len({(q.text, q.kind) for q in questions})

@@ -19,7 +19,7 @@ from rag_assets.storage.atomic import write_json
 from rag_assets.config import RunConfig, SettingsError
 from rag_assets.llm.factory import build_llm
 from rag_assets.index.embedding import make_embedder
-from rag_assets.answer.service.questions import Question
+from rag_assets.answer.service.questions import Question, repeated
 from rag_assets.retrieval.rerank import CrossEncoderReranker, LLMReranker, NoReranker, Reranker, YesNoReranker
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.search import Retriever
@@ -83,11 +83,10 @@ def reusable_answers(answerer: Answerer, questions: list[Question], answer_log: 
 
 def distinct(questions: list[Question]) -> list[Question]:
     """Each question (text and kind) once, in order; a repeated one is said in the log and answered once."""
-    seen = dict.fromkeys((q.text, q.kind) for q in questions)
-    if len(seen) < len(questions):
-        log.warning("%d question(s) repeat an earlier one (same text and kind): each is answered once",
-                    len(questions) - len(seen))
-    return [Question(text=t, kind=k) for t, k in seen]
+    n = repeated(questions)
+    if n:
+        log.warning("%d question(s) repeat an earlier one (same text and kind): each is answered once", n)
+    return [Question(text=t, kind=k) for t, k in dict.fromkeys((q.text, q.kind) for q in questions)]
 
 
 def record_lineage(db: AnswerDB, rec: AnswerRecord) -> None:
