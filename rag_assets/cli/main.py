@@ -93,5 +93,21 @@ def _written_folders(args) -> list[Path]:
     return [*out, data_root(), dagster_home()]
 
 
+def run() -> None:
+    """The console script. When a Ctrl-C abandoned answering calls in flight, the process ends at once with
+    main's code: Python's shutdown would stop those threads inside native code (a query embedding, a socket
+    read), and that aborts the process (SIGABRT, 'FATAL: exception not rethrown') instead of exiting 130. Every
+    answer made is already in the answer log (written and synced one by one)."""
+    from rag_assets.answer.service.run import abandoned_workers
+
+    code = main()
+    if abandoned_workers():
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -99,6 +99,14 @@ def record_lineage(db: AnswerDB, rec: AnswerRecord) -> None:
                     "records it from the answer log", rec.question_text[:80], db.path, type(exc).__name__, exc)
 
 
+WORKER = "answer-worker"
+
+
+def abandoned_workers() -> int:
+    """How many answering threads are still running a call (abandoned by a Ctrl-C)."""
+    return sum(t.is_alive() for t in threading.enumerate() if t.name == WORKER)
+
+
 def in_parallel(work: Callable, items: list, workers: int):
     """``work`` of each of ``items`` on ``workers`` threads, each result yielded as it is made (a failure raised
     in the caller). The threads are daemons and take the next item only while the caller waits: on Ctrl-C the
@@ -122,7 +130,7 @@ def in_parallel(work: Callable, items: list, workers: int):
                 results.put((None, exc))
 
     for _ in range(min(workers, len(items))):
-        threading.Thread(target=worker, daemon=True, name="answer-worker").start()
+        threading.Thread(target=worker, daemon=True, name=WORKER).start()
     try:
         for _ in items:
             result, exc = results.get()
