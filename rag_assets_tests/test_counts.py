@@ -30,6 +30,9 @@ class Page:
     ("How many retail stores did Globex operate as of May 31, 2019?", "retail stores", "stores"),
     ("How many dollars did Globex spend on research in 2021?", "", ""),  # an amount, not a count
     ("What was Globex's revenue in 2021?", "", ""),
+    # a change of a ratio counts no noun: the number beside 'percentage points' on a page is no answer
+    ("By how many percentage points did Globex's capital ratio change between 2021 and 2022?", "", ""),
+    ("How many basis points did Globex's margin expand in 2022?", "", ""),
 ])
 def test_what_a_question_counts(question, noun, head):
     assert counted_noun(question) == noun and head_noun(noun) == head

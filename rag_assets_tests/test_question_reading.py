@@ -431,6 +431,10 @@ def test_a_change_in_percentage_or_basis_points_is_the_difference_of_two_ratios(
     assert formula(q) == margins and asked_unit(q).ratio(0.0125) == 125
     q = "What was the change in Umbrella's operating margin from 2021 to 2022, in percentage points?"
     assert formula(q) == margins  # the unit in its own clause
+    assert formula("What was the change, in basis points, of Umbrella's operating margin from 2021 to 2022?") == \
+        margins  # the unit as an aside between the change and its figure
+    assert formula("What was the change (in percentage points) in Umbrella's operating margin from 2021 to 2022?") \
+        == margins
     assert formula("By how many bps did Umbrella's gross margin contract from fiscal 2021 to fiscal 2022?") == \
         "((gross profit 2022 / revenue 2022) - (gross profit 2021 / revenue 2021))"
     assert not asked_unit("What was BP's FY2022 net PP&E in USD millions?").basis_points

@@ -16,7 +16,8 @@ COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s
 NOUN_OF = {"headcount": "employees", "workforce": "employees"}
 # other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
 COUNTED_AS = {"employee": (r"\bemploy", ("people", "person", "staff", "individual", "worker"))}
-NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|millions?|billions?|thousands?|percent|times|days|years?)\b", re.I)
+NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|cents?|millions?|billions?|thousands?|percent(?:age)?|points?|bps|times|"
+                         r"days|years?)\b", re.I)  # units of an amount, a ratio or a change of one
 
 
 def counted_noun(question: str) -> str:

@@ -49,8 +49,8 @@ RELATIVE_RE = re.compile(r"%|percent|growth|grow|yoy|year[\s-]+over|rate", re.I)
 WORD_OPERATOR_RE = re.compile(r"\b(?:less|minus|plus|divided\s+by|times|multiplied\s+by)\b|\s[+*/]\s|"
                               rf"{OVER_DIVIDES}|"
                               r"(?<!\d)\s-\s(?!(?:fy\s?)?\d{4})", re.I)  # 'FY2017 - FY2019' is a span of years
-UNIT_PHRASE_RE = re.compile(r"(?i:\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+of\s+)?(?:usd|us\$|\$)?\s*(?:thousands|"
-                            r"millions|billions|percents?)\s*\)?)|\b(?i:for)\s+[A-Z][^?]*(?:\?.*)?$|\?.*$")
+UNIT_PHRASE_RE = re.compile(r"(?i:,?\s*\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+of\s+)?(?:usd|us\$|\$)?\s*(?:thousands|"
+                            r"millions|billions|(?:percentage|basis)\s+points|bps|percents?)\s*\)?,?)|\b(?i:for)\s+[A-Z][^?]*(?:\?.*)?$|\?.*$")
 STATEMENT_REF_RE = re.compile(  # 'on 3M's balance sheet', 'in its income statement': where, not what
     r"\b(?:on|in|from|per|according\s+to)\s+(?:the\s+|its\s+|their\s+|[\w&.-]+(?:'s|’s)\s+)?(?:consolidated\s+)?"
     r"(?:balance\s+sheets?|income\s+statements?|cash[\s-]+flows?\s+statements?|statements?\s+of\s+(?:financial\s+"
