@@ -28,6 +28,8 @@ DURATION_AFTER_RE = re.compile(r"^\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hou
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
 MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 DATE_NEIGHBOUR_RE = re.compile(rf"^\s*(?:{MONTHS})[a-z]*\b|\b(?:{MONTHS})[a-z]*\.?\s*$", re.I)
+# a column header that is a date ('June 30, 2023', 'Dec. 31, 2022', 'As of May 31, 2021'): its year's column
+DATE_CELL_RE = re.compile(rf"^(?:(?:as\s+)?(?:of|at)\s+)?(?:{MONTHS})[a-z]*\.?\s+\d{{1,2}},?\s+((?:19|20)\d\d)$", re.I)
 REFERENCE_BEFORE_RE = re.compile(r"\b(?:note|notes|page|pages|item|section|chapter|article|rule|level|tier)\s*$", re.I)
 PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s+)?(?:fiscal\s+|FY\s?)?"
                              r"((?:19[89]|20[0-4])\d)\b", re.I)
@@ -139,6 +141,10 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         at = {i: f for i, f in ((i, _cell_figure(c)) for i, c in enumerate(cells)) if f is not None}
         figs = list(at.values())
         head_scale = declared_scale(" ".join(c for c in cells if not _cell_figure(c)))
+        dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c)) for i, c in enumerate(cells)) if m}
+        if dates and not figs:  # '| (in millions) | June 30, 2023 | December 31, 2022 |': the years' columns
+            years, year_cells, compared, scale = list(dates.values()), dates, False, head_scale or scale
+            continue
         if figs and all(_is_year(f) for f in figs):
             years, scale = [f.written.strip("()") for f in figs], head_scale or scale
             year_cells = {i: f.written.strip("()") for i, f in at.items()}

@@ -28,6 +28,7 @@ class Computation:
     operands: list[Operand] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unfound: list[Item] = field(default_factory=list, repr=False)  # the operands missing, as the plan's items
 
     def to_dict(self) -> dict:
         return {"value": self.value, "formula": self.formula, "how": self.how, "missing": self.missing,
@@ -64,18 +65,20 @@ def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str 
 
 
 def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int = 0,
-              by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None):
-    """``nodes`` with every operand found into ``comp`` (or its name into ``comp.missing``): in ``sha1s``, else
-    in the company's other reports that print its year (``by_year``: a span longer than one report's columns),
-    else an item no row prints replaced by the library's formula for it (``otherwise``) where all of that
-    formula's operands are found; None when an operand is missing. ``quarters``: each report's own quarter (0
-    an annual report, whose columns are years)."""
+              by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None,
+              given: dict[Item, Operand] | None = None):
+    """``nodes`` with every operand found into ``comp`` (or its name into ``comp.missing``): ``given`` (read by
+    the number reader), else in ``sha1s``, else in the company's other reports that print its year (``by_year``:
+    a span longer than one report's columns), else an item no row prints replaced by the library's formula for
+    it (``otherwise``) where all of that formula's operands are found; None when an operand is missing.
+    ``quarters``: each report's own quarter (0 an annual report, whose columns are years)."""
     pages: dict[tuple, list[SourcePage]] = {}  # an item's pages of some reports serve all its years
     swaps: dict[Item, Node] = {}
     for item in dict.fromkeys(i for node in nodes for i in items_of(node)):
         spec = library.items.get(item.name)
-        found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, sha1s, lexicon),
-                             library.other_entities, library.item_names, quarters)
+        found = (given or {}).get(item) or \
+            find_operand(item, spec, _item_pages(pages, item, spec, retriever, sha1s, lexicon),
+                         library.other_entities, library.item_names, quarters)
         for other in () if found else (by_year or {}).get(item.year, ()):  # the company's other reports of the year
             found = find_operand(item, spec, _item_pages(pages, item, spec, retriever, (other,), lexicon),
                                  library.other_entities, library.item_names, quarters)
@@ -88,6 +91,7 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
             swaps[item] = alt
         else:
             comp.missing.append(show(item))
+            comp.unfound.append(item)
     if depth == 0 and comp.missing:
         comp.notes.append(f"no statement row prints {', '.join(comp.missing)}: N/A")
     if comp.missing:
@@ -153,11 +157,13 @@ def _value(node, comp: Computation) -> float | None:
 
 
 def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Library, lexicon,
-            by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None) -> Computation:
+            by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None,
+            given: dict[Item, Operand] | None = None) -> Computation:
     """Find every operand of ``plan`` in the reports ``sha1s`` (a year they do not print in ``by_year``'s reports
-    of it), evaluate, and write the result as ``unit`` asks."""
+    of it; ``given``: operands already read), evaluate, and write the result as ``unit`` asks."""
     comp = Computation(formula=show(plan.node), how=plan.how)
-    resolved = _find_all([plan.node], comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters)
+    resolved = _find_all([plan.node], comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters,
+                         given=given)
     if resolved is None:
         return comp
     node = resolved[0]

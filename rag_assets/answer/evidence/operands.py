@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
                                              preference, printed_labels, stem, year_figure)
-from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.formulas import Item, printed_ratio
 from rag_assets.answer.question.metric_library import ItemSpec, fold
 
 
@@ -95,6 +95,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     if item.part:
         return part_operand(item, spec, labels, pages, library_names, quarters)
     months = _months(item, spec)
+    ratio = spec is None and printed_ratio(item.name)  # 'CET1 capital ratio 13.8 %': read in percent
     best, best_key = None, None
     for rank, page in enumerate(pages):
         rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]
@@ -102,7 +103,8 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
             if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities):
                 continue
             match = _row_match(cand, spec, labels)
-            fig = year_figure(cand, item.year, months, own(quarters, cand), item.quarter) if match >= 1.0 else None
+            fig = year_figure(cand, item.year, months, own(quarters, cand), item.quarter, ratio) \
+                if match >= 1.0 else None
             if fig is None:
                 continue
             standing = (TYPED if page.statement else 0.0) + (TITLED if page.titled_statement else 0.0) + \
@@ -113,15 +115,21 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     if best is None:
         return None
     cand, fig, rows, i = best
-    value = cand.value_of(fig)
+    value = fig.value / 100 if ratio else _signed(cand.value_of(fig), spec, rows, i, item.year)
+    scale, words = (1.0, "") if ratio else (cand.scale, cand.scale_words)
+    return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index, scale, words,
+                   months=item.months, quarter=item.quarter)
+
+
+def _signed(value: float, spec: ItemSpec | None, rows: list[Candidate], i: int, year: int) -> float:
+    """Row ``i``'s figure with the sign the library gives its item (an amount without one is positive)."""
     if not (spec and spec.signed):
-        value = abs(value)
-    elif value > 0 and LOSS_ONLY_RE.search(fold(label_head(cand.label))):
-        value = -value  # 'Net loss 660' printed without brackets: the loss is the sign
-    elif spec.deducted and printed_as_deduction(rows, i, item.year):
-        value = -value  # 'Provision for income taxes (491)' subtracted as printed: an expense of 491
-    return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index,
-                   cand.scale, cand.scale_words, months=item.months, quarter=item.quarter)
+        return abs(value)
+    if value > 0 and LOSS_ONLY_RE.search(fold(label_head(rows[i].label))):
+        return -value  # 'Net loss 660' printed without brackets: the loss is the sign
+    if spec.deducted and printed_as_deduction(rows, i, year):
+        return -value  # 'Provision for income taxes (491)' subtracted as printed: an expense of 491
+    return value
 
 
 def _row_match(cand: Candidate, spec: ItemSpec | None, labels: tuple[str, ...]) -> float:
@@ -166,9 +174,13 @@ def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[st
     if names_part(cand.label, part) and (names_item(cand.section, spec, labels, library_names) or
                                          not cand.section and names_item(cand.caption, spec, labels, library_names)):
         return 2.0
-    if label_match(cand.label, labels) >= 2.5 and heads(cand.caption, part):
+    if label_match(SEGMENT_WORDS_RE.sub("", cand.label), labels) >= 2.5 and heads(cand.caption, part):
         return 1.5
     return 0.0
+
+
+# in a part's own results, the item's row may say whose it is: 'Business segment operating income', 'Segment sales'
+SEGMENT_WORDS_RE = re.compile(r"^\s*(?:business\s+|reportable\s+|operating\s+)?segments?\s+(?=\w)", re.I)
 
 
 LEGAL_RE = r"(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|ag|sa|nv|se)\b"

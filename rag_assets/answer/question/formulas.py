@@ -101,6 +101,15 @@ def evaluate(node: Node, values: dict[Item, float]) -> float:
     return {"+": a + b, "-": a - b, "*": a * b, "/": a / b if b else float("nan")}[node.op]
 
 
+# a line item the library does not know whose name says it is a ratio ('CET1 capital ratio', 'net interest
+# margin', 'return on tangible common equity'): a filing prints it in percent, and it has no currency
+PRINTED_RATIO_RE = re.compile(r"\b(?:ratio|rate|margin|yield|percentage)$|%$|^return\s+on\b")
+
+
+def printed_ratio(name: str) -> bool:
+    return PRINTED_RATIO_RE.search(name) is not None
+
+
 def money(node: Node) -> bool:
     """An amount (items added and subtracted), not a ratio: its answer takes the asked scale (USD millions)."""
     return _dim(node) == 1
@@ -108,7 +117,7 @@ def money(node: Node) -> bool:
 
 def _dim(node: Node) -> int:
     if isinstance(node, Item):
-        return 1
+        return 0 if printed_ratio(node.name) else 1
     if isinstance(node, Const):
         return 0
     if isinstance(node, Mean):

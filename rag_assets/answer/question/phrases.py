@@ -201,6 +201,6 @@ def printed_item(text: str) -> str | None:
     key = name_key(text)
     words = key.split()
     if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or SCOPE_RE.search(key) or \
-            re.search(r"\d", key):
+            re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
         return None
     return key

@@ -30,6 +30,7 @@ class NumberReading:
     error: str | None = None
     p_yes: float | None = None  # the model's probability that the chosen line states the metric (verify)
     percent: bool = False  # the figure read is a percentage (no scale to write it in)
+    written: str = ""  # the figure read, as printed
 
 
 def metric_text(query: str) -> str:
@@ -183,6 +184,7 @@ def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
     """The count every sentence of the year prints beside ``counted``: the answer, no model asked."""
     reading = NumberReading(candidates=counts)
     chosen = reading.candidate = counts[0]
+    reading.written = chosen.figures[0].written
     reading.value = float(f"{chosen.value_of(chosen.figures[0]):.12g}")
     reading.notes.append(f"a count printed beside '{counted}': {chosen.figures[0].written} (page "
                          f"{chosen.page_index}); every sentence of the pages that prints one agrees")
@@ -229,7 +231,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     chosen, fig = found
     if not _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min):
         return reading
-    reading.candidate, reading.percent = chosen, fig.percent
+    reading.candidate, reading.percent, reading.written = chosen, fig.percent, fig.written
     reading.value = float(f"{chosen.value_of(fig):.12g}")
     if chosen.scale != 1.0 and not (fig.own_scale or fig.percent):
         reading.notes.append(f"{fig.written} x {chosen.scale:g} ({chosen.scale_words})")

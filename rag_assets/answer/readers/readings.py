@@ -4,6 +4,8 @@ or decides from statement rows alone."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rag_assets.answer.evidence.computed import compute, decide
 from rag_assets.answer.question.formulas import Item
 from rag_assets.answer.question.metric_library import default_library
@@ -11,6 +13,7 @@ from rag_assets.answer.question.planning import QuestionPlan
 from rag_assets.answer.readers.boolean_reader import BooleanReading, cited as boolean_cited
 from rag_assets.answer.readers.names_reader import NamesReading, cited as names_cited
 from rag_assets.answer.readers.number_reader import NumberReading
+from rag_assets.answer.readers.operand_reader import read_missing
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.readers.record import AnswerRecord, add_call, note_computation, take_computation
 from rag_assets.answer.evidence.statements import Statement
@@ -93,17 +96,31 @@ def take_number(rec: AnswerRecord, reading: NumberReading, pages: list[Retrieved
 
 def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: AnswerRecord,
                   question: str, by_year: dict[int, tuple[str, ...]] | None = None,
-                  quarters: dict[str, int] | None = None) -> bool:
+                  quarters: dict[str, int] | None = None, read: Callable[[Item], NumberReading] | None = None
+                  ) -> bool:
     """A number question whose plan is a formula (its own definition, a standard form or metric, a line item):
-    computed from cited statement rows (``answer.computed``). True when that is the answer (a value, or N/A for a
-    formula of Python's reader with an operand missing); a single line item, or a plan the model wrote, that
-    does not compute is left to the number reader. ``by_year``: the company's other reports by the years they
-    print, read for a year ``sha1s`` do not print; ``quarters``: each report's own quarter (0 annual)."""
+    computed from cited statement rows (``answer.computed``), an operand no row prints read by the number reader
+    (``read``, ``operand_reader``). True when that is the answer (a value, an error, or N/A for a formula of
+    Python's reader with an operand missing); a single line item, or a plan the model wrote, that does not
+    compute is left to the number reader. ``by_year``: the company's other reports by the years they print, read
+    for a year ``sha1s`` do not print; ``quarters``: each report's own quarter (0 annual)."""
     if plan.metric is None:
         return False
-    comp = compute(plan.metric, asked_unit(question), retriever, sha1s, default_library(), default_lexicon(), by_year,
-                   quarters)
-    if comp.value == NA and (isinstance(plan.metric.node, Item) or plan.source == "model"):
+    args = (plan.metric, asked_unit(question), retriever, sha1s, default_library(), default_lexicon(), by_year,
+            quarters)
+    comp = compute(*args)
+    single = isinstance(plan.metric.node, Item)
+    if comp.value == NA and read is not None and not single:
+        given, readings, said = read_missing(comp.unfound, read)
+        for reading in readings:
+            if reading.result is not None:
+                add_call(rec, reading.result)
+            rec.error = rec.error or reading.error
+        if rec.error:
+            return True
+        rec.notes += said
+        comp = compute(*args, given=given) if given else comp
+    if comp.value == NA and (single or plan.source == "model"):
         note_computation(rec, comp, "the plan does not compute: the number reader reads the figure instead")
         return False
     take_computation(rec, comp)

@@ -7,6 +7,7 @@ change from checked statements (``boolean_reader``, ``names_reader``); the model
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from rag_assets.answer.readers.boolean_reader import read_boolean
 from rag_assets.answer.readers.comparative import answer_comparative
@@ -14,18 +15,16 @@ from rag_assets.answer.evidence.evidence_policy import asks_event
 from rag_assets.answer.routing.filing_routes import FilingRoutes
 from rag_assets.answer.routing.filings import Filing
 from rag_assets.answer.question.metric_library import default_library
-from rag_assets.answer.question.period import asked_period, asks_latest_year, with_latest_year
+from rag_assets.answer.question.period import asks_latest_year, with_latest_year
 from rag_assets.answer.question.planning import QuestionPlan, plan_question
 from rag_assets.answer.readers.names_reader import read_names
-from rag_assets.answer.readers.number_reader import read_number
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.readers.passage_reader import na_value, read_passages
 from rag_assets.answer.routing.question_text import retrieval_query, too_long
-from rag_assets.answer.readers.readings import (take_boolean, take_computed, take_decided, take_names, take_number,
-                                                take_retrieval)
+from rag_assets.answer.readers.readings import take_boolean, take_computed, take_decided, take_names, take_retrieval
+from rag_assets.answer.service.number_reads import NumberReads
 from rag_assets.answer.readers.record import AnswerRecord, na_reason
 from rag_assets.answer.routing.router import Route
-from rag_assets.answer.evidence.units import report_dollar
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.deadlines import deadline
@@ -51,7 +50,7 @@ class Answerer:
         self.retriever = retriever
         self.llm = llm
         self.reranker = reranker or NoReranker()
-        self._dollars: dict[str, str] = {}  # report -> what a bare '$' means in it
+        self.numbers = NumberReads(cfg, llm, retriever, self.rank_pages)
 
     # -- public -----------------------------------------------------------------------------------
 
@@ -126,7 +125,8 @@ class Answerer:
         computes = (plan.metric or plan.criterion) and not plan.quarter
         by_year = self.filing_routes.year_filings(route) if computes else {}  # other reports by the years they print
         quarters = self.filing_routes.quarters(route, by_year) if plan.metric or plan.criterion else {}
-        if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year, quarters):
+        if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year, quarters,
+                                              partial(self.numbers.operand, route)):
             return
         if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year, quarters):
             return
@@ -137,7 +137,7 @@ class Answerer:
             self._read_names(question, query, route, ranked, rec)
             return
         if kind == "number" and self.cfg.number_reader == "candidates":
-            self._read_number(question, query, route, ranked, rec, plan)
+            self.numbers.question(question, query, route, ranked, rec, plan)
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
 
@@ -161,37 +161,9 @@ class Answerer:
         take_boolean(rec, read_boolean(self.llm, question, query, pages, default_lexicon(), self.cfg.max_statements,
                                        self.cfg.boolean_threshold, self.filing_routes.period_year(route)), pages)
 
-    def _read_number(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
-                     rec: AnswerRecord, plan: QuestionPlan) -> None:
-        """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader); the
-        plan's part of the company, which every candidate must name, and what a count question counts."""
-        pages = ranked[: self.cfg.number_pages]
-        for sha1 in route.sha1s:
-            if sha1 not in self._dollars:
-                self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
-        every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
-        year = asked_period(question).target
-        reading = read_number(self.llm, question, query, pages,
-                              default_lexicon(), self._dollars, self.cfg.max_candidates,
-                              verify_min=self.cfg.number_verify_min, year=year,
-                              part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
-                              quarter=(year, plan.quarter) if plan.quarter and year else None)
-        read = {(c.sha1, c.page_index) for c in reading.candidates}
-        take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
-                    question)
-
-
     def _sub_question(self, sub_q: str, route: Route, sub: AnswerRecord, query: str) -> None:
         """A comparison's number sub-question for one company (``answer.comparative``)."""
         self._single(sub_q, "number", route, sub, query=query)
-
-
-def every_page(retriever: Retriever, route: Route, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
-    """Every page of the route's reports: the ranked ones first, then the others in page order."""
-    seen = {(p.sha1, p.page_index) for p in ranked}
-    rest = [RetrievedPage(sha1, i, 0.0, text, []) for sha1 in route.sha1s
-            for i, text in sorted(retriever.index(sha1).pages.items()) if (sha1, i) not in seen]
-    return list(ranked) + rest
 
 
 def reads_statements(cfg, llm, kind: str, question: str) -> bool:

@@ -1,0 +1,67 @@
+"""The number reader as the answerer calls it: for a whole question (``question``), and for one operand of a
+formula that no statement row prints (``operand``, see ``readers.operand_reader``); what a bare '$' means in each
+report is read once."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rag_assets.answer.evidence.units import report_dollar
+from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.period import asked_period
+from rag_assets.answer.question.planning import QuestionPlan
+from rag_assets.answer.readers.number_reader import NumberReading, read_number
+from rag_assets.answer.readers.operand_reader import operand_question
+from rag_assets.answer.readers.readings import take_number
+from rag_assets.answer.readers.record import AnswerRecord
+from rag_assets.answer.routing.question_text import retrieval_query
+from rag_assets.answer.routing.router import Route
+from rag_assets.config import RunConfig
+from rag_assets.retrieval.query import default_lexicon
+from rag_assets.retrieval.search import RetrievedPage, Retriever
+
+
+class NumberReads:
+    def __init__(self, cfg: RunConfig, llm, retriever: Retriever, rank: Callable):
+        self.cfg, self.llm, self.retriever = cfg, llm, retriever
+        self.rank = rank  # (question, route, query) -> (ranked pages, chunks, usage)
+        self._dollars: dict[str, str] = {}  # report -> what a bare '$' means in it
+
+    def question(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
+                 rec: AnswerRecord, plan: QuestionPlan) -> None:
+        """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader); the
+        plan's part of the company, which every candidate must name, and what a count question counts."""
+        pages = ranked[: self.cfg.number_pages]
+        every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
+        year = asked_period(question).target
+        reading = read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
+                              self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
+                              part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
+                              quarter=(year, plan.quarter) if plan.quarter and year else None)
+        read = {(c.sha1, c.page_index) for c in reading.candidates}
+        take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
+                    question)
+
+    def operand(self, route: Route, item: Item) -> NumberReading:
+        """One operand of a formula read by the number reader from the pages ranked for it alone."""
+        question = operand_question(route.company, item)
+        query = retrieval_query(question, route.company, route.written)
+        ranked = self.rank(question, route, query)[0]
+        return read_number(self.llm, question, query, ranked[: self.cfg.number_pages], default_lexicon(),
+                           self.dollars(route), self.cfg.max_candidates, verify_min=self.cfg.number_verify_min,
+                           year=item.year, part=item.part, months=item.months,
+                           quarter=(item.year, item.quarter) if item.quarter else None)
+
+    def dollars(self, route: Route) -> dict[str, str]:
+        for sha1 in route.sha1s:
+            if sha1 not in self._dollars:
+                self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
+        return self._dollars
+
+
+def every_page(retriever: Retriever, route: Route, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
+    """Every page of the route's reports: the ranked ones first, then the others in page order."""
+    seen = {(p.sha1, p.page_index) for p in ranked}
+    rest = [RetrievedPage(sha1, i, 0.0, text, []) for sha1 in route.sha1s
+            for i, text in sorted(retriever.index(sha1).pages.items()) if (sha1, i) not in seen]
+    return list(ranked) + rest

@@ -1,0 +1,92 @@
+"""Any figure the filings print as an operand (issue 45): a ratio as printed ('CET1 capital ratio 13.8 %') is an
+operand of a formula in percent; a table whose columns are headed by dates ('June 30, 2023 | December 31, 2022')
+dates its rows; an operand no row prints is read by the number reader, and Python checks what it read before
+computing."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.answer.evidence.candidates import Candidate, Figure, page_candidates
+from rag_assets.answer.evidence.operands import SourcePage, find_operand
+from rag_assets.answer.question.formulas import Item, money, show
+from rag_assets.answer.question.metric_library import default_library
+from rag_assets.answer.question.plan import plan
+from rag_assets.answer.question.unit import asked_unit
+from rag_assets.answer.readers.number_reader import NumberReading
+from rag_assets.answer.readers.operand_reader import MODEL_OPERANDS, operand_from, operand_question, read_missing
+
+LIB = default_library()
+CAPITAL = ("Capital metrics of the Firm\n| (in millions, except ratios) | June 30, 2023 | December 31, 2022 |\n"
+           "| --- | --- | --- |\n| CET1 capital | $ 235,827 | $ 218,934 |\n| CET1 capital ratio | 13.8 % | 13.2 % |\n"
+           "| Tier 1 leverage ratio | 7.2 % | 6.6 % |\n")
+
+
+def test_a_change_in_points_of_a_ratio_the_library_does_not_know_is_planned_as_printed():
+    q = "By how many percentage points did Tarn's CET1 capital ratio change between December 31, 2022 and June 30, 2023?"
+    found = plan(q, LIB)
+    assert show(found.node) == "(cet1 capital ratio 2023 - cet1 capital ratio 2022)" and not money(found.node)
+    assert asked_unit(q).ratio(0.006) == pytest.approx(0.6)
+    q = "How many basis points did Tarn's Tier 1 leverage ratio change from 2022 to 2023?"
+    assert show(plan(q, LIB).node) == "(tier 1 leverage ratio 2023 - tier 1 leverage ratio 2022)"
+    assert money(plan("What was Tarn's membership fee revenue in 2023?", LIB).node)  # an amount stays one
+
+
+def test_columns_headed_by_dates_date_the_rows_and_declare_their_scale():
+    rows = {c.label: c for c in page_candidates(CAPITAL, "s", 3)}
+    assert [f.period for f in rows["CET1 capital"].figures] == ["2023", "2022"]
+    assert rows["CET1 capital"].scale == 1e6
+
+
+def test_a_ratio_operand_is_read_from_its_percentage_and_an_amount_never_is():
+    pages = [SourcePage("s", 3, CAPITAL, False)]
+    later, earlier = (find_operand(Item("cet1 capital ratio", y), None, pages) for y in (2023, 2022))
+    assert (later.value, earlier.value, later.scale) == (pytest.approx(0.138), pytest.approx(0.132), 1.0)
+    assert find_operand(Item("cet1 capital", 2023), None, pages).value == 235_827e6
+    percent_only = ("| | 2023 | 2022 |\n| --- | --- | --- |\n| Membership fee revenue | 4.2 % | 4.0 % |\n")
+    assert find_operand(Item("membership fee revenue", 2023), None, [SourcePage("s", 1, percent_only, False)]) is None
+
+
+def _reading(written: str, value: float, percent: bool) -> NumberReading:
+    row = Candidate("s", 9, "row", "Net interest margin", (Figure(written, value, percent, "2023"),), 1e6, "in millions")
+    return NumberReading(value=value, candidate=row, percent=percent, written=written)
+
+
+def test_what_the_number_reader_read_is_an_operand_only_of_its_kind():
+    item = Item("net interest margin", 2023, quarter=2)
+    assert operand_question("Tarn", item) == "What was Tarn's net interest margin in the second quarter of 2023?"
+    assert operand_question("Tarn", Item("revenue", 2022, part="cloud", months=6)) == \
+        "What was Tarn's cloud revenue in the first six months of 2022?"
+    found, _ = operand_from(item, _reading("2.64 %", 2.64, True))
+    assert found.value == pytest.approx(0.0264) and found.page_index == 9 and found.scale == 1.0
+    found, why = operand_from(item, _reading("21,779", 21_779e6, False))
+    assert found is None and "is not a percentage" in why
+    found, why = operand_from(Item("net interest income", 2023), _reading("2.64 %", 2.64, True))
+    assert found is None and "an amount" in why
+    assert operand_from(Item("net interest income", 2023), NumberReading())[0] is None
+
+
+def test_more_operands_missing_than_the_model_may_read_are_not_read():
+    asked = []
+    items = [Item(f"x{i}", 2023) for i in range(MODEL_OPERANDS + 1)]
+    assert read_missing(items, lambda item: asked.append(item)) == (None, [], []) and asked == []
+    given, readings, notes = read_missing(items[:1], lambda item: NumberReading(error="timeout"))
+    assert given is None and readings[0].error == "timeout"
+
+
+def test_one_printed_figure_is_not_the_operand_of_two_periods():
+    reading = _reading("12.0 %", 12.0, True)
+    items = [Item("cet1 capital ratio", 2023), Item("cet1 capital ratio", 2022)]
+    given, readings, notes = read_missing(items, lambda item: reading)
+    assert given is None and len(readings) == 2 and "is the one read for 2023" in notes[-1]
+
+
+def test_a_parts_own_results_may_say_whose_row_it_is():
+    """'Business segment operating income (millions)' under the part's caption is the part's operating income."""
+    page = ("Fibre Networks Business (20.1% of consolidated sales):\n| | 2023 | 2022 |\n| --- | --- | --- |\n"
+            "| Sales (millions) | $ 5,120 | $ 5,402 |\n| Organic sales | (0.9) % | 9.8 % |\n"
+            "| Business segment operating income (millions) | $ 987 | $ 1,104 |\n")
+    spec = LIB.items["operating income"]
+    found = find_operand(Item("operating income", 2023, part="fibre networks"), spec, [SourcePage("s", 7, page, False)],
+                         LIB.other_entities, LIB.item_names)
+    assert found is not None and found.value == 987e6
