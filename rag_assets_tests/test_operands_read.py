@@ -90,3 +90,17 @@ def test_a_parts_own_results_may_say_whose_row_it_is():
     found = find_operand(Item("operating income", 2023, part="fibre networks"), spec, [SourcePage("s", 7, page, False)],
                          LIB.other_entities, LIB.item_names)
     assert found is not None and found.value == 987e6
+
+
+def test_a_per_share_heading_over_the_profit_row_is_the_per_share_figure():
+    """'Diluted Earnings Per Common Share' / 'Net income attributable to Tarn 2.38': the heading names the item,
+    the row the profit it divides; the shares row under the same heading is not it."""
+    page = ("CONSOLIDATED STATEMENTS OF INCOME\n| (dollars in millions, except per share amounts) | 2023 | 2022 |\n"
+            "| --- | --- | --- |\n| Net Income | $ 9,640 | $ 9,120 |\n| Basic Earnings Per Common Share | | |\n"
+            "| Net income attributable to Tarn | $ 2.41 | $ 2.15 |\n"
+            "| Weighted-average shares outstanding (in millions) | 4,002 | 4,241 |\n"
+            "| Diluted Earnings Per Common Share | | |\n| Net income attributable to Tarn | $ 2.38 | $ 2.11 |\n"
+            "| Weighted-average shares outstanding (in millions) | 4,050 | 4,322 |\n")
+    pages = [SourcePage("s", 5, page, True)]
+    read = {name: find_operand(Item(name, 2022), LIB.items[name], pages) for name in ("diluted eps", "basic eps")}
+    assert (read["diluted eps"].value, read["basic eps"].value) == (2.11, 2.15)

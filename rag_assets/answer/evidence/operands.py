@@ -143,7 +143,14 @@ def _row_match(cand: Candidate, spec: ItemSpec | None, labels: tuple[str, ...]) 
         whole = label_match(f"{cand.section} {cand.label}", labels)
         if whole >= 2.5:
             match = max(match, whole - 0.5)
+        elif PER_SHARE_RE.search(cand.section) and label_match(cand.section, labels) >= 2.5 and \
+                PROFIT_ROW_RE.match(folded_label(cand.label)):
+            match = max(match, 2.0)  # 'Diluted Earnings Per Common Share' / 'Net income attributable to X 5.06'
     return match
+
+
+PER_SHARE_RE = re.compile(r"\bper\s+(?:common\s+|ordinary\s+)?share\b", re.I)
+PROFIT_ROW_RE = re.compile(r"(?:net\s+)?(?:income|earnings|profit|loss)\b")  # the profit a per-share figure divides
 
 
 def own(quarters: dict[str, int] | None, cand: Candidate) -> int:
