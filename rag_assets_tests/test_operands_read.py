@@ -57,6 +57,10 @@ def test_what_the_number_reader_read_is_an_operand_only_of_its_kind():
     assert operand_question("Tarn", item) == "What was Tarn's net interest margin in the second quarter of 2023?"
     assert operand_question("Tarn", Item("revenue", 2022, part="cloud", months=6)) == \
         "What was Tarn's cloud revenue in the first six months of 2022?"
+    assert operand_question("Tarn", Item("retail stores", 2023), printed=True) == \
+        "How many retail stores did Tarn have in 2023?"  # a count, read beside its noun
+    assert operand_question("Tarn", Item("membership fees", 2023), printed=True) == \
+        "What was Tarn's membership fees in 2023?"  # an amount is no count
     found, _ = operand_from(item, _reading("2.64 %", 2.64, True))
     assert found.value == pytest.approx(0.0264) and found.page_index == 9 and found.scale == 1.0
     found, why = operand_from(item, _reading("21,779", 21_779e6, False))
@@ -104,3 +108,49 @@ def test_a_per_share_heading_over_the_profit_row_is_the_per_share_figure():
     pages = [SourcePage("s", 5, page, True)]
     read = {name: find_operand(Item(name, 2022), LIB.items[name], pages) for name in ("diluted eps", "basic eps")}
     assert (read["diluted eps"].value, read["basic eps"].value) == (2.11, 2.15)
+
+
+@pytest.fixture(scope="module")
+def samples_ingested(tmp_path_factory, sample_pdfs):
+    """The sample reports ingested into one data root: (root, {company: sha1})."""
+    import shutil
+
+    import dagster as dg
+
+    from rag_assets.orchestration.definitions import ingestion_graph
+    from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+
+    root = tmp_path_factory.mktemp("operands_data")
+    (root / "pdfs").mkdir()
+    for p in [*sample_pdfs, sample_pdfs[0].parent / "subset.csv"]:
+        shutil.copy(p, root / "pdfs" / p.name)
+    store = ReportStore(data_root=str(root))
+    found = store.scan_inbox()
+    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
+           "llm": LLMResource()}
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in found])
+        for r in found:
+            dg.materialize(ingestion_graph(res), partition_key=r.sha1, instance=instance, resources=res)
+    return root, {r.company_name: r.sha1 for r in found}
+
+
+def test_an_operand_printed_only_in_a_sentence_is_read_by_the_model_and_computed_by_python(samples_ingested):
+    """Revenue is a statement row, the head count only a sentence ('the Group employed 4,210 people'): the
+    served model picks that figure among Python's candidates, and Python divides, citing both pages."""
+    from rag_assets.answer.service.run import build_answerer
+    from rag_assets.config import get_config
+    from rag_assets.index.embedding import MiniLMOnnxEmbedder
+    from rag_assets_tests.conftest import NORTHWIND, embedded_llm
+
+    root, sha = samples_ingested
+    answerer = build_answerer(get_config("local"), root, {v: k for k, v in sha.items()},
+                              llm=embedded_llm("qwen2.5-coder-1.5b"), embedder=MiniLMOnnxEmbedder())
+    rec = answerer.answer(f"What was the ratio of {NORTHWIND.company}'s revenue to its employees in "
+                          f"{NORTHWIND.year}?", "number")
+    assert rec.error is None and rec.value == pytest.approx(NORTHWIND.revenue[0] * 1000 / NORTHWIND.employees), rec.notes
+    operands = {o["item"]: o for o in rec.computation["operands"]}
+    assert operands["employees"]["chosen"] and not operands["revenue"]["chosen"]
+    assert operands["employees"]["page_index"] != operands["revenue"]["page_index"]
+    assert any("read by the number reader" in n for n in rec.notes)

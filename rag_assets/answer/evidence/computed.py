@@ -216,14 +216,16 @@ def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
 
 
 def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
-           by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None) -> Computation:
-    """A yes/no from figures: True/False when every operand was found, else N/A (the model judges then). A
-    criterion asked of every year (``crit.each``) is True when it holds in each."""
+           by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None,
+           given: dict[Item, Operand] | None = None) -> Computation:
+    """A yes/no from figures: True/False when every operand was found (or ``given``), else N/A (the model judges
+    then). A criterion asked of every year (``crit.each``) is True when it holds in each."""
     if crit.each:
-        return _decide_each(crit, retriever, sha1s, library, lexicon, by_year, quarters)
+        return _decide_each(crit, retriever, sha1s, library, lexicon, by_year, quarters, given)
     nodes = [crit.now] + ([crit.before] if crit.before is not None else [])
     comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=f"a figure criterion ({crit.test})")
-    resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters)
+    resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters,
+                         given=given)
     if resolved is None:
         return comp
     comp.formula = " vs ".join(show(n) for n in resolved)
@@ -246,15 +248,17 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
 
 
 def _decide_each(crit: Criterion, retriever, sha1s, library: Library, lexicon,
-                 by_year: dict[int, tuple[str, ...]] | None, quarters: dict[str, int] | None = None) -> Computation:
+                 by_year: dict[int, tuple[str, ...]] | None, quarters: dict[str, int] | None = None,
+                 given: dict[Item, Operand] | None = None) -> Computation:
     """Every year's criterion decided; True when all hold, False at the first that does not, N/A when a figure
     is missing."""
-    parts = [decide(one, retriever, sha1s, library, lexicon, by_year, quarters) for one in crit.each]
+    parts = [decide(one, retriever, sha1s, library, lexicon, by_year, quarters, given) for one in crit.each]
     comp = Computation(formula=" and ".join(p.formula for p in parts), how=f"a figure criterion ({crit.test}) in "
                        f"each of {len(parts)} years")
     for p in parts:
         comp.operands += [o for o in p.operands if o not in comp.operands]
         comp.missing += p.missing
+        comp.unfound += [i for i in p.unfound if i not in comp.unfound]
         comp.notes += p.notes
     comp.value = NA if any(p.value == NA for p in parts) else all(p.value is True for p in parts)
     return comp
@@ -268,12 +272,12 @@ def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:
     """Figures of one report's statements share a scale: a figure whose table declared none (1.0) takes the one
     the others declare, when they all declare the same."""
     scales = {o.scale for o in operands if o.scale != 1.0}
-    if len(scales) != 1 or all(o.scale != 1.0 for o in operands):
-        return operands
+    if len(scales) != 1 or all(o.scale != 1.0 or o.chosen for o in operands):
+        return operands  # (a figure the model chose was read with its own scale: '$5.1 billion')
     scale = scales.pop()
     words = next(o.scale_words for o in operands if o.scale == scale)
     fixed = [replace(o, value=o.value * scale, scale=scale, scale_words=f"{words} (as its statement's other "
-                     "figures)") if o.scale == 1.0 else o for o in operands]
+                     "figures)") if o.scale == 1.0 and not o.chosen else o for o in operands]
     notes.append(f"figures printed without a scale read as {words}, as the other operands")
     return fixed
 
@@ -287,7 +291,8 @@ def describe(computation: dict | None, names: dict[str, str] | None = None) -> l
     for o in computation.get("operands", []):
         where = f"page {o['page_index']} of {(names or {}).get(o['sha1'], o['sha1'][:12])}"
         scale = f" x {o['scale']:g}" if o.get("scale", 1.0) != 1.0 else ""
-        lines.append(f"  {o['item']} {o['year']} = {o['written']}{scale} ('{o['label'][:60]}', {where})")
+        chosen = ", the model's choice" if o.get("chosen") else ""
+        lines.append(f"  {o['item']} {o['year']} = {o['written']}{scale} ('{o['label'][:60]}', {where}{chosen})")
     if computation.get("missing"):
         lines.append(f"  not found: {', '.join(computation['missing'])}")
     return lines

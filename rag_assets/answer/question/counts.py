@@ -18,6 +18,18 @@ NOUN_OF = {"headcount": "employees", "workforce": "employees"}
 COUNTED_AS = {"employee": (r"\bemploy", ("people", "person", "staff", "individual", "worker"))}
 NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|cents?|millions?|billions?|thousands?|percent(?:age)?|points?|bps|times|"
                          r"days|years?)\b", re.I)  # units of an amount, a ratio or a change of one
+# nouns of amounts, never counted: 'membership fees', 'net sales', 'total assets' are money
+AMOUNT_NOUN_RE = re.compile(r"\b(?:sales|revenues?|fees|assets|liabilities|expenses|costs|earnings|proceeds|payments|"
+                            r"receivables|payables|borrowings|deposits|loans|securities|investments|reserves|taxes|"
+                            r"dividends|profits|losses|income|charges|benefits|obligations|inventories|equity|"
+                            r"expenditures?|flows?|debts?|leases|commitments|amounts?|balances?)$", re.I)
+
+
+def countable(noun: str) -> bool:
+    """A noun phrase that names things a filing counts ('employees', 'retail stores', 'paid memberships'), not
+    an amount ('membership fees', 'net sales') nor a ratio: a plural of at most three words."""
+    return re.fullmatch(r"(?:[\w-]+\s+){0,2}[a-z]*[^s\W]s", noun) is not None and not AMOUNT_NOUN_RE.search(noun) \
+        and not NOT_COUNTED.search(noun) and not re.search(r"\b(?:ratio|rate|margin|yield)s?$", noun)
 
 
 def counted_noun(question: str) -> str:

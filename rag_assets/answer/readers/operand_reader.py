@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rag_assets.answer.evidence.operands import Operand
+from rag_assets.answer.question.counts import countable
 from rag_assets.answer.question.formulas import Item, printed_ratio, show
 from rag_assets.answer.readers.number_reader import NumberReading
 
@@ -17,8 +18,12 @@ ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 SPAN = {6: "first six months of", 9: "first nine months of", -1: "year to date of"}
 
 
-def operand_question(company: str, item: Item) -> str:
-    """The question one operand answers: "What was Globex's Cloud revenue in the second quarter of 2023?"."""
+def operand_question(company: str, item: Item, printed: bool = False) -> str:
+    """The question one operand answers: "What was Globex's Cloud revenue in the second quarter of 2023?"; an
+    item as ``printed`` (not the library's) named by a plural noun is counted ("How many employees did Globex
+    have in 2023?"), which the number reader reads beside its noun."""
+    if printed and countable(item.name) and not item.part:
+        return f"How many {item.name} did {company} have in {item.year}?"
     whose = f"{company}'s {item.part} " if item.part else f"{company}'s "
     if item.quarter:
         when = f"in the {ORDINAL[item.quarter]} quarter of {item.year}"
@@ -44,7 +49,7 @@ def operand_from(item: Item, reading: NumberReading) -> tuple[Operand | None, st
     value = reading.value / 100 if ratio else reading.value
     scale, words = (1.0, "") if ratio else (chosen.scale, chosen.scale_words)
     return Operand(item.name, item.year, value, reading.written, chosen.label[:300], chosen.sha1, chosen.page_index,
-                   scale, words, part=item.part, months=item.months, quarter=item.quarter), ""
+                   scale, words, part=item.part, months=item.months, quarter=item.quarter, chosen=True), ""
 
 
 def read_missing(unfound: list[Item], read: Callable[[Item], NumberReading]

@@ -111,14 +111,9 @@ def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: An
     comp = compute(*args)
     single = isinstance(plan.metric.node, Item)
     if comp.value == NA and read is not None and not single:
-        given, readings, said = read_missing(comp.unfound, read)
-        for reading in readings:
-            if reading.result is not None:
-                add_call(rec, reading.result)
-            rec.error = rec.error or reading.error
+        given = _read_missing(comp, read, rec)
         if rec.error:
             return True
-        rec.notes += said
         comp = compute(*args, given=given) if given else comp
     if comp.value == NA and (single or plan.source == "model"):
         note_computation(rec, comp, "the plan does not compute: the number reader reads the figure instead")
@@ -128,20 +123,39 @@ def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: An
 
 
 def take_decided(plan: QuestionPlan, question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord,
-                 by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None) -> bool:
+                 by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None,
+                 read: Callable[[Item], NumberReading] | None = None) -> bool:
     """A yes/no whose criterion is on figures ('positive working capital based on FY2022 data', 'did X
     increase its debt between 2021 and 2022', 'any category over 20% of revenue'): decided by Python from cited
-    rows; True when decided (an operand or a breakdown missing leaves the question to the model)."""
+    rows, an operand no row prints read by the number reader (``read``); True when decided or a call failed (an
+    operand or a breakdown missing leaves the question to the model)."""
     comp = decide_share(question, retriever, sha1s, default_library(), default_lexicon())
     if comp is None:
         if plan.criterion is None:
             return False
-        comp = decide(plan.criterion, retriever, sha1s, default_library(), default_lexicon(), by_year, quarters)
+        args = (plan.criterion, retriever, sha1s, default_library(), default_lexicon(), by_year, quarters)
+        comp = decide(*args)
+        given = _read_missing(comp, read, rec) if comp.value == NA and read is not None else None
+        if rec.error:
+            return True
+        comp = decide(*args, given=given) if given else comp
     if comp.value == NA:
         note_computation(rec, comp, "the figures do not decide it: the model judges")
         return False
     take_computation(rec, comp)
     return True
+
+
+def _read_missing(comp, read: Callable[[Item], NumberReading], rec: AnswerRecord) -> dict | None:
+    """The operands ``comp`` misses, read by the number reader (``operand_reader``), its calls and notes on
+    ``rec``; a failed call is ``rec``'s error."""
+    given, readings, said = read_missing(comp.unfound, read)
+    for reading in readings:
+        if reading.result is not None:
+            add_call(rec, reading.result)
+        rec.error = rec.error or reading.error
+    rec.notes += said
+    return given
 
 
 def take_retrieval(rec: AnswerRecord, ranked: list[RetrievedPage], chunks, usage: dict, versions: dict) -> None:

@@ -128,7 +128,8 @@ class Answerer:
         if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year, quarters,
                                               partial(self.numbers.operand, route)):
             return
-        if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year, quarters):
+        if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year, quarters,
+                                              partial(self.numbers.operand, route)):
             return
         if kind == "boolean" and reads_statements(self.cfg, self.llm, kind, question):
             self._read_boolean(question, query, route, ranked, rec)

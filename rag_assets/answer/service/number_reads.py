@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Callable
 
 from rag_assets.answer.evidence.units import report_dollar
+from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.planning import QuestionPlan
 from rag_assets.answer.readers.number_reader import NumberReading, read_number
@@ -43,14 +45,17 @@ class NumberReads:
                     question)
 
     def operand(self, route: Route, item: Item) -> NumberReading:
-        """One operand of a formula read by the number reader from the pages ranked for it alone."""
-        question = operand_question(route.company, item)
+        """One operand of a formula read by the number reader from the pages ranked for it alone; a count ('the
+        ratio of revenue to employees') is read as a count question reads it, beside its noun on any page."""
+        question = operand_question(route.company, item, item.name not in default_library().items)
         query = retrieval_query(question, route.company, route.written)
         ranked = self.rank(question, route, query)[0]
+        counted = counted_noun(question)
         return read_number(self.llm, question, query, ranked[: self.cfg.number_pages], default_lexicon(),
                            self.dollars(route), self.cfg.max_candidates, verify_min=self.cfg.number_verify_min,
-                           year=item.year, part=item.part, months=item.months,
-                           quarter=(item.year, item.quarter) if item.quarter else None)
+                           year=item.year, part=item.part, counted=counted,
+                           count_pages=every_page(self.retriever, route, ranked) if counted else None,
+                           months=item.months, quarter=(item.year, item.quarter) if item.quarter else None)
 
     def dollars(self, route: Route) -> dict[str, str]:
         for sha1 in route.sha1s:
