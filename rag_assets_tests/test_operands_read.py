@@ -138,7 +138,8 @@ def samples_ingested(tmp_path_factory, sample_pdfs):
 
 def test_an_operand_printed_only_in_a_sentence_is_read_by_the_model_and_computed_by_python(samples_ingested):
     """Revenue is a statement row, the head count only a sentence ('the Group employed 4,210 people'): the
-    served model picks that figure among Python's candidates, and Python divides, citing both pages."""
+    number reader reads that count beside its noun (with the served model at hand, needed only where sentences
+    disagree), and Python divides, citing both pages."""
     from rag_assets.answer.service.run import build_answerer
     from rag_assets.config import get_config
     from rag_assets.index.embedding import MiniLMOnnxEmbedder

@@ -273,7 +273,7 @@ def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:
     the others declare, when they all declare the same."""
     scales = {o.scale for o in operands if o.scale != 1.0}
     if len(scales) != 1 or all(o.scale != 1.0 or o.chosen for o in operands):
-        return operands  # (a figure the model chose was read with its own scale: '$5.1 billion')
+        return operands  # (a figure the number reader read has its own scale: '$5.1 billion')
     scale = scales.pop()
     words = next(o.scale_words for o in operands if o.scale == scale)
     fixed = [replace(o, value=o.value * scale, scale=scale, scale_words=f"{words} (as its statement's other "
@@ -291,7 +291,7 @@ def describe(computation: dict | None, names: dict[str, str] | None = None) -> l
     for o in computation.get("operands", []):
         where = f"page {o['page_index']} of {(names or {}).get(o['sha1'], o['sha1'][:12])}"
         scale = f" x {o['scale']:g}" if o.get("scale", 1.0) != 1.0 else ""
-        chosen = ", the model's choice" if o.get("chosen") else ""
+        chosen = ", read by the number reader" if o.get("chosen") else ""
         lines.append(f"  {o['item']} {o['year']} = {o['written']}{scale} ('{o['label'][:60]}', {where}{chosen})")
     if computation.get("missing"):
         lines.append(f"  not found: {', '.join(computation['missing'])}")

@@ -63,7 +63,8 @@ class Operand:
     part: str = ""  # the part of the company (a segment, a region) whose figure it is; '' for the whole
     months: int = 0  # the columns read: 3 a quarter, 6 or 9 months, -1 the year to date; 0 the fiscal year
     quarter: int = 0  # the quarter read where the columns name quarters; 0 the filing's own
-    chosen: bool = False  # the model chose it among the figures Python found (no row was Python's alone)
+    chosen: bool = False  # read by the number reader (the model's choice among Python's figures, or a count every
+    # sentence agrees on), not from a statement row by Python alone
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -75,8 +75,10 @@ def read_missing(unfound: list[Item], read: Callable[[Item], NumberReading]
             notes.append(f"the number reader did not read {show(item)}: {why}")
             return None, readings, notes
         given[item] = found
+        how = "the model's choice among the figures Python found, checked" if reading.result is not None else \
+            "the count every sentence printing one agrees on"
         notes.append(f"{show(item)} read by the number reader: {found.written} ({found.label[:80]!r}, page "
-                     f"{found.page_index}), the model's choice among the figures Python found, checked")
+                     f"{found.page_index}), {how}")
     return given, readings, notes
 
 
