@@ -147,3 +147,25 @@ def test_a_quarter_is_never_an_annual_reports_year_column_nor_another_quarters()
                         quarters={"q": 2}) is None  # a second-quarter filing's three months are not the first
     assert find_operand(Item("revenue", 2023, months=3, quarter=2), spec, [SourcePage("q", 5, TEN_Q, True)],
                         quarters={"q": 2}).value == 4_120e6
+
+
+QUARTERLY_DATA = ("Note 24 - Quarterly Financial Data (Unaudited)\n"
+                  "| | | 2023 | | | | 2022 | | |\n| | 4th | 3rd | 2nd | 1st | 4th | 3rd | 2nd | 1st |\n"
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+                  "| Total revenues | $28,340 | $25,150 | $24,260 | $23,380 | $24,770 | $24,220 | $23,050 | $21,960 |\n"
+                  "| Net earnings | 3,420 | 2,360 | 2,200 | 2,480 | 3,320 | 1,810 | 1,750 | 1,580 |\n")
+
+
+def test_quarters_printed_under_their_years_date_each_column():
+    """A 10-K's quarterly data: '2023 ... 2022' over '4th 3rd 2nd 1st 4th 3rd 2nd 1st' is one quarter of one year a
+    column; the fiscal year is never read from it."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    lib = default_library()
+    pages = [SourcePage("k", 116, QUARTERLY_DATA, False)]
+    spec = lib.items["net income"]
+    assert find_operand(Item("net income", 2023, months=3, quarter=4), spec, pages, quarters={"k": 0}).value == 3420
+    assert find_operand(Item("net income", 2022, months=3, quarter=2), spec, pages, quarters={"k": 0}).value == 1750
+    assert find_operand(Item("net income", 2023), spec, pages, quarters={"k": 0}) is None

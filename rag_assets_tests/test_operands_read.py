@@ -155,3 +155,27 @@ def test_an_operand_printed_only_in_a_sentence_is_read_by_the_model_and_computed
     assert operands["employees"]["chosen"] and not operands["revenue"]["chosen"]
     assert operands["employees"]["page_index"] != operands["revenue"]["page_index"]
     assert any("read by the number reader" in n for n in rec.notes)
+
+
+def test_a_money_figure_without_a_declared_scale_takes_the_one_its_statements_declare(samples_ingested):
+    """The sample's statements declare 'All amounts in thousands': a revenue read from a table declaring none
+    is in thousands too; a per-share figure and a figure the number reader read keep theirs."""
+    from dataclasses import replace
+
+    from rag_assets.answer.evidence.computed import _statement_scale, statements_scale
+    from rag_assets.answer.evidence.operands import Operand
+    from rag_assets.retrieval.query import default_lexicon
+    from rag_assets.retrieval.search import Retriever
+    from rag_assets_tests.conftest import NORTHWIND
+
+    root, sha = samples_ingested
+    retriever, lex = Retriever(root, None, "bm25"), default_lexicon()
+    sha1 = sha[NORTHWIND.company]
+    assert statements_scale(retriever, sha1, lex)[0] == 1000.0
+    bare = Operand("revenue", 2023, 2_950_400.0, "2,950,400", "Revenue", sha1, 7, 1.0, "")
+    notes: list[str] = []
+    eps = replace(bare, item="diluted eps", value=1.2, written="1.20", label="Diluted earnings per share")
+    read = replace(bare, chosen=True)
+    scaled, kept, chosen = _statement_scale([bare, eps, read], retriever, LIB, lex, notes)
+    assert scaled.value == 2_950_400_000.0 and "as the report's statements" in scaled.scale_words
+    assert (kept.value, chosen.value) == (1.2, 2_950_400.0) and len(notes) == 1

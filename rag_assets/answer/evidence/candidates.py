@@ -9,7 +9,8 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.numbers import NA, parse_number
-from rag_assets.answer.evidence.table_headers import dated_figures, durations, quarter_columns, table_caption
+from rag_assets.answer.evidence.table_headers import (dated_figures, durations, quarter_columns, quarters_under_years,
+                                                    table_caption)
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -141,6 +142,9 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         at = {i: f for i, f in ((i, _cell_figure(c)) for i, c in enumerate(cells)) if f is not None}
         figs = list(at.values())
         head_scale = declared_scale(" ".join(c for c in cells if not _cell_figure(c)))
+        if not figs and (under := quarters_under_years(cells, years)):  # '2018 2017' / '4th 3rd ... 1st'
+            quarters = under
+            continue
         dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c)) for i, c in enumerate(cells)) if m}
         if dates and not figs:  # '| (in millions) | June 30, 2023 | December 31, 2022 |': the years' columns
             years, year_cells, compared, scale = list(dates.values()), dates, False, head_scale or scale

@@ -16,6 +16,7 @@ from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand, label_match
 from rag_assets.answer.question.unit import AskedUnit
+from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 
 OPERAND_PAGES = 8  # pages retrieval adds per operand and report, after the item's statement pages
 
@@ -100,7 +101,8 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
         firsts = {}
         for o in comp.operands:
             firsts.setdefault(_key(o), o)
-        comp.operands = _same_scale(list(firsts.values()), comp.notes)
+        comp.operands = _statement_scale(_same_scale(list(firsts.values()), comp.notes), retriever, library,
+                                         lexicon, comp.notes)
     return [substitute(node, swaps) for node in nodes]
 
 
@@ -280,6 +282,32 @@ def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:
                      "figures)") if o.scale == 1.0 and not o.chosen else o for o in operands]
     notes.append(f"figures printed without a scale read as {words}, as the other operands")
     return fixed
+
+
+def _statement_scale(operands: list[Operand], retriever, library: Library, lexicon, notes: list[str]
+                     ) -> list[Operand]:
+    """A money figure whose table declares no scale (its heading lost to the page's text) takes the one its
+    report's primary statements all declare ('in millions'); a per-share amount, a count or a ratio never."""
+    out = []
+    for o in operands:
+        spec = library.items.get(o.item)
+        scale = None if o.scale != 1.0 or o.chosen or spec is None or unscaled_label(o.label, (o.value,)) or \
+            unscaled_label(" ".join(spec.names)) else statements_scale(retriever, o.sha1, lexicon)
+        if scale is None:
+            out.append(o)
+            continue
+        words = f"{scale[1]} (as the report's statements; its own table declares none)"
+        out.append(replace(o, value=o.value * scale[0], scale=scale[0], scale_words=words))
+        notes.append(f"{o.item} {o.year} printed without a scale: read {words}")
+    return out
+
+
+def statements_scale(retriever, sha1: str, lexicon) -> tuple[float, str] | None:
+    """The scale every primary statement of the report declares, or None (none, or not one)."""
+    ix = retriever.index(sha1)
+    typed = ix.typed_pages(lexicon)
+    found = {declared_scale(ix.pages.get(p, "")) for kind in STATEMENTS for p in typed.get(kind, [])} - {None}
+    return found.pop() if len({mult for mult, _ in found}) == 1 else None
 
 
 def describe(computation: dict | None, names: dict[str, str] | None = None) -> list[str]:
