@@ -68,3 +68,11 @@ def test_a_criterion_of_every_year_holds_only_when_each_year_does(answerer):
     rec = answerer.answer(f"Were {COMPANY}'s 'Sales of products' more than 70% of total revenues in each of FY2022 "
                           "and FY2023?", "boolean")
     assert rec.value is True and rec.llm_calls == 0  # 760 / 1,000 and 880 / 1,200
+
+
+@pytest.mark.parametrize("bound, expected", [("200 basis points", True), ("3 percentage points", False)])
+def test_a_change_bounded_in_points_is_the_difference_of_the_ratio(answerer, bound, expected):
+    """22.5 % in 2023 against 20 % in 2022: the gross margin expanded by 250 basis points (by 12.5 % of itself,
+    which a bound in points is not)."""
+    rec = answerer.answer(f"Did {COMPANY}'s gross margin expand by more than {bound} in 2023?", "boolean")
+    assert rec.value is expected and rec.computation is not None, rec.notes

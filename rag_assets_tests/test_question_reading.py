@@ -435,6 +435,10 @@ def test_a_change_in_percentage_or_basis_points_is_the_difference_of_two_ratios(
         margins  # the unit as an aside between the change and its figure
     assert formula("What was the change (in percentage points) in Umbrella's operating margin from 2021 to 2022?") \
         == margins
+    q = "What is the difference in percentage points between Umbrella's 2022 and 2021 operating margins?"
+    assert formula(q) == margins  # the ratio named in the plural for its two years
+    q = "By how many points did Umbrella's operating margin improve from 2021 to 2022?"
+    assert formula(q) == margins and asked_unit(q).ratio(0.0125) == 1.25  # points of a ratio are percentage points
     assert formula("By how many bps did Umbrella's gross margin contract from fiscal 2021 to fiscal 2022?") == \
         "((gross profit 2022 / revenue 2022) - (gross profit 2021 / revenue 2021))"
     assert not asked_unit("What was BP's FY2022 net PP&E in USD millions?").basis_points

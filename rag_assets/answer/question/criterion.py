@@ -44,7 +44,10 @@ LOSS_RE = re.compile(r"\b(?:(an?\s+)|((?:net|operating|pre-?tax)\s+))+loss(?:es)
                      r"(?!\s+(?:on|from|of|related|associated|due|in\s+connection|contingenc))", re.I)
 PROFITABLE_RE = re.compile(r"\bprofitable\b|\b(?:an?\s+)(?:net\s+)?profit\b(?!\s+(?:on|from|of|margin))", re.I)
 BY_MORE_THAN_RE = re.compile(r"\b(?:fall|fell|decline|declined|drop|dropped|decrease|decreased|grow|grew|increase|"
-                             r"increased|rise|rose)\w*\s+by\s+(?:more|over)\s+than\s+(\d+(?:\.\d+)?)\s*(?:%|percent)", re.I)
+                             r"increased|rise|rose|expand|expanded|contract|contracted|improve|improved)\w*\s+by\s+"
+                             r"(?:more|over)\s+than\s+(\d+(?:\.\d+)?)\s*(%|percent(?:age\s+points?)?|basis\s+points?|"
+                             r"bps|pp)(?!\w)", re.I)
+POINTS = {"percentage point": 0.01, "pp": 0.01, "basis point": 1e-4, "bp": 1e-4}  # a bound in points of a ratio
 # 'revenue growth in FY2022 above 10%', 'a decline of less than 5 percent': the change, not the level, is bounded
 CHANGE_BOUND_RE = re.compile(rf"\b(growth|increase|rise|gain|decline|decrease|drop|fall|reduction)(?:\s+rate)?\b"
                              rf"(?:(?!\bthan\b).)*?\b({_ABOVE}|{_BELOW})\s+(\d+(?:\.\d+)?)\s*(?:%|percent)", re.I)
@@ -179,8 +182,14 @@ def _relative_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion 
     before = read_metric(body[:m.start()], _earlier(asked, parser))
     if node is None or before is None:
         return None
-    test = "down_by" if DOWN_RE.search(m.group(0)) else "up_by"
-    return Criterion(test, node, before, bound=float(m.group(1)) / 100)
+    down = DOWN_RE.search(m.group(0)) is not None
+    unit = re.sub(r"s$", "", re.sub(r"\s+", " ", m.group(2).lower()))
+    if unit in POINTS:  # 'fell by more than 100 basis points': the difference of the ratio, not its change
+        if money(node):
+            return None
+        bound = float(m.group(1)) * POINTS[unit]
+        return Criterion("less" if down else "more", Op("-", node, before), bound=-bound if down else bound)
+    return Criterion("down_by" if down else "up_by", node, before, bound=float(m.group(1)) / 100)
 
 
 def _change_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:

@@ -281,9 +281,13 @@ def _cagr(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None
 
 
 def _ends(words: str, first: int, last: int, parser: Parser) -> tuple[Node, Node] | None:
-    """The figure ``words`` name in the first and in the last year, or None when they name none."""
-    a, b = read_metric(words, at_year(parser, first)), read_metric(words, at_year(parser, last))
-    return None if a is None or b is None else (a, b)
+    """The figure ``words`` name in the first and in the last year, or None when they name none; a ratio named
+    in the plural for its two years ('the 2017 and 2016 operating margins') is the ratio."""
+    for named in dict.fromkeys((re.sub(r"(?<=\w[^s\W])s$", "", words.strip()), words)):
+        a, b = read_metric(named, at_year(parser, first)), read_metric(named, at_year(parser, last))
+        if a is not None and b is not None and (named == words or not money(a)):
+            return a, b
+    return None
 
 
 def at_year(parser: Parser, year: int) -> Parser:

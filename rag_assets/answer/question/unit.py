@@ -25,7 +25,8 @@ ASKED_SCALE_RES = [
 ]
 # 'bps', 'pp' in lower case only: 'BP' is a company, 'PP&E' an item
 BASIS_POINTS_RE = re.compile(r"\b(?i:basis[\s-]+points?)\b|\bbps?\b")
-POINTS_RE = re.compile(r"\b(?i:percentage|percent)[\s-]+(?i:points?)\b|\bp\.p\.|\bpp\b(?!\s*&)")
+POINTS_RE = re.compile(r"\b(?i:percentage|percent)[\s-]+(?i:points?)\b|\bp\.p\.|\bpp\b(?!\s*&)|"
+                       r"\b(?i:how\s+many|in|by\s+\d+(?:\.\d+)?)\s+(?i:points)\b")  # 'by how many points
 PERCENT_WORD_RE = re.compile(r"%|\bper\s?cent(?:s|age|ages)?\b|\bpct\b", re.I)
 NOT_PERCENT_RE = re.compile(r"\bas\s+an?\s+(?:decimal|fraction)\b|\bnot\s+(?:in|as)\s+(?:an?\s+)?(?:%|per\s?cent(?:age)?)",
                             re.I)
