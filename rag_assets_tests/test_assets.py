@@ -22,6 +22,7 @@ from rag_assets.orchestration.definitions import build_definitions, defs
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
 from rag_assets.orchestration.automation import build_inbox_sensor, nightly_inbox_schedule
 from rag_assets.orchestration.staleness import assets_to_rebuild, dagster_stale
+from rag_assets.ingest.stages import STAGES
 from rag_assets_tests.conftest import BLUEBIRD, NORTHWIND
 
 
@@ -297,29 +298,65 @@ def test_report_status_lists_the_stale_reports_and_its_check_fails_until_none_is
     assert meta["stale"].value.count("| report_chunks |") == 2
 
 
+def _graph(res):
+    from rag_assets.orchestration.monitoring import ingestion_asset_graph
+
+    return lambda: ingestion_asset_graph(ingestion_graph(res))
+
+
 def test_the_status_sensor_refreshes_report_status_when_the_stale_set_changes(registered):
     """Issue 39: stale reports were seen only after materializing report_status by hand. The sensor asks for a
-    report_status run whenever the set of stale reports changes, and skips while it stays the same."""
-    from rag_assets.orchestration.monitoring import build_status_sensor
+    report_status run whenever the set of stale reports changes, and skips while it stays the same; each
+    ingestion asset's up_to_date check of a partition is reported when its state changes."""
+    from rag_assets.orchestration.monitoring import UP_TO_DATE, build_status_sensor
 
     instance, store, reports = registered
     sha = reports[NORTHWIND.company].sha1
     res = _resources()
 
     def look(res, cursor):
-        sensor = build_status_sensor(ingestion_graph(res))
+        sensor = build_status_sensor(_graph(res))
         with dg.build_sensor_context(instance=instance, resources={"store": res["store"]}, cursor=cursor) as ctx:
             return sensor(ctx), ctx.cursor
 
     first, cursor = look(res, None)  # nothing ingested: both reports are behind
-    assert isinstance(first, dg.RunRequest) and first.tags == {"stale_reports": "2"} and cursor
+    assert first.run_requests[0].tags == {"stale_reports": "2"} and cursor
+    assert len(first.asset_events) == 2 * len(STAGES) and not any(e.passed for e in first.asset_events)
+    assert {e.check_name for e in first.asset_events} == {UP_TO_DATE}
     again, same = look(res, cursor)
     assert isinstance(again, dg.SkipReason) and same == cursor
     assert again.skip_message == "2 of 2 reports stale or incomplete, as at the last look"
     _materialize(instance, sha, res)
     changed, moved = look(res, cursor)
-    assert isinstance(changed, dg.RunRequest) and changed.tags == {"stale_reports": "1"} and moved != cursor
-    assert changed.run_key != first.run_key
+    assert changed.run_requests[0].tags == {"stale_reports": "1"} and moved != cursor
+    assert changed.run_requests[0].run_key != first.run_requests[0].run_key
+    assert {(e.partition, e.passed) for e in changed.asset_events} == {(sha, True)}  # only what changed
+
+
+def test_a_settings_change_by_another_process_shows_stale_within_one_look(registered):
+    """Issue 47 item 12: the data root's index settings live in its settings.json; when another process changes
+    them, the status sensor of a code location loaded before (no reload) sees it at its next look (every 30 s):
+    the chunks and what is built from them fail their up_to_date check on the asset graph, the pages do not."""
+    from rag_assets.orchestration.definitions import current_graph
+    from rag_assets.orchestration.monitoring import STATUS_INTERVAL, build_status_sensor
+    from rag_assets.orchestration.root_settings import record
+    from rag_assets.settings import read_settings
+
+    instance, store, reports = registered
+    res = _resources()
+    for report in reports.values():
+        _materialize(instance, report.sha1, res)
+    sensor = build_status_sensor(lambda: current_graph(res))
+    with dg.build_sensor_context(instance=instance, resources={"store": res["store"]}) as ctx:
+        first = sensor(ctx)
+        assert first.run_requests[0].tags == {"stale_reports": "0"} and all(e.passed for e in first.asset_events)
+        record(read_settings(), store.root, {"chunk_context": "deterministic"})  # `rag-assets settings --set`
+        second = sensor(ctx)
+    failed = {(e.asset_key.path[-1], e.partition) for e in second.asset_events if not e.passed}
+    chunks_on = {s for s, _ in failed}
+    assert {"report_chunks", "faiss_index", "bm25_index"} <= chunks_on and "report_pages" not in chunks_on
+    assert {p for _, p in failed} == {r.sha1 for r in reports.values()}
+    assert second.run_requests[0].tags == {"stale_reports": "2"} and STATUS_INTERVAL <= 60
 
 
 def test_the_status_sensor_starts_no_run_on_an_instance_without_reports():
@@ -328,7 +365,7 @@ def test_the_status_sensor_starts_no_run_on_an_instance_without_reports():
     from rag_assets.orchestration.monitoring import build_status_sensor
 
     res = _resources()
-    sensor = build_status_sensor(ingestion_graph(res))
+    sensor = build_status_sensor(_graph(res))
     with dg.DagsterInstance.ephemeral() as instance, \
             dg.build_sensor_context(instance=instance, resources={"store": res["store"]}) as ctx:
         result = sensor(ctx)

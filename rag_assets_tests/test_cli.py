@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import dagster as dg
 
@@ -31,9 +33,10 @@ def test_bad_ingestion_setting_in_the_environment_is_one_line(inbox, tmp_path, m
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: RAG_ASSETS_CHUNK_CONTEXT='sometimes'") and "\n" not in err
     assert not (inbox.parent / "reports").exists(), "nothing ingested"
-    # the command line's setting wins over the environment's
+    # the command line's setting wins over the environment's, and is the data root's from then on
     monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "deterministic")
     rows = ingest(inbox, quiet=True, chunk_context="none")
+    assert json.loads((inbox.parent / "settings.json").read_text())["chunk_context"] == "none"
     assert [r["status"] for r in rows] == ["ok", "ok"]
     from rag_assets.storage.artifacts import read_chunks
     from rag_assets.storage.paths import ReportPaths

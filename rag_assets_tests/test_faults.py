@@ -561,7 +561,13 @@ def test_doctor_lists_the_stale_partitions_and_ingest_rebuilds_exactly_those(ing
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     assert "stale:" not in out and "2 ok, 0 broken" in out and "Northwind Widgets plc 2023 " in out
-    monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "deterministic")  # a new ingestion setting
+    monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "deterministic")  # the environment disagrees with the root's
+    assert main(["doctor"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "disagrees with the data root's chunk_context='none'" in err and "\n" not in err
+    monkeypatch.delenv("RAG_ASSETS_CHUNK_CONTEXT")
+    assert main(["settings", "--set", "chunk_context=deterministic"]) == 0  # a new setting, for every process
+    assert "chunk_context: 'none' -> 'deterministic'" in capsys.readouterr().out
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     stale_lines = [line for line in out.splitlines() if line.strip().startswith("stale:")]

@@ -179,3 +179,16 @@ def test_a_money_figure_without_a_declared_scale_takes_the_one_its_statements_de
     scaled, kept, chosen = _statement_scale([bare, eps, read], retriever, LIB, lex, notes)
     assert scaled.value == 2_950_400_000.0 and "as the report's statements" in scaled.scale_words
     assert (kept.value, chosen.value) == (1.2, 2_950_400.0) and len(notes) == 1
+
+
+def test_a_region_written_with_its_dots_under_a_regional_caption_is_the_part():
+    """An earnings release's 'REGIONAL SALES RESULTS' table: 'U.S.' is the part a question writes 'US', and
+    'regional sales' names sales, split by region."""
+    page = ("REGIONAL SALES RESULTS\n\nQ2 % Change\n\n| ($ in Millions) | 2023 | 2022 | Reported |\n"
+            "|---|---|---|---|\n| U.S. | $13,120 | $12,040 | 9.0% |\n| International | 11,980 | 11,700 | 2.4 |\n"
+            "| Worldwide | $25,100 | $23,740 | 5.7% |\n")
+    pages, spec = [SourcePage("r", 1, page, False)], LIB.items["revenue"]
+    read = {(part, year): find_operand(Item("revenue", year, part=part, months=3, quarter=2), spec, pages,
+                                       LIB.other_entities, LIB.item_names, quarters={"r": 2})
+            for part in ("us", "international") for year in (2023, 2022)}
+    assert read[("us", 2023)].value == 13_120e6 and read[("international", 2022)].value == 11_700e6

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from rag_assets.orchestration.instance import ensure_dagster_home
 from rag_assets.orchestration.interrupts import signals_handled_by
-from rag_assets.settings import ENV_OF
 from rag_assets.storage.catalog import printable
 from rag_assets.storage.paths import data_root
 
@@ -47,13 +46,25 @@ def failure_message(result) -> str:
     return "failed"
 
 
-def apply_settings(table_serialization: bool | None, chunk_context: str | None, ingest_model: str | None) -> None:
-    """Put the settings given on the command line into the environment (None: keep what it says)."""
-    values = {"table_serialization": None if table_serialization is None else ("1" if table_serialization else ""),
-              "chunk_context": chunk_context, "ingest_model": ingest_model}
-    for key, value in values.items():
-        if value is not None:
-            os.environ[ENV_OF[key]] = value
+def pin_root_settings(changes: dict, quiet: bool = False) -> None:
+    """Record the data root's index settings at its first ingestion (the environment's, else the defaults) and
+    apply the changes given on the command line (None: keep), each said: every process of the root uses them
+    from now on (``orchestration.root_settings``)."""
+    from rag_assets.orchestration.root_settings import record, recorded, root_of, settings_file
+    from rag_assets.settings import ENV_OF, read_settings
+
+    settings = read_settings()
+    root = root_of(settings)
+    changes = {k: v for k, v in changes.items() if v is not None}
+    before = recorded(root)
+    if before and not changes:
+        return
+    after = record(settings.model_copy(update=dict.fromkeys(changes)), root, changes)
+    for name in changes:  # the command line's value wins over this process's environment
+        os.environ.pop(ENV_OF[name], None)
+    said = [f"{k}: {before.get(k)!r} -> {v!r}" for k, v in after.items() if before and before.get(k) != v]
+    if not quiet and said:
+        print(f"data root settings ({settings_file(root)}): {'; '.join(said)}")
 
 
 def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, quiet: bool = False,
@@ -63,9 +74,10 @@ def ingest(pdf_dir: Path, subset_csv: Path | None = None, force: bool = False, q
     Ingestion settings left None come from the environment, as the code location reads them."""
     pdf_dir = Path(pdf_dir).resolve()
     ensure_dagster_home()
-    apply_settings(table_serialization, chunk_context, ingest_model)
     from rag_assets.orchestration.definitions import default_resources
 
+    pin_root_settings({"table_serialization": table_serialization, "chunk_context": chunk_context,
+                       "ingest_model": ingest_model}, quiet)
     resources = default_resources(runs_at_once=1)  # one run at a time, in this process: every core
     store = resources["store"].model_copy(update={"inbox": str(pdf_dir),
                                                   "subset_csv": str(Path(subset_csv).resolve()) if subset_csv else ""})

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rag_assets.cli.answering import quickstart_answers
 from rag_assets.cli.ingest import ingest
+from rag_assets.cli.root_settings_verb import cmd_settings
 from rag_assets.orchestration.instance import dagster_home
 from rag_assets.storage.paths import data_root
 
@@ -96,6 +97,12 @@ def add_setup_verbs(sub) -> None:
                    help="context indexed with each chunk (llm: + a line written by the ingestion LLM)")
     s.add_argument("--ingest-model", default=None, help="ingestion LLM (default qwen2.5-coder-0.5b, embedded)")
     s.set_defaults(func=cmd_ingest)
+
+    s = sub.add_parser("settings", help="the data root's index settings (every process of the root uses them); "
+                                        "--set NAME=VALUE changes them")
+    s.add_argument("--set", action="append", metavar="NAME=VALUE", help="parser, ocr_runtime, embedder, "
+                   "table_serialization, chunk_context or ingest_model (repeatable)")
+    s.set_defaults(func=cmd_settings)
 
     s = sub.add_parser("doctor", help="check every report's files against each other and its PDF; clear leftovers")
     s.add_argument("--repair", action="store_true", help="rebuild broken reports through the ingestion job")

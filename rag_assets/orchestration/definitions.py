@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from functools import partial
 
 import dagster as dg
 from pydantic import ValidationError
@@ -18,8 +19,10 @@ from rag_assets.orchestration.deployments import Deployment, deployment_of
 from rag_assets.orchestration.checks import ingestion_checks
 from rag_assets.orchestration.ingest_assets import ingest_settings, ingestion_assets
 from rag_assets.orchestration.jobs import build_jobs, executor_named
-from rag_assets.orchestration.monitoring import accuracy_by_config, build_status_sensor, report_status_asset
+from rag_assets.orchestration.monitoring import (accuracy_by_config, build_status_sensor, ingestion_asset_graph,
+                                                 report_status_asset, up_to_date_checks)
 from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+from rag_assets.orchestration.root_settings import SHAPING, recorded, root_of, rooted
 from rag_assets.settings import ENV_OF, Settings, invalid, read_settings
 
 def _resource(cls, settings: Settings, **fields):
@@ -39,6 +42,7 @@ def default_resources(env: Mapping[str, str] | Settings | None = None, runs_at_o
     one thread each on 2 cores (the CLI's in-process ingestion, one run at a time, passes 1 and gets every
     core); OCR and Docling the same. ``RAG_ASSETS_EMBED_THREADS`` and ``RAG_ASSETS_PARSER_THREADS`` override."""
     settings = env if isinstance(env, Settings) else read_settings(env)
+    settings = rooted(settings, root_of(settings))  # the data root's index settings, whatever the environment
     runs_at_once = runs_at_once or deployment_of(settings).runs_at_once
     threads = max(1, (os.cpu_count() or 1) // max(1, runs_at_once))
     settings = settings.model_copy(update={"embed_threads": settings.embed_threads or threads,
@@ -59,15 +63,32 @@ def ingestion_graph(resources: dict) -> list:
     return [*ingestion_assets(settings), *ingestion_checks()]
 
 
+def current_graph(resources: dict):
+    """The ingestion asset graph under the data root's settings as its file says now (a change made by another
+    process counts without reloading the code location); ``resources``' own for a root of none."""
+    store = resources["store"]
+    recorded_now = recorded(store.root)
+    if recorded_now:
+        fields = {field: recorded_now[name] for name, (cls, field) in SHAPING.items()}
+        resources = {"store": store.model_copy(update={f: fields[f] for f in ("chunk_context", "table_serialization")}),
+                     "parser": resources["parser"].model_copy(update={"route": fields["route"],
+                                                                      "ocr_runtime": fields["ocr_runtime"]}),
+                     "embedder": resources["embedder"].model_copy(update={"provider": fields["provider"]}),
+                     "llm": resources["llm"].model_copy(update={"ingest_model": fields["ingest_model"]})}
+    return ingestion_asset_graph(ingestion_graph(resources))
+
+
 def build_definitions(resources: dict, executor: dg.ExecutorDefinition = dg.in_process_executor,
                       inbox_cron: str = Settings.model_fields["inbox_cron"].default,
                       sensor_running: bool = True) -> dg.Definitions:
     """The code location over ``resources``; the ingestion assets' code versions follow their settings."""
     ingestion = ingestion_graph(resources)
+    graph_now = partial(current_graph, resources)
     return dg.Definitions(
         assets=[*ingestion, *answering_assets, accuracy_by_config, report_status_asset(ingestion)],
+        asset_checks=up_to_date_checks(graph_now),
         jobs=build_jobs(executor),
-        sensors=[build_inbox_sensor(sensor_running), build_status_sensor(ingestion, sensor_running)],
+        sensors=[build_inbox_sensor(sensor_running), build_status_sensor(graph_now, sensor_running)],
         schedules=[nightly_inbox_schedule(inbox_cron)],
         resources=resources,
         executor=executor,

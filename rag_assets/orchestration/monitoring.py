@@ -9,9 +9,12 @@
 
 import hashlib
 import json
+import warnings
+from typing import Callable
 
 import dagster as dg
 
+from rag_assets.ingest.stages import STAGES, downstream_of
 from rag_assets.orchestration.ingest_assets import reports_partitions
 from rag_assets.orchestration.resources import ReportStore
 from rag_assets.orchestration.staleness import stale_by_partition
@@ -76,28 +79,65 @@ def stale_reports(instance: dg.DagsterInstance, graph, store: ReportStore) -> tu
     return partitions, behind
 
 
-def build_status_sensor(ingestion: list, running: bool = True) -> dg.SensorDefinition:
-    """Keeps ``report_status`` current without a click: every 5 minutes it counts the stale or incomplete
-    reports and, when that set changed since its last look, materializes ``report_status`` (whose check warns
-    in the asset graph while any report is behind)."""
-    graph = ingestion_asset_graph(ingestion)
+UP_TO_DATE = "up_to_date"  # each ingestion asset's check: built under the data root's current settings and code
+STATUS_INTERVAL = 30  # seconds between the status sensor's looks: a settings change shows within a minute
+
+
+def build_status_sensor(graph_now: Callable[[], object], running: bool = True) -> dg.SensorDefinition:
+    """Stale at a glance: every 30 s, against the ingestion graph of the data root's settings as they are now
+    (``graph_now``: its file is read afresh, so a change made by another process counts without a reload), it
+    reports each ingestion asset's ``up_to_date`` check of every partition whose state changed (failing, a
+    warning, on the asset's node in the graph) and, when the set of reports behind changed, refreshes
+    ``report_status``."""
     status = dg.DefaultSensorStatus.RUNNING if running else dg.DefaultSensorStatus.STOPPED
 
-    @dg.sensor(job_name="report_status_job", minimum_interval_seconds=300, default_status=status,
-               name="report_status_sensor", description="Every 5 min: when the set of stale or incomplete reports "
-               "changes, refreshes report_status (its check warns in the asset graph while any is behind).")
+    @dg.sensor(job_name="report_status_job", minimum_interval_seconds=STATUS_INTERVAL, default_status=status,
+               name="report_status_sensor", description="Every 30 s: each ingestion asset's up_to_date check of "
+               "the partitions whose state changed, and report_status when the set of reports behind changed.")
     def report_status_sensor(context: dg.SensorEvaluationContext, store: ReportStore):
-        partitions, behind = stale_reports(context.instance, graph, store)
+        partitions, behind = stale_reports(context.instance, graph_now(), store)
         if not partitions:  # a fresh instance: nothing to report on, no run to start
             return dg.SkipReason("no reports registered yet")
-        seen = hashlib.sha1(json.dumps(sorted(behind.items())).encode()).hexdigest()[:16]
+        before = json.loads(context.cursor) if (context.cursor or "").startswith("{") else {}
+        now = {p: downstream_of(behind.get(p, [])) for p in partitions}  # what a stale asset feeds is behind too
+        events = [check_evaluation(stage, p, stage not in now[p]) for p in sorted(now)
+                  for stage in STAGES if p not in before or (stage in now[p]) != (stage in before[p])]
         said = f"{len(behind)} of {len(partitions)} reports stale or incomplete"
-        if seen == context.cursor:
+        if not events and before:
             return dg.SkipReason(f"{said}, as at the last look")
-        context.update_cursor(seen)
-        return dg.RunRequest(run_key=f"report_status:{seen}", tags={"stale_reports": str(len(behind))})
+        context.update_cursor(json.dumps(now, sort_keys=True))
+        seen = hashlib.sha1(json.dumps(sorted(behind.items())).encode()).hexdigest()[:16]
+        runs = [dg.RunRequest(run_key=f"report_status:{seen}", tags={"stale_reports": str(len(behind))})] \
+            if {p: a for p, a in now.items() if a} != {p: a for p, a in before.items() if a} or not before else []
+        return dg.SensorResult(run_requests=runs, asset_events=events)
 
     return report_status_sensor
+
+
+def check_evaluation(stage: str, partition: str, passed: bool) -> dg.AssetCheckEvaluation:
+    """``stage``'s ``up_to_date`` check of one partition, as the status sensor reports it."""
+    return dg.AssetCheckEvaluation(
+        asset_key=dg.AssetKey(stage), check_name=UP_TO_DATE, passed=passed, partition=partition,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"state": "built under the data root's current settings and code" if passed else
+                  "stale or missing: a setting or the code changed since it was built; `rag-assets ingest` "
+                  "rebuilds it"})
+
+
+def up_to_date_checks(graph_now: Callable[[], object]) -> list[dg.AssetChecksDefinition]:
+    """Each ingestion asset's ``up_to_date`` check of a partition (run with every materialization, and
+    reported by the status sensor in between)."""
+    def build(stage: str):
+        def up_to_date(context: dg.AssetCheckExecutionContext) -> dg.AssetCheckResult:
+            stale = stale_by_partition(context.instance, graph_now(), [context.partition_key])
+            return dg.AssetCheckResult(passed=stage not in downstream_of(stale[context.partition_key]),
+                                       severity=dg.AssetCheckSeverity.WARN)
+        up_to_date.__doc__ = f"{stage} is built under the data root's current settings and code."
+        return dg.asset_check(asset=dg.AssetKey(stage), name=UP_TO_DATE, partitions_def=reports_partitions)(up_to_date)
+
+    with warnings.catch_warnings():  # partitioned checks are a Dagster preview feature
+        warnings.simplefilter("ignore", category=dg.PreviewWarning)
+        return [build(stage) for stage in STAGES]
 
 
 def report_status_asset(ingestion: list) -> dg.AssetsDefinition:

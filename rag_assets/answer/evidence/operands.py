@@ -172,6 +172,8 @@ def names_part(label: str, part: str) -> bool:
     in the question ('Lockheed Martin Aeronautics')."""
     folded = re.sub(r"\s+(?:segment|division|business|reportable segment)s?$", "", folded_label(label_head(label)))
     folded = re.sub(r"^total\s+", "", folded)
+    if 0 < len(tight := folded.replace(" ", "")) <= 4 and tight == part.replace(" ", ""):
+        return True  # an abbreviation written with or without its dots: 'U.S.' is 'US'
     return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded) >= 4)
 
 

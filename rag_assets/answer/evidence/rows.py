@@ -126,7 +126,8 @@ def names_any(text: str, phrases: tuple[str, ...]) -> bool:
 # words that may stand before an item's one-word name in a caption without making it another item: 'The
 # following table summarizes Revenues' names revenue; 'Fios revenues', 'Other revenue' name other items
 BEFORE_NAME = frozenset("the total net and of by our its their summarize summarizes provide provides show shows "
-                        "present presents following segment segments reportable consolidated in for as from to with "
+                        "present presents following segment segments reportable consolidated regional geographic "
+                        "geographical in for as from to with "
                         "on include includes table were was are is operating company".split())
 
 
