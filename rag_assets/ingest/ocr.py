@@ -46,7 +46,7 @@ OCR_PARAMS = {
 # On OpenVINO the project reads with its own int8 copies of those models (``ocr_models``), 2.2-2.7x faster in
 # fp32 (a CPU without BF16) at the same word recall.
 OCR_RUNTIMES = ("auto", "openvino", "onnxruntime")
-PACKAGED_MODELS = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx"}
+PACKAGED_MODELS = ocr_models.PACKAGED_MODELS
 
 
 def resolve_runtime(runtime: str = "auto") -> str:

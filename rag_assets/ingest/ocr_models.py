@@ -38,6 +38,9 @@ def folder() -> Path:
     return Path(str(resources.files("rag_assets") / "models" / "ocr"))
 
 
+PACKAGED_MODELS = {"Det": "PP-OCRv6_det_small.onnx", "Rec": "PP-OCRv6_rec_small.onnx"}  # RapidOCR's, by stage
+
+
 @lru_cache(maxsize=4)
 def sha256(path: Path) -> str:
     h = hashlib.sha256()
@@ -50,8 +53,6 @@ def sha256(path: Path) -> str:
 def source_models() -> dict[str, Path]:
     """RapidOCR's packaged float models, by stage."""
     import rapidocr
-
-    from rag_assets.ingest.ocr import PACKAGED_MODELS
 
     models = Path(rapidocr.__file__).parent / "models"
     return {stage: models / name for stage, name in PACKAGED_MODELS.items()}
