@@ -169,3 +169,31 @@ def test_quarters_printed_under_their_years_date_each_column():
     assert find_operand(Item("net income", 2023, months=3, quarter=4), spec, pages, quarters={"k": 0}).value == 3420
     assert find_operand(Item("net income", 2022, months=3, quarter=2), spec, pages, quarters={"k": 0}).value == 1750
     assert find_operand(Item("net income", 2023), spec, pages, quarters={"k": 0}) is None
+
+
+LATE_HEADER = ("Condensed Consolidated Statement of Earnings\n\n(Unaudited; in Millions Except Per Share Figures)\n\n"
+           "| | | Percent | | Percent | Increase |\n| | Amount | to Sales | Amount | to Sales | (Decrease) |\n"
+           "|---|---|---|---|---|---|\n| Sales to customers | 21,400 $ | 100.0 | 20,100 $ | 100.0 | 6.5 |\n"
+           "| Gross Profit | 14,520 | 67.9 | 13,470 | 67.0 | 7.8 |\n| Restructuring | 120 | 0.6 | 80 | 0.4 |\n"
+           "| Net earnings | 4,300 $ | 20.1 | 3,900 $ | 19.4 | 10.3 |\n\nTHIRD QUARTER\n\n2023 2022\n\n"
+           "* Fiscal third quarter other expense includes a one-time charge.\n")
+
+
+def test_a_release_whose_header_is_printed_after_its_tables_dates_its_amount_columns():
+    """An earnings release's statement extracted with its header last ('THIRD QUARTER / 2023 2022' after the
+    tables) and columns of two kinds ('Amount | Percent to Sales'): the amounts are the quarter's of each year,
+    the percentages and the change no year's; a row that does not fit the columns is left undated."""
+    from rag_assets.answer.evidence.operands import SourcePage, find_operand
+    from rag_assets.answer.question.formulas import Item
+    from rag_assets.answer.question.metric_library import default_library
+
+    lib = default_library()
+    pages, quarters = [SourcePage("e", 9, LATE_HEADER, False)], {"e": 3}
+    read = {(name, year): find_operand(Item(name, year, months=3, quarter=3), lib.items[name], pages,
+                                       quarters=quarters) for name in ("gross profit", "net income")
+            for year in (2023, 2022)}
+    assert read[("gross profit", 2023)].value == 14_520e6 and read[("net income", 2022)].value == 3_900e6
+    assert find_operand(Item("net income", 2023), lib.items["net income"], pages, quarters=quarters) is None
+    rows = {c.label: c for c in page_candidates(LATE_HEADER, "e", 9)}
+    assert [f.period for f in rows["Gross Profit"].figures] == ["2023", "", "2022", "", ""]
+    assert not any(f.period for f in rows["Restructuring"].figures)

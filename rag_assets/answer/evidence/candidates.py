@@ -9,8 +9,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.numbers import NA, parse_number
-from rag_assets.answer.evidence.table_headers import (dated_figures, durations, quarter_columns, quarters_under_years,
-                                                    table_caption)
+from rag_assets.answer.evidence.table_headers import Columns, durations, quarter_columns, table_caption
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -29,8 +28,6 @@ DURATION_AFTER_RE = re.compile(r"^\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hou
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
 MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 DATE_NEIGHBOUR_RE = re.compile(rf"^\s*(?:{MONTHS})[a-z]*\b|\b(?:{MONTHS})[a-z]*\.?\s*$", re.I)
-# a column header that is a date ('June 30, 2023', 'Dec. 31, 2022', 'As of May 31, 2021'): its year's column
-DATE_CELL_RE = re.compile(rf"^(?:(?:as\s+)?(?:of|at)\s+)?(?:{MONTHS})[a-z]*\.?\s+\d{{1,2}},?\s+((?:19|20)\d\d)$", re.I)
 REFERENCE_BEFORE_RE = re.compile(r"\b(?:note|notes|page|pages|item|section|chapter|article|rule|level|tier)\s*$", re.I)
 PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s+)?(?:fiscal\s+|FY\s?)?"
                              r"((?:19[89]|20[0-4])\d)\b", re.I)
@@ -112,10 +109,6 @@ def _cell_figure(cell: str) -> Figure | None:
     return Figure(written=cell, value=value, percent=cell.rstrip(")").strip().endswith("%"))
 
 
-def _is_year(fig: Figure) -> bool:
-    return not fig.percent and re.fullmatch(r"(?:19[89]|20[0-4])\d", fig.written.strip("()")) is not None
-
-
 def _label(cells: list[str]) -> str:
     for cell in cells:
         if len(re.findall(r"[A-Za-z]", cell)) >= 2:
@@ -124,49 +117,38 @@ def _label(cells: list[str]) -> str:
 
 
 def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
-               page_scale: tuple[float, str] | None = None, page_years: list[str] | None = None) -> list[Candidate]:
+               page_scale: tuple[float, str] | None = None, page_years: list[str] | None = None,
+               late: tuple[list[str], list[int]] = ([], [])) -> list[Candidate]:
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
     text with the years, scale); ``page_scale`` the scale last declared by the page's text above, used when
     the table declares none; ``page_years`` the year columns of the page's previous table, used when this one
-    (a statement continued below a heading) names none."""
-    years = list(dict.fromkeys(YEAR_RE.findall(_last_year_line(before)))) or list(page_years or [])
-    scale = declared_scale(before[-600:]) or page_scale
+    (a statement continued below a heading) names none; ``late``: the years and months of a header the page's
+    text prints after its last table ('SECOND QUARTER / 2023 2022', extracted out of order), for a table
+    that has neither."""
+    years = list(dict.fromkeys(YEAR_RE.findall(_last_year_line(before)))) or list(page_years or []) or late[0]
+    months = durations(before) or (late[1] if years and years == late[0] else [])
+    cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale)
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out, year_cells, section, heading, months, compared = [], {}, "", "", durations(before), False
-    caption, quarters = table_caption(before), quarter_columns(before)
+    out, section, heading, caption = [], "", "", table_caption(before)
     for line in lines:
         cells = _cells(line)
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
         at = {i: f for i, f in ((i, _cell_figure(c)) for i, c in enumerate(cells)) if f is not None}
         figs = list(at.values())
-        head_scale = declared_scale(" ".join(c for c in cells if not _cell_figure(c)))
-        if not figs and (under := quarters_under_years(cells, years)):  # '2018 2017' / '4th 3rd ... 1st'
-            quarters = under
+        if cols.header(cells, at, declared_scale(" ".join(c for c in cells if not _cell_figure(c)))):
             continue
-        dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c)) for i, c in enumerate(cells)) if m}
-        if dates and not figs:  # '| (in millions) | June 30, 2023 | December 31, 2022 |': the years' columns
-            years, year_cells, compared, scale = list(dates.values()), dates, False, head_scale or scale
-            continue
-        if figs and all(_is_year(f) for f in figs):
-            years, scale = [f.written.strip("()") for f in figs], head_scale or scale
-            year_cells = {i: f.written.strip("()") for i, f in at.items()}
-            compared = bool(_label(cells[max(at) + 1:]))  # a change column after the years: '22 vs. 21'
-            continue
-        if head_scale and not figs:
-            scale = head_scale
         label = _label(cells)
         if label and not figs and _label(cells[:1]) == label:  # a heading row: its label in the first cell
             section = label
             heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
         if not figs or not label:
             continue
-        own = declared_scale(label) or scale  # 'Sales (millions)': the row declares its own scale
+        own = declared_scale(label) or cols.scale  # 'Sales (millions)': the row declares its own scale
         unscaled = unscaled_label(f"{heading} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
-        dated = dated_figures(figs, years, list(at), year_cells, compared, months, quarters)
-        out.append(Candidate(sha1, page_index, "row", label, tuple(dated), mult, words,
+        out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, list(at))), mult, words,
                              total_last=total_last, section=section, caption=caption))
     return out
 
@@ -251,6 +233,9 @@ def page_blocks(text: str, sha1: str, page_index: int):
     order; a table without its own years or scale takes the page's last ones."""
     lines = text.splitlines()
     i, para, page_scale, page_years = 0, [], None, []
+    last = max((k for k, ln in enumerate(lines) if ln.lstrip().startswith("|")), default=len(lines))
+    tail = "\n".join(ln for ln in lines[last + 1:] if len(ln) <= 60)  # short lines after the last table
+    late = (list(dict.fromkeys(YEAR_RE.findall(_last_year_line(tail)))), durations(tail))
     while i <= len(lines):
         line = lines[i] if i < len(lines) else ""
         if line.lstrip().startswith("|"):
@@ -260,7 +245,7 @@ def page_blocks(text: str, sha1: str, page_index: int):
             yield "text", _text_candidates(" ".join(para), sha1, page_index)
             para = []
             rows = table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]), page_scale,
-                              page_years)
+                              page_years, late)
             page_years = _columns(rows) or page_years
             scaled = next((r for r in rows if r.scale != 1.0), None)
             page_scale = (scaled.scale, scaled.scale_words) if scaled else page_scale

@@ -6,7 +6,7 @@ each column that names one ('2Q23 1Q23'), and so the year, quarter and months of
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a caption is the short lines just above a table, not a paragraph
 
@@ -142,3 +142,72 @@ def _dated(figs: list, years: list[str], cells: list[int] | None = None,
     if years and len(figs) == len(years):
         return [replace(f, period=y) for f, y in zip(figs, years)]
     return figs
+
+
+AMOUNT_HEAD_RE = re.compile(r"amount|\$", re.I)
+
+
+def column_kinds(cells: list[str]) -> tuple[bool, ...]:
+    """A header row naming each column's kind ('Amount | Percent to Sales | Amount | Percent to Sales | Percent
+    Increase'): for each non-empty cell, whether its column holds amounts; () when the row is no such header
+    (fewer than two amount columns, or a cell with a figure)."""
+    named = [c.strip() for c in cells if c.strip()]
+    kinds = tuple(AMOUNT_HEAD_RE.fullmatch(c) is not None for c in named)
+    return kinds if sum(kinds) >= 2 and not any(re.search(r"\d", c) for c in named) else ()
+
+
+def by_kinds(figs: list, kinds: tuple[bool, ...], years: list[str], months: list[int]) -> list | None:
+    """A row's figures dated by its header's column kinds: one figure a column, the amount columns the years'
+    in order (the others, percentages of sales or changes, undated); None when the row does not fit them."""
+    if not kinds or len(figs) != len(kinds) or sum(kinds) != len(years):
+        return None
+    amounts = iter(years)
+    return timed([replace(f, period=next(amounts)) if amount else f for f, amount in zip(figs, kinds)], months)
+
+
+MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+# a column header that is a date ('June 30, 2023', 'Dec. 31, 2022', 'As of May 31, 2021'): its year's column
+DATE_CELL_RE = re.compile(rf"^(?:(?:as\s+)?(?:of|at)\s+)?(?:{MONTHS})[a-z]*\.?\s+\d{{1,2}},?\s+((?:19|20)\d\d)$", re.I)
+YEAR_CELL_RE = re.compile(r"\(?(?:19[89]|20[0-4])\d\)?")
+
+
+@dataclass
+class Columns:
+    """What a table's header says of its columns, taken in as its rows are read top-down: the years (and the
+    cell of each), the months of each block, the quarters, the kind of each column, the scale."""
+
+    years: list[str]
+    months: list[int]
+    quarters: list[tuple[str, int]]
+    scale: tuple[float, str] | None
+    year_cells: dict[int, str] = field(default_factory=dict)
+    compared: bool = False  # a change column after the years ('22 vs. 21')
+    kinds: tuple[bool, ...] = ()
+
+    def header(self, cells: list[str], at: dict, head_scale: tuple[float, str] | None) -> bool:
+        """Take in a header row ('2023 2022', 'June 30, 2023 | December 31, 2022', '4th 3rd 2nd 1st' under the
+        years, 'Amount | Percent to Sales | ...'); True when the row is only a header (no candidate)."""
+        figs = list(at.values())
+        if not figs and (under := quarters_under_years(cells, self.years)):
+            self.quarters = under
+            return True
+        dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c)) for i, c in enumerate(cells)) if m}
+        if dates and not figs:
+            self.years, self.year_cells, self.compared = list(dates.values()), dates, False
+            self.scale = head_scale or self.scale
+            return True
+        if figs and all(not f.percent and YEAR_CELL_RE.fullmatch(f.written.strip()) for f in figs):
+            self.years, self.scale = [f.written.strip("()") for f in figs], head_scale or self.scale
+            self.year_cells = {i: f.written.strip("()") for i, f in at.items()}
+            self.compared = any(len(re.findall(r"[A-Za-z]", c)) >= 2 for c in cells[max(at) + 1:])
+            return True
+        if not figs:
+            self.scale = head_scale or self.scale
+            self.kinds = column_kinds(cells) or self.kinds
+        return False
+
+    def dated(self, figs: list, cells: list[int]) -> list:
+        """A row's figures with the year, months and quarter of their columns."""
+        return by_kinds(figs, self.kinds, self.years, self.months) or \
+            dated_figures(figs, self.years, cells, self.year_cells, self.compared, self.months, self.quarters)
+
