@@ -59,7 +59,7 @@ def test_the_answering_data_files_are_part_of_the_code_version():
     assert {"metrics.yaml", "lexicon.yaml", "plan.py", "config.py"} <= names
 
 
-def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, capsys, monkeypatch):  # noqa: F811
+def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, capsys):  # noqa: F811
     q = _questions(tmp_path, CASH_Q, UNKNOWN_Q)
     out = tmp_path / "answers.json"
     fast = ["--config", "local-fast"]
@@ -103,8 +103,8 @@ def test_another_configuration_model_or_index_answers_again(ingested, tmp_path, 
     assert "resuming: 2 answer(s) reused" in said, said  # answers are keyed by the files' content (issue 39)
     assert len(_log_lines(out)) == 6
 
-    monkeypatch.setenv("RAG_ASSETS_CHUNK_CONTEXT", "deterministic")  # other chunks: the indexes really change
-    assert main(["ingest", str(ingested / "pdfs")]) == 0
+    # other chunks (the data root's setting, changed on the command line): the indexes really change
+    assert main(["ingest", str(ingested / "pdfs"), "--chunk-context", "deterministic"]) == 0
     capsys.readouterr()
     assert main(again) == 0
     said = capsys.readouterr().out

@@ -88,10 +88,11 @@ def ui(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def changed_ui(ui):
-    """Dagster's webserver alone (no daemon: nothing rebuilds behind the test) on the same instance, with a
-    chunking setting changed since the reports were ingested."""
+    """Dagster's webserver alone (no daemon: nothing rebuilds behind the test) on the same instance, with the data
+    root's chunking setting changed since the reports were ingested (restored after)."""
     port = free_port()
-    env = {**ui["env"], "RAG_ASSETS_CHUNK_CONTEXT": "deterministic"}
+    env = ui["env"]
+    _cli(env, ui["work"], "settings", "--set", "chunk_context=deterministic")
     log = open(ui["work"] / "webserver.log", "w")
     proc = subprocess.Popen(["dagster-webserver", "-m", "rag_assets.orchestration.definitions", "-h", "127.0.0.1",
                              "-p", str(port)], cwd=ui["work"], env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -102,6 +103,7 @@ def changed_ui(ui):
     finally:
         stop_process_group(proc)
         log.close()
+        _cli(env, ui["work"], "settings", "--set", "chunk_context=none")
 
 
 @pytest.fixture()
@@ -202,23 +204,26 @@ def test_a_comparisons_answer_page_highlights_every_companys_value(ui, page):
 
 
 def test_stale_reports_show_in_the_asset_graph_without_opening_a_partition(ui, page):
-    """report_status's check warns on the asset graph's node while any report is stale: after a chunking change,
-    "0 / 1 Passed" on its node in the asset graph, and its table names both reports; with the settings they were ingested
-    with, "1 / 1 Passed"."""
+    """report_status's check warns on the asset graph's node while any report is stale: after a change of the
+    data root's chunking setting (`rag-assets settings --set`), "0 / 1 Passed" on its node in the asset graph, and
+    its table names both reports; with the settings they were ingested with, "1 / 1 Passed"."""
     graph = f"{ui['ui']}/assets/report_status?view=lineage"
-    for env, shown in ((ui["env"], "1 / 1 Passed"), ({**ui["env"], "RAG_ASSETS_CHUNK_CONTEXT": "deterministic"},
-                                                     "0 / 1 Passed")):
-        done = subprocess.run(["dagster", "asset", "materialize", "-m", "rag_assets.orchestration.definitions",
-                               "--select", "report_status"], cwd=ui["work"], env=env, capture_output=True,
-                              text=True, timeout=900)
-        assert done.returncode == 0, done.stderr[-3000:]
-        page.goto(graph)
-        _dismiss_welcome(page)
-        page.get_by_text(shown).first.wait_for()
-    page.screenshot(path=str(ui["work"] / "stale_in_graph.png"))
-    page.goto(f"{ui['ui']}/assets/report_status")
-    page.get_by_text("Northwind Widgets plc 2023 ", exact=False).first.wait_for()  # the stale reports, by key
-    page.get_by_text("Bluebird Mining Ltd 2022 ", exact=False).first.wait_for()
+    try:
+        for setting, shown in (("none", "1 / 1 Passed"), ("deterministic", "0 / 1 Passed")):
+            _cli(ui["env"], ui["work"], "settings", "--set", f"chunk_context={setting}")
+            done = subprocess.run(["dagster", "asset", "materialize", "-m", "rag_assets.orchestration.definitions",
+                                   "--select", "report_status"], cwd=ui["work"], env=ui["env"], capture_output=True,
+                                  text=True, timeout=900)
+            assert done.returncode == 0, done.stderr[-3000:]
+            page.goto(graph)
+            _dismiss_welcome(page)
+            page.get_by_text(shown).first.wait_for()
+        page.screenshot(path=str(ui["work"] / "stale_in_graph.png"))
+        page.goto(f"{ui['ui']}/assets/report_status")
+        page.get_by_text("Northwind Widgets plc 2023 ", exact=False).first.wait_for()  # the stale reports, by key
+        page.get_by_text("Bluebird Mining Ltd 2022 ", exact=False).first.wait_for()
+    finally:
+        _cli(ui["env"], ui["work"], "settings", "--set", "chunk_context=none")
 
 
 def _partition_keys(work: Path) -> list[str]:
