@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rag_assets.orchestration.instance import ensure_dagster_home
-from rag_assets.orchestration.interrupts import signals_handled_by
+from rag_assets.orchestration.interrupts import dropped_signal, signals_handled_by, signals_recorded
 from rag_assets.storage.catalog import printable
 from rag_assets.storage.paths import data_root
 
@@ -178,7 +178,7 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
                 paths = store.paths(src.sha1)
                 todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths, src.partition)
                 row = _run_report(job, instance, src, todo, {**tags, "company": src.company_name}, log_level)
-                if row.pop("interrupted"):
+                if row.pop("interrupted") or dropped_signal():  # (a signal whose interruption was dropped)
                     stop["signal"] = stop["signal"] or INTERRUPT
                 rows.append({**row, **partition_sizes(paths)})
                 if stop["signal"]:
@@ -247,7 +247,7 @@ def stop_on_signals():
         state["signal"] = signo
         raise KeyboardInterrupt
 
-    with signals_handled_by(handler):
+    with signals_handled_by(handler), signals_recorded():
         yield state
 
 

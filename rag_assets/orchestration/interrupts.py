@@ -10,6 +10,7 @@ goes to the handler in place at once.
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from contextlib import contextmanager
@@ -47,10 +48,53 @@ def signals_handled_by(handler):
             signal.signal(s, h)
 
 
+_RECORDED: list[int] = []  # the read ends of the wakeup pipes of the ``signals_recorded`` blocks now running
+
+
+@contextmanager
+def signals_recorded():
+    """While the block runs, every SIGINT and SIGTERM the process receives is recorded whatever handler runs
+    for it, even when the exception that handler raised was dropped (a signal between two stages, raised inside
+    a garbage-collection callback): ``dropped_signal`` then says so. Off the main thread, nothing is recorded."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    os.set_blocking(w, False)
+    previous = signal.set_wakeup_fd(w)
+    _RECORDED.append(r)
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(previous)
+        _RECORDED.remove(r)
+        os.close(r)
+        os.close(w)
+
+
+def dropped_signal() -> bool:
+    """Whether a SIGINT or SIGTERM arrived since the last look (read once; False outside ``signals_recorded``)."""
+    got = False
+    for r in _RECORDED:
+        while True:
+            try:
+                data = os.read(r, 512)
+            except BlockingIOError:
+                break
+            got = got or any(b in SIGNALS for b in data)
+            if not data:
+                break
+    return got
+
+
 @contextmanager
 def latched_signals():
     """A ``SignalLatch`` fed by SIGINT and SIGTERM while the block runs; a second signal goes on to the
-    handler in place (Dagster's, which raises at once)."""
+    handler in place (Dagster's, which raises at once). A signal recorded before the block (``signals_recorded``),
+    whose interruption was dropped between two stages, interrupts the run here, before the stage starts."""
+    if dropped_signal():
+        raise dg.DagsterExecutionInterruptedError()
     latch = SignalLatch()
 
     def handler(signo, frame, before):
