@@ -66,16 +66,14 @@ def ingestion_graph(resources: dict) -> list:
 def current_graph(resources: dict):
     """The ingestion asset graph under the data root's settings as its file says now (a change made by another
     process counts without reloading the code location); ``resources``' own for a root of none."""
-    store = resources["store"]
-    recorded_now = recorded(store.root)
-    if recorded_now:
-        fields = {field: recorded_now[name] for name, (cls, field) in SHAPING.items()}
-        resources = {"store": store.model_copy(update={f: fields[f] for f in ("chunk_context", "table_serialization")}),
-                     "parser": resources["parser"].model_copy(update={"route": fields["route"],
-                                                                      "ocr_runtime": fields["ocr_runtime"]}),
-                     "embedder": resources["embedder"].model_copy(update={"provider": fields["provider"]}),
-                     "llm": resources["llm"].model_copy(update={"ingest_model": fields["ingest_model"]})}
-    return ingestion_asset_graph(ingestion_graph(resources))
+    recorded_now = recorded(resources["store"].root)
+    updates: dict[str, dict] = {}
+    for name, (cls, field) in SHAPING.items():  # each setting onto the resource field it sets
+        if name in recorded_now:
+            key = next(k for k, r in resources.items() if isinstance(r, cls))
+            updates.setdefault(key, {})[field] = recorded_now[name]
+    now = {**resources, **{k: resources[k].model_copy(update=u) for k, u in updates.items()}}
+    return ingestion_asset_graph(ingestion_graph(now))
 
 
 def build_definitions(resources: dict, executor: dg.ExecutorDefinition = dg.in_process_executor,

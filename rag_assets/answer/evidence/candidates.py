@@ -9,7 +9,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.numbers import NA, parse_number
-from rag_assets.answer.evidence.table_headers import Columns, durations, quarter_columns, table_caption
+from rag_assets.answer.evidence.table_headers import MONTHS, Columns, durations, quarter_columns, table_caption
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -26,7 +26,6 @@ TEXT_FIGURE_RE = re.compile(
     r"(?:\s?(?:%|percent\b|per cent\b|(?:thousand|million|billion|bn|mn|m|k)\b))?(?![\w/-]|\.\d)", re.I)
 DURATION_AFTER_RE = re.compile(r"^\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
-MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 DATE_NEIGHBOUR_RE = re.compile(rf"^\s*(?:{MONTHS})[a-z]*\b|\b(?:{MONTHS})[a-z]*\.?\s*$", re.I)
 REFERENCE_BEFORE_RE = re.compile(r"\b(?:note|notes|page|pages|item|section|chapter|article|rule|level|tier)\s*$", re.I)
 PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s+)?(?:fiscal\s+|FY\s?)?"

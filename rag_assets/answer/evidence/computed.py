@@ -288,11 +288,16 @@ def _statement_scale(operands: list[Operand], retriever, library: Library, lexic
                      ) -> list[Operand]:
     """A money figure whose table declares no scale (its heading lost to the page's text) takes the one its
     report's primary statements all declare ('in millions'); a per-share amount, a count or a ratio never."""
-    out = []
+    out, declared = [], {}  # report -> the scale its statements declare, read once
     for o in operands:
         spec = library.items.get(o.item)
-        scale = None if o.scale != 1.0 or o.chosen or spec is None or unscaled_label(o.label, (o.value,)) or \
-            unscaled_label(" ".join(spec.names)) else statements_scale(retriever, o.sha1, lexicon)
+        if o.scale != 1.0 or o.chosen or spec is None or unscaled_label(o.label, (o.value,)) or \
+                unscaled_label(" ".join(spec.names)):
+            out.append(o)
+            continue
+        if o.sha1 not in declared:
+            declared[o.sha1] = statements_scale(retriever, o.sha1, lexicon)
+        scale = declared[o.sha1]
         if scale is None:
             out.append(o)
             continue

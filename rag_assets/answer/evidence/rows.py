@@ -95,13 +95,12 @@ def stem(text: str) -> str:
 def year_figure(cand: Candidate, year: int, months: int = 0, own_quarter: int = -1, quarter: int = 0,
                 percent: bool = False):
     """The figure of ``cand`` in ``year``'s column (a percentage only with ``percent``: a ratio as printed), or
-    None. With ``months`` (a part of the
-    year), the column of that many months: the one its header names ('Six months ended June 30'; the longest
-    interim one for the year to date, -1), else, with no header naming any, the year's first column for a
-    quarter in an interim filing (it prints the quarter's columns first), none in an annual report (its columns
-    are years: ``own_quarter`` 0) and none for more months. A ``quarter`` asked is read in the column naming it
-    where the header names quarters ('2Q23 1Q23'), else only in a filing of that quarter (``own_quarter``, -1
-    unknown). A fiscal year is never read in a column of fewer months."""
+    None. With ``months`` (a part of the year), the column of that many months: the one its header names ('Six
+    months ended June 30'; the longest interim one for the year to date, -1), else, with no header naming any,
+    the year's first column for a quarter in an interim filing (it prints the quarter's columns first), none in
+    an annual report (its columns are years: ``own_quarter`` 0) and none for more months. A ``quarter`` asked is
+    read in the column naming it where the header names quarters ('2Q23 1Q23'), else only in a filing of that
+    quarter (``own_quarter``, -1 unknown). A fiscal year is never read in a column of fewer months."""
     figs = [f for f in cand.figures if f.period == str(year) and f.percent == percent]
     if not months:
         return next((f for f in figs if not f.quarter and f.months in (0, 12)), None)

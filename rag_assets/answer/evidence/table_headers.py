@@ -76,8 +76,9 @@ def quarters_under_years(cells: list[str], years: list[str]) -> list[tuple[str, 
     """A header row of quarters under a row of years ('2018 2017' / '4th 3rd 2nd 1st 4th 3rd 2nd 1st'): the
     (year, quarter) of each column, the quarters split evenly among the years in order; [] when the row is
     no such header."""
-    found = [m for m in (QUARTER_CELL_RE.fullmatch(c.strip()) for c in cells if c.strip()) if m]
-    if not years or len(found) < 2 or len(found) != len([c for c in cells if c.strip()]) or len(found) % len(years):
+    named = [c.strip() for c in cells if c.strip()]
+    found = [m for m in map(QUARTER_CELL_RE.fullmatch, named) if m]
+    if not years or len(found) < 2 or len(found) != len(named) or len(found) % len(years):
         return []
     per = len(found) // len(years)
     return [(years[i // per], int(m.group("q") or ORDINAL_QUARTER[m.group("o").lower()])) for i, m in enumerate(found)]

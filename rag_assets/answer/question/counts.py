@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from rag_assets.answer.question.formulas import printed_ratio
 from rag_assets.answer.question.metric_library import fold
 
 COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s+(?:did|does|do|were|was|are|is|had|has|"
@@ -29,7 +30,7 @@ def countable(noun: str) -> bool:
     """A noun phrase that names things a filing counts ('employees', 'retail stores', 'paid memberships'), not
     an amount ('membership fees', 'net sales') nor a ratio: a plural of at most three words."""
     return re.fullmatch(r"(?:[\w-]+\s+){0,2}[a-z]*[^s\W]s", noun) is not None and not AMOUNT_NOUN_RE.search(noun) \
-        and not NOT_COUNTED.search(noun) and not re.search(r"\b(?:ratio|rate|margin|yield)s?$", noun)
+        and not NOT_COUNTED.search(noun) and not printed_ratio(noun)
 
 
 def counted_noun(question: str) -> str:

@@ -125,11 +125,12 @@ class Answerer:
         computes = (plan.metric or plan.criterion) and not plan.quarter
         by_year = self.filing_routes.year_filings(route) if computes else {}  # other reports by the years they print
         quarters = self.filing_routes.quarters(route, by_year) if plan.metric or plan.criterion else {}
+        read = partial(self.numbers.operand, route)  # an operand no statement row prints
         if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year, quarters,
-                                              partial(self.numbers.operand, route)):
+                                              read):
             return
         if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year, quarters,
-                                              partial(self.numbers.operand, route)):
+                                              read):
             return
         if kind == "boolean" and reads_statements(self.cfg, self.llm, kind, question):
             self._read_boolean(question, query, route, ranked, rec)
