@@ -181,3 +181,18 @@ def test_out_may_be_neither_the_questions_file_nor_a_folder(tmp_path, capsys):
     assert q.read_bytes() == before and "is an input of this run" in capsys.readouterr().err
     assert main(["answer", str(q), "--out", str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content, said", [
+    ('{"chunk', "settings.json: not valid JSON"),
+    ('{"colour": 1}', "not a settings file of this project"),
+    ('{"chunk_context": "sometimes"}', "chunk_context='sometimes'"),
+])
+def test_a_damaged_data_root_settings_file_is_one_line(tmp_path, monkeypatch, capsys, content, said):
+    """The data root's settings.json, cut, foreign or out of range: one error line naming the file, exit 2."""
+    monkeypatch.setenv("RAG_ASSETS_HOME", str(tmp_path))
+    (tmp_path / "settings.json").write_text(content)
+    assert main(["settings"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith(f"error: {tmp_path / 'settings.json'}") and said in err
+    assert err.count(str(tmp_path / "settings.json")) == 1

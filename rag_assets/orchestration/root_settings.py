@@ -47,8 +47,8 @@ def recorded(root: Path) -> dict:
         return {}
     try:
         values = read_json_file(path)
-    except InputFileError as exc:
-        raise SettingsError(f"{path}: {exc}") from None
+    except InputFileError as exc:  # (it names the file)
+        raise SettingsError(str(exc)) from None
     if not isinstance(values, dict) or set(values) - set(SHAPING):
         raise SettingsError(f"{path}: not a settings file of this project (its names: {', '.join(SHAPING)})")
     try:
