@@ -131,9 +131,10 @@ def _run_report(job, instance, src, todo: list[str], tags: dict, log_level: str)
            "assets": len(todo), "interrupted": False}
     if todo:
         t0 = time.perf_counter()
-        result = job.execute_in_process(
-            instance=instance, partition_key=src.partition, raise_on_error=False,
-            asset_selection=[dg.AssetKey(k) for k in todo], tags=tags,
+        assets = {dg.AssetKey(k) for k in todo}  # and the job's checks of them (a subset would take all of them)
+        checks = {c for c in job.asset_layer.asset_graph.asset_check_keys if c.asset_key in assets}
+        result = job.get_subset(asset_selection=assets, asset_check_selection=checks).execute_in_process(
+            instance=instance, partition_key=src.partition, raise_on_error=False, tags=tags,
             run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
         )
         row["seconds"] = round(time.perf_counter() - t0, 1)
@@ -153,6 +154,7 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     from rag_assets.ingest.stages import STAGES
     from rag_assets.orchestration.definitions import build_definitions
     from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.monitoring import report_up_to_date
     from rag_assets.orchestration.partition_keys import migrate_partition_keys
     from rag_assets.orchestration.staleness import assets_to_rebuild
 
@@ -178,6 +180,8 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
                 paths = store.paths(src.sha1)
                 todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths, src.partition)
                 row = _run_report(job, instance, src, todo, {**tags, "company": src.company_name}, log_level)
+                if todo:  # the assets' up_to_date checks (not steps of the run) as they stand after it
+                    report_up_to_date(instance, defs.resolve_asset_graph(), src.partition)
                 if row.pop("interrupted") or dropped_signal():  # (a signal whose interruption was dropped)
                     stop["signal"] = stop["signal"] or INTERRUPT
                 rows.append({**row, **partition_sizes(paths)})

@@ -6,6 +6,7 @@ of different partitions go in parallel through the instance's run queue. On a cl
 
 import dagster as dg
 
+from rag_assets.orchestration.monitoring import UP_TO_DATE_CHECKS
 from rag_assets.settings import ExecutorName
 
 
@@ -27,7 +28,7 @@ def executor_named(name: ExecutorName, celery_broker: str | None = None) -> dg.E
 def build_jobs(executor: dg.ExecutorDefinition) -> list:
     ingest = dg.define_asset_job(
         "ingest_reports",
-        selection=dg.AssetSelection.groups("ingestion"),
+        selection=dg.AssetSelection.groups("ingestion") - dg.AssetSelection.checks(*UP_TO_DATE_CHECKS),
         executor_def=executor,
         description="Parse, clean, chunk and index one report partition (only what is stale when launched by "
         "`rag-assets ingest`).",

@@ -80,6 +80,9 @@ def stale_reports(instance: dg.DagsterInstance, graph, store: ReportStore) -> tu
 
 
 UP_TO_DATE = "up_to_date"  # each ingestion asset's check: built under the data root's current settings and code
+# Not steps of the ingestion runs (7 more steps a run, each a process on a cluster): the status sensor and
+# `rag-assets ingest` report them.
+UP_TO_DATE_CHECKS = tuple(dg.AssetCheckKey(dg.AssetKey(stage), UP_TO_DATE) for stage in STAGES)
 STATUS_INTERVAL = 30  # seconds between the status sensor's looks: a settings change shows within a minute
 
 
@@ -124,9 +127,19 @@ def check_evaluation(stage: str, partition: str, passed: bool) -> dg.AssetCheckE
                   "rebuilds it"})
 
 
+def report_up_to_date(instance: dg.DagsterInstance, graph, partition: str) -> list[str]:
+    """Record each ingestion asset's ``up_to_date`` check of ``partition`` as it stands now (after a run);
+    returns the assets still behind."""
+    behind = downstream_of(stale_by_partition(instance, graph, [partition])[partition])
+    for stage in STAGES:
+        instance.report_runless_asset_event(check_evaluation(stage, partition, stage not in behind))
+    return behind
+
+
 def up_to_date_checks(graph_now: Callable[[], object]) -> list[dg.AssetChecksDefinition]:
-    """Each ingestion asset's ``up_to_date`` check of a partition (run with every materialization, and
-    reported by the status sensor in between)."""
+    """Each ingestion asset's ``up_to_date`` check of a partition, as a definition Dagster shows on the
+    asset (executable from its page); evaluated by the status sensor and after each ``rag-assets ingest``
+    run, not as steps of the ingestion runs."""
     def build(stage: str):
         def up_to_date(context: dg.AssetCheckExecutionContext) -> dg.AssetCheckResult:
             stale = stale_by_partition(context.instance, graph_now(), [context.partition_key])
