@@ -321,8 +321,9 @@ def test_the_status_sensor_refreshes_report_status_when_the_stale_set_changes(re
 
     first, cursor = look(res, None)  # nothing ingested: both reports are behind
     assert first.run_requests[0].tags == {"stale_reports": "2"} and cursor
-    assert len(first.asset_events) == 2 * len(STAGES) and not any(e.passed for e in first.asset_events)
+    assert len(first.asset_events) == len(STAGES) and not any(e.passed for e in first.asset_events)
     assert {e.check_name for e in first.asset_events} == {UP_TO_DATE}
+    assert {e.metadata["stale_partitions"].value for e in first.asset_events} == {2}
     again, same = look(res, cursor)
     assert isinstance(again, dg.SkipReason) and same == cursor
     assert again.skip_message == "2 of 2 reports stale or incomplete, as at the last look"
@@ -330,7 +331,8 @@ def test_the_status_sensor_refreshes_report_status_when_the_stale_set_changes(re
     changed, moved = look(res, cursor)
     assert changed.run_requests[0].tags == {"stale_reports": "1"} and moved != cursor
     assert changed.run_requests[0].run_key != first.run_requests[0].run_key
-    assert {(e.partition, e.passed) for e in changed.asset_events} == {(sha, True)}  # only what changed
+    assert {(e.passed, e.metadata["stale_partitions"].value) for e in changed.asset_events} == {(False, 1)}
+    assert all(sha not in e.metadata["stale"].value for e in changed.asset_events)  # the other one is listed
 
 
 def test_a_settings_change_by_another_process_shows_stale_within_one_look(registered):
@@ -352,10 +354,9 @@ def test_a_settings_change_by_another_process_shows_stale_within_one_look(regist
         assert first.run_requests[0].tags == {"stale_reports": "0"} and all(e.passed for e in first.asset_events)
         record(read_settings(), store.root, {"chunk_context": "deterministic"})  # `rag-assets settings --set`
         second = sensor(ctx)
-    failed = {(e.asset_key.path[-1], e.partition) for e in second.asset_events if not e.passed}
-    chunks_on = {s for s, _ in failed}
-    assert {"report_chunks", "faiss_index", "bm25_index"} <= chunks_on and "report_pages" not in chunks_on
-    assert {p for _, p in failed} == {r.sha1 for r in reports.values()}
+    failed = {e.asset_key.path[-1]: e.metadata["stale"].value for e in second.asset_events if not e.passed}
+    assert {"report_chunks", "faiss_index", "bm25_index"} <= set(failed) and "report_pages" not in failed
+    assert all(r.sha1 in listed for listed in failed.values() for r in reports.values())
     assert second.run_requests[0].tags == {"stale_reports": "2"} and STATUS_INTERVAL <= 60
 
 

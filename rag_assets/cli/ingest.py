@@ -180,8 +180,6 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
                 paths = store.paths(src.sha1)
                 todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths, src.partition)
                 row = _run_report(job, instance, src, todo, {**tags, "company": src.company_name}, log_level)
-                if todo:  # the assets' up_to_date checks (not steps of the run) as they stand after it
-                    report_up_to_date(instance, defs.resolve_asset_graph(), src.partition)
                 if row.pop("interrupted") or dropped_signal():  # (a signal whose interruption was dropped)
                     stop["signal"] = stop["signal"] or INTERRUPT
                 rows.append({**row, **partition_sizes(paths)})
@@ -189,6 +187,8 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
                     break
         except KeyboardInterrupt:  # a signal between runs (during a run, Dagster fails the run instead)
             stop["signal"] = stop["signal"] or INTERRUPT
+    if any(r["status"] != "up to date" for r in rows):  # the up_to_date checks (not steps of the runs), as now
+        report_up_to_date(instance, defs.resolve_asset_graph())
     if not quiet:
         print_summary(rows)
     if stop["signal"]:

@@ -9,7 +9,6 @@
 
 import hashlib
 import json
-import warnings
 from typing import Callable
 
 import dagster as dg
@@ -79,32 +78,38 @@ def stale_reports(instance: dg.DagsterInstance, graph, store: ReportStore) -> tu
     return partitions, behind
 
 
-UP_TO_DATE = "up_to_date"  # each ingestion asset's check: built under the data root's current settings and code
+UP_TO_DATE = "up_to_date"  # each ingestion asset's check: every partition built under the current settings and code
 # Not steps of the ingestion runs (7 more steps a run, each a process on a cluster): the status sensor and
-# `rag-assets ingest` report them.
+# `rag-assets ingest` report them. Unpartitioned: Dagster's storage keeps one row per (check, run, partition),
+# so a second runless evaluation of one partition's check is refused (its run id is empty).
 UP_TO_DATE_CHECKS = tuple(dg.AssetCheckKey(dg.AssetKey(stage), UP_TO_DATE) for stage in STAGES)
 STATUS_INTERVAL = 30  # seconds between the status sensor's looks: a settings change shows within a minute
+
+
+def behind_by_stage(now: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Stage -> the partitions where it is stale or missing, from partition -> its stages behind."""
+    return {stage: sorted(p for p, stages in now.items() if stage in stages) for stage in STAGES}
 
 
 def build_status_sensor(graph_now: Callable[[], object], running: bool = True) -> dg.SensorDefinition:
     """Stale at a glance: every 30 s, against the ingestion graph of the data root's settings as they are now
     (``graph_now``: its file is read afresh, so a change made by another process counts without a reload), it
-    reports each ingestion asset's ``up_to_date`` check of every partition whose state changed (failing, a
+    reports the ``up_to_date`` check of each ingestion asset whose stale partitions changed (failing, a
     warning, on the asset's node in the graph) and, when the set of reports behind changed, refreshes
     ``report_status``."""
     status = dg.DefaultSensorStatus.RUNNING if running else dg.DefaultSensorStatus.STOPPED
 
     @dg.sensor(job_name="report_status_job", minimum_interval_seconds=STATUS_INTERVAL, default_status=status,
-               name="report_status_sensor", description="Every 30 s: each ingestion asset's up_to_date check of "
-               "the partitions whose state changed, and report_status when the set of reports behind changed.")
+               name="report_status_sensor", description="Every 30 s: the up_to_date check of each ingestion asset "
+               "whose stale partitions changed, and report_status when the set of reports behind changed.")
     def report_status_sensor(context: dg.SensorEvaluationContext, store: ReportStore):
         partitions, behind = stale_reports(context.instance, graph_now(), store)
-        if not partitions:  # a fresh instance: nothing to report on, no run to start
+        if not partitions:  # a fresh instance: nothing to report on (and no cursor, so the first reports count)
             return dg.SkipReason("no reports registered yet")
         before = json.loads(context.cursor) if (context.cursor or "").startswith("{") else {}
         now = {p: downstream_of(behind.get(p, [])) for p in partitions}  # what a stale asset feeds is behind too
-        events = [check_evaluation(stage, p, stage not in now[p]) for p in sorted(now)
-                  for stage in STAGES if p not in before or (stage in now[p]) != (stage in before[p])]
+        was, stages = behind_by_stage(before), behind_by_stage(now)
+        events = [check_evaluation(stage, stages[stage]) for stage in STAGES if not before or stages[stage] != was[stage]]
         said = f"{len(behind)} of {len(partitions)} reports stale or incomplete"
         if not events and before:
             return dg.SkipReason(f"{said}, as at the last look")
@@ -117,40 +122,45 @@ def build_status_sensor(graph_now: Callable[[], object], running: bool = True) -
     return report_status_sensor
 
 
-def check_evaluation(stage: str, partition: str, passed: bool) -> dg.AssetCheckEvaluation:
-    """``stage``'s ``up_to_date`` check of one partition, as the status sensor reports it."""
+def check_evaluation(stage: str, behind: list[str]) -> dg.AssetCheckEvaluation:
+    """``stage``'s ``up_to_date`` check: failing (a warning) while any partition (``behind``) is stale."""
+    listed = "\n".join(f"- {p}" for p in behind[:50]) + (f"\n- ... and {len(behind) - 50} more" if len(behind) > 50 else "")
     return dg.AssetCheckEvaluation(
-        asset_key=dg.AssetKey(stage), check_name=UP_TO_DATE, passed=passed, partition=partition,
-        severity=dg.AssetCheckSeverity.WARN,
-        metadata={"state": "built under the data root's current settings and code" if passed else
-                  "stale or missing: a setting or the code changed since it was built; `rag-assets ingest` "
-                  "rebuilds it"})
+        asset_key=dg.AssetKey(stage), check_name=UP_TO_DATE, passed=not behind, severity=dg.AssetCheckSeverity.WARN,
+        metadata={"stale_partitions": len(behind),
+                  "stale": dg.MetadataValue.md(listed if behind else "every partition is built under the data "
+                                               "root's current settings and code"),
+                  "fix": "rag-assets ingest <inbox> (rebuilds exactly these)"})
 
 
-def report_up_to_date(instance: dg.DagsterInstance, graph, partition: str) -> list[str]:
-    """Record each ingestion asset's ``up_to_date`` check of ``partition`` as it stands now (after a run);
-    returns the assets still behind."""
-    behind = downstream_of(stale_by_partition(instance, graph, [partition])[partition])
+def stale_stages(instance: dg.DagsterInstance, graph) -> dict[str, list[str]]:
+    """Stage -> its registered partitions that are stale or missing (with what a stale asset feeds)."""
+    registered = instance.get_dynamic_partitions(reports_partitions.name)
+    return behind_by_stage({p: downstream_of(a) for p, a in stale_by_partition(instance, graph, registered).items()})
+
+
+def report_up_to_date(instance: dg.DagsterInstance, graph) -> dict[str, list[str]]:
+    """Record each ingestion asset's ``up_to_date`` check as it stands now (after ingestion runs); returns stage
+    -> its partitions still behind."""
+    stages = stale_stages(instance, graph)
     for stage in STAGES:
-        instance.report_runless_asset_event(check_evaluation(stage, partition, stage not in behind))
-    return behind
+        instance.report_runless_asset_event(check_evaluation(stage, stages[stage]))
+    return stages
 
 
 def up_to_date_checks(graph_now: Callable[[], object]) -> list[dg.AssetChecksDefinition]:
-    """Each ingestion asset's ``up_to_date`` check of a partition, as a definition Dagster shows on the
-    asset (executable from its page); evaluated by the status sensor and after each ``rag-assets ingest``
-    run, not as steps of the ingestion runs."""
+    """Each ingestion asset's ``up_to_date`` check over all its partitions, as a definition Dagster shows on the
+    asset (executable from its page); evaluated by the status sensor and after ``rag-assets ingest``, not as
+    steps of the ingestion runs."""
     def build(stage: str):
         def up_to_date(context: dg.AssetCheckExecutionContext) -> dg.AssetCheckResult:
-            stale = stale_by_partition(context.instance, graph_now(), [context.partition_key])
-            return dg.AssetCheckResult(passed=stage not in downstream_of(stale[context.partition_key]),
-                                       severity=dg.AssetCheckSeverity.WARN)
-        up_to_date.__doc__ = f"{stage} is built under the data root's current settings and code."
-        return dg.asset_check(asset=dg.AssetKey(stage), name=UP_TO_DATE, partitions_def=reports_partitions)(up_to_date)
+            evaluation = check_evaluation(stage, stale_stages(context.instance, graph_now())[stage])
+            return dg.AssetCheckResult(passed=evaluation.passed, severity=evaluation.severity,
+                                       metadata=evaluation.metadata)
+        up_to_date.__doc__ = f"Every partition of {stage} is built under the data root's current settings and code."
+        return dg.asset_check(asset=dg.AssetKey(stage), name=UP_TO_DATE)(up_to_date)
 
-    with warnings.catch_warnings():  # partitioned checks are a Dagster preview feature
-        warnings.simplefilter("ignore", category=dg.PreviewWarning)
-        return [build(stage) for stage in STAGES]
+    return [build(stage) for stage in STAGES]
 
 
 def report_status_asset(ingestion: list) -> dg.AssetsDefinition:
