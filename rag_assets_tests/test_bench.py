@@ -25,7 +25,7 @@ def test_bench_runs_every_stage_and_reports_time_and_memory(tmp_path, capsys):
     assert set(result["seconds"]) == {"parse", "clean", "tables", "chunk", "contexts", "embed", "bm25"}
     assert all(v > 0 for v in result["peak_mib"].values())
     printed = capsys.readouterr().out
-    assert "chunks/s" in printed and "embedding graph: fused" in printed
+    assert "chunks/s" in printed and "embedding graph: int8" in printed
     paths = ReportPaths(tmp_path / "out", file_sha1(pdf))
     assert read_chunks(paths.chunks).shape[0] == result["chunks"]
     assert paths.faiss_dir_for(MiniLMOnnxEmbedder.model_name).is_dir() and paths.bm25_dir.is_dir()

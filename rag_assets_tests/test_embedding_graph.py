@@ -1,4 +1,5 @@
-"""The fused copy of the packaged MiniLM graph: same vectors, built once, refused when it is not equal."""
+"""The fused copy of the packaged MiniLM graph: same vectors, built once, refused when it is not equal; its int8
+copy (the default): close vectors under another name, each text's vector its own."""
 
 import logging
 
@@ -7,6 +8,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from rag_assets.index import onnx_graph
 from rag_assets.index.embedding import MiniLMOnnxEmbedder, fused_or_packaged
 from rag_assets.index.onnx_graph import GraphPatternError, check_equal, fast_model_path
 
@@ -22,16 +24,45 @@ TEXTS = [
 
 def test_fused_graph_gives_the_packaged_vectors(tmp_path, monkeypatch):
     monkeypatch.setenv("RAG_ASSETS_MODELS", str(tmp_path))
-    fused = MiniLMOnnxEmbedder()
-    packaged = MiniLMOnnxEmbedder(fused=False)
+    fused = MiniLMOnnxEmbedder(graph="fp32")
+    packaged = MiniLMOnnxEmbedder(graph="packaged")
     assert fused.model_path.startswith(str(tmp_path)) and fused.model_path != packaged.model_path
     ops = [n.op_type for n in onnx.load(fused.model_path, load_external_data=False).graph.node]
     assert ops.count("Attention") == 6 and "IsNaN" not in ops and "Softmax" not in ops
     cos = (fused.embed(TEXTS) * packaged.embed(TEXTS)).sum(axis=1)
     assert float(cos.min()) >= 0.9999
     built = tmp_path.joinpath("onnx").stat().st_mtime_ns, list(tmp_path.joinpath("onnx").iterdir())
-    assert MiniLMOnnxEmbedder().model_path == fused.model_path  # the second embedder reuses the cached copy
+    assert MiniLMOnnxEmbedder(graph="fp32").model_path == fused.model_path  # the second one reuses the cached copy
     assert (tmp_path.joinpath("onnx").stat().st_mtime_ns, list(tmp_path.joinpath("onnx").iterdir())) == built
+
+
+def test_the_int8_graph_is_close_to_fp32_under_its_own_name_and_each_vector_is_its_texts(tmp_path, monkeypatch):
+    """Issue 46: the default arithmetic is int8 (about twice as fast on VNNI cores). Its vectors are close to
+    the fp32 ones but not equal, so they carry another name (an index of one is never searched with the other);
+    one window a call, so a text embedded alone or among others, or twice, gets the same bytes."""
+    monkeypatch.setenv("RAG_ASSETS_MODELS", str(tmp_path))
+    int8, fp32 = MiniLMOnnxEmbedder(), MiniLMOnnxEmbedder(graph="fp32")
+    assert int8.graph == "int8" and int8.model_path.startswith(str(tmp_path)) and int8.batch_size == 1
+    assert int8.model_name != fp32.model_name and fp32.model_name == MiniLMOnnxEmbedder.FP32_NAME
+    ops = [n.op_type for n in onnx.load(int8.model_path, load_external_data=False).graph.node]
+    assert ops.count("QAttention") == 6 and ops.count("MatMulInteger") >= 12
+    together = int8.embed(TEXTS + [TEXTS[1]])
+    cos = (together[: len(TEXTS)] * fp32.embed(TEXTS)).sum(axis=1)
+    assert 0.98 <= float(cos.min()) and float(cos.max()) < 0.99999  # close, not equal
+    alone = np.vstack([int8.embed([t]) for t in TEXTS])
+    assert np.array_equal(alone, together[: len(TEXTS)]) and np.array_equal(together[1], together[-1])
+
+
+def test_an_int8_copy_that_fails_its_check_leaves_fp32_under_the_fp32_name(tmp_path, monkeypatch, caplog):
+    """The failing side: a copy farther from fp32 than allowed is not cached; the embedder says so and runs
+    the fp32 graph, whose vectors carry the fp32 name."""
+    monkeypatch.setenv("RAG_ASSETS_MODELS", str(tmp_path))
+    monkeypatch.setattr(onnx_graph, "INT8_MIN_COSINE", 1.01)  # no int8 copy is that close
+    with caplog.at_level(logging.WARNING):
+        e = MiniLMOnnxEmbedder()
+    assert (e.graph, e.model_name) == ("fused", MiniLMOnnxEmbedder.FP32_NAME)
+    assert "fp32 graph" in caplog.text and "differs" in caplog.text
+    assert not list(tmp_path.joinpath("onnx").glob("*int8*")), "nothing half-written is cached"
 
 
 def _lookup_model(path, table: np.ndarray) -> str:

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from rag_assets.answer.service.scoring import load_gold
 from rag_assets.cli.common import parse_config_spec, positive_int, questions_or_exit, whole_number
+from rag_assets.index.embedding import GRAPHS
 from rag_assets.storage.paths import data_root
 
 
 def cmd_bench(args) -> int:
     from rag_assets.tools.bench_ingest import run_benchmark
 
-    run_benchmark(Path(args.pdf_dir), limit=args.limit, embed=not args.no_embed, packaged_graph=args.packaged_graph,
+    run_benchmark(Path(args.pdf_dir), limit=args.limit, embed=not args.no_embed, graph=args.graph,
                   threads=args.threads)
     return 0
 
@@ -134,8 +135,9 @@ def add_bench_verbs(sub) -> None:
     s.add_argument("pdf_dir", help="a folder of PDFs, or one PDF")
     s.add_argument("--limit", type=whole_number, default=0, help="only the first N PDFs (0: all)")
     s.add_argument("--no-embed", action="store_true", help="skip the embedding stage")
-    s.add_argument("--packaged-graph", action="store_true",
-                   help="embed with the packaged MiniLM graph instead of its fused copy (for before/after)")
+    s.add_argument("--graph", choices=GRAPHS, default="int8",
+                   help="the embedding graph: int8 (default, as ingestion), its fp32 fused copy, or the packaged "
+                   "graph as shipped (for before/after)")
     s.add_argument("--threads", type=whole_number, default=0, help="embedding threads (0: one per core)")
     s.set_defaults(func=cmd_bench)
 

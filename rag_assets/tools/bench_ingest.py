@@ -40,7 +40,7 @@ def _print_stages(stages: list[str], secs: dict, peak: dict, rise: dict, pages: 
               f"{peak.get(name, 0):6.0f} MiB {rise.get(name, 0):6.0f} MiB")
 
 
-def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, packaged_graph: bool = False,
+def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, graph: str = "int8",
                   out: Path | None = None, threads: int = 0) -> dict:
     """Ingest every PDF of ``pdf_dir`` (or the one PDF it names) stage by stage, as the assets do, and print
     per stage: seconds, pages/s (chunks/s for embedding) and the process's peak RSS when the stage ended."""
@@ -49,7 +49,7 @@ def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, packaged_gr
     if not pdfs:
         raise SystemExit(f"no PDFs in {pdf_dir}")
     root = Path(out) if out else Path(tempfile.mkdtemp(prefix="rag_bench_"))
-    embedder = MiniLMOnnxEmbedder(fused=not packaged_graph, threads=threads or None) if embed else None
+    embedder = MiniLMOnnxEmbedder(threads=threads or None, graph=graph) if embed else None
     stages = [s for s in STAGE_NAMES if embed or s != "faiss_index"]
     secs: dict[str, float] = defaultdict(float)
     peak: dict[str, float] = {}  # the process's peak RSS when the stage ended (the largest over reports)

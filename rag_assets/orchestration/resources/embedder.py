@@ -6,7 +6,7 @@ from __future__ import annotations
 import dagster as dg
 from pydantic import Field, PrivateAttr
 
-from rag_assets.index.embedding import Embedder, make_embedder
+from rag_assets.index.embedding import Embedder, MiniLMOnnxEmbedder, make_embedder
 from rag_assets.settings import EmbedderKind
 
 
@@ -15,12 +15,12 @@ class EmbedderResource(dg.ConfigurableResource):
     so every step of a run shares it)."""
 
     provider: EmbedderKind = Field(
-        default="onnx", description="onnx: int8 all-MiniLM-L6-v2 from a package (offline, default); "
+        default="onnx", description="onnx: all-MiniLM-L6-v2 from a package, int8 arithmetic (offline, default); "
         "sentence-transformers: a local model folder; openai: an OpenAI-compatible embeddings endpoint")
     model: str = Field(default="", description="onnx/sentence-transformers: a local model path; openai: the model "
                        "name (default text-embedding-3-large)")
     batch_size: int = Field(default=0, description="texts per model batch (onnx, sentence-transformers) or per "
-                            "API call (openai); 0: the embedder's own default (onnx 4, sentence-transformers 32, "
+                            "API call (openai); 0: the embedder's own default (onnx 1, sentence-transformers 32, "
                             "openai 256)")
     base_url: str = Field(default="", description="openai provider: the endpoint (empty: api.openai.com)")
     threads: int = Field(default=0, ge=0, description="onnx provider: inference threads (0: one per core). Two "
@@ -38,4 +38,6 @@ class EmbedderResource(dg.ConfigurableResource):
         return self._embedder
 
     def fingerprint(self) -> dict:
-        return {"provider": self.provider, "model": self.model}
+        """What decides the vectors: the provider, its model and (onnx) the arithmetic of the default graph."""
+        arithmetic = {"vectors": MiniLMOnnxEmbedder.INT8_NAME} if self.provider == "onnx" and not self.model else {}
+        return {"provider": self.provider, "model": self.model, **arithmetic}
