@@ -107,7 +107,8 @@ def test_ctrl_c_cancels_the_queued_questions_and_stops_within_two_seconds(ingest
     proc = subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "answer", str(q), "--out", str(out),
                              "--config", "local-fast", "--base-url", f"http://127.0.0.1:{server.server_port}/v1",
                              "--set", "parallel_requests=2"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,  # Ctrl-C as at a terminal: a suite run in the
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # background ignores it
     try:
         deadline = time.monotonic() + 600
         while not (progress.exists() and progress.read_text().count("\n") >= 1) and time.monotonic() < deadline:
