@@ -53,6 +53,28 @@ def test_the_int8_graph_is_close_to_fp32_under_its_own_name_and_each_vector_is_i
     assert np.array_equal(alone, together[: len(TEXTS)]) and np.array_equal(together[1], together[-1])
 
 
+EMBED = """
+import hashlib, json, sys
+from rag_assets.index.embedding import MiniLMOnnxEmbedder
+print(hashlib.sha256(MiniLMOnnxEmbedder().embed(json.loads(sys.argv[1])).tobytes()).hexdigest())
+"""
+
+
+def test_the_int8_vectors_are_the_same_bytes_in_any_process():
+    """The same chunks give the same index bytes in any process (so answers are reused after a rebuild): the
+    int8 arithmetic (activations quantized per call) included, in two fresh processes and this one."""
+    import hashlib
+    import json
+    import subprocess
+    import sys
+
+    texts = json.dumps(TEXTS)
+    runs = {subprocess.run([sys.executable, "-c", EMBED, texts], capture_output=True, text=True,
+                           check=True).stdout.strip() for _ in range(2)}
+    here = hashlib.sha256(MiniLMOnnxEmbedder().embed(TEXTS).tobytes()).hexdigest()
+    assert runs == {here}
+
+
 def test_an_int8_copy_that_fails_its_check_leaves_fp32_under_the_fp32_name(tmp_path, monkeypatch, caplog):
     """The failing side: a copy farther from fp32 than allowed is not cached; the embedder says so and runs
     the fp32 graph, whose vectors carry the fp32 name."""
