@@ -67,6 +67,32 @@ def test_killing_ui_stops_its_viewer(tmp_path):
             pass
 
 
+def test_ui_started_in_the_background_stops_on_sigterm(tmp_path):
+    """Started from a script in the background (`rag-assets ui &`, nohup), a process inherits SIGINT ignored;
+    Dagster maps SIGTERM onto SIGINT's handler, so the UI ignored SIGTERM as well (to its pid and to its
+    group) and only SIGKILL stopped it. Now a SIGTERM to its process group stops the UI and its viewer."""
+    viewer = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "ui", "--port", str(free_port())],
+                            env=_env(tmp_path, viewer), cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    url = f"http://127.0.0.1:{viewer}/"
+    try:
+        deadline = time.monotonic() + 120
+        while not _answers(url) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert _answers(url), "the viewer never answered"
+        time.sleep(5)  # Dagster's own processes are up
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)  # raised TimeoutExpired before: the UI ignored SIGTERM
+        assert not _answers(url), "the viewer outlived the UI"
+    finally:
+        try:
+            stop_process_group(proc, grace=5)
+        except ProcessLookupError:
+            pass
+
+
 def test_a_client_that_leaves_early_is_no_traceback():
     from rag_assets.viewer.server import Viewer, serve
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import shutil
 import sys
 from pathlib import Path
@@ -58,6 +59,9 @@ def cmd_ui(args) -> int:
     print(f"Dagster instance: {home}\nUI: http://{args.host}:{args.port}  evidence viewer: {viewer_base(port)}"
           "  (Ctrl-C stops them)", flush=True)
     os.chdir(cwd)
+    # Dagster maps SIGTERM onto SIGINT's handler: started with SIGINT ignored (`... &` in a script, nohup) it
+    # would ignore SIGTERM too and only SIGKILL would stop it. A background job never sees a terminal's Ctrl-C.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.execve(cmd[0], cmd, os.environ)  # Dagster's own process from here: its signals, its exit code
 
 
