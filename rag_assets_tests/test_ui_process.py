@@ -85,6 +85,9 @@ def test_ui_started_in_the_background_stops_on_sigterm(tmp_path):
         time.sleep(5)  # Dagster's own processes are up
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)  # raised TimeoutExpired before: the UI ignored SIGTERM
+        deadline = time.monotonic() + 5  # the viewer notices its parent is gone
+        while _answers(url) and time.monotonic() < deadline:
+            time.sleep(0.2)
         assert not _answers(url), "the viewer outlived the UI"
     finally:
         try:
