@@ -43,28 +43,42 @@ def test_a_viewer_port_that_cannot_be_bound_is_an_error_of_ui(tmp_path):
     assert "UI: http" not in done.stdout  # no address printed for a server that is not there
 
 
-def test_killing_ui_stops_its_viewer(tmp_path):
-    viewer = free_port()
+def _ui(tmp_path, viewer: int, **popen) -> subprocess.Popen:
+    """`rag-assets ui` in a session of its own, once its viewer answers."""
     proc = subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "ui", "--port", str(free_port())],
                             env=_env(tmp_path, viewer), cwd=tmp_path, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    url = f"http://127.0.0.1:{viewer}/"
+                            stderr=subprocess.DEVNULL, start_new_session=True, **popen)
+    deadline = time.monotonic() + 120
+    while not _answers(f"http://127.0.0.1:{viewer}/") and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert _answers(f"http://127.0.0.1:{viewer}/"), "the viewer never answered"
+    return proc
+
+
+def _gone(url: str, seconds: float = 5) -> bool:
+    """The server at ``url`` stops answering within ``seconds`` (the viewer notices its parent is gone)."""
+    deadline = time.monotonic() + seconds
+    while _answers(url) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return not _answers(url)
+
+
+def _stop(proc: subprocess.Popen) -> None:
     try:
-        deadline = time.monotonic() + 120
-        while not _answers(url) and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert _answers(url), "the viewer never answered"
+        stop_process_group(proc, grace=5)
+    except ProcessLookupError:
+        pass
+
+
+def test_killing_ui_stops_its_viewer(tmp_path):
+    viewer = free_port()
+    proc = _ui(tmp_path, viewer)
+    try:
         proc.send_signal(signal.SIGKILL)  # the UI's own process (Dagster's after its exec), nothing else
         proc.wait(timeout=30)
-        deadline = time.monotonic() + 5
-        while _answers(url) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not _answers(url), "the viewer outlived the UI"
+        assert _gone(f"http://127.0.0.1:{viewer}/"), "the viewer outlived the UI"
     finally:
-        try:
-            stop_process_group(proc, grace=5)
-        except ProcessLookupError:
-            pass
+        _stop(proc)
 
 
 def test_ui_started_in_the_background_stops_on_sigterm(tmp_path):
@@ -72,28 +86,14 @@ def test_ui_started_in_the_background_stops_on_sigterm(tmp_path):
     Dagster maps SIGTERM onto SIGINT's handler, so the UI ignored SIGTERM as well (to its pid and to its
     group) and only SIGKILL stopped it. Now a SIGTERM to its process group stops the UI and its viewer."""
     viewer = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "rag_assets.cli.main", "ui", "--port", str(free_port())],
-                            env=_env(tmp_path, viewer), cwd=tmp_path, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-    url = f"http://127.0.0.1:{viewer}/"
+    proc = _ui(tmp_path, viewer, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
-        deadline = time.monotonic() + 120
-        while not _answers(url) and time.monotonic() < deadline:
-            time.sleep(0.5)
-        assert _answers(url), "the viewer never answered"
         time.sleep(5)  # Dagster's own processes are up
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)  # raised TimeoutExpired before: the UI ignored SIGTERM
-        deadline = time.monotonic() + 5  # the viewer notices its parent is gone
-        while _answers(url) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not _answers(url), "the viewer outlived the UI"
+        assert _gone(f"http://127.0.0.1:{viewer}/"), "the viewer outlived the UI"
     finally:
-        try:
-            stop_process_group(proc, grace=5)
-        except ProcessLookupError:
-            pass
+        _stop(proc)
 
 
 def test_a_client_that_leaves_early_is_no_traceback():
