@@ -109,7 +109,8 @@ def build_status_sensor(graph_now: Callable[[], object], running: bool = True) -
         before = json.loads(context.cursor) if (context.cursor or "").startswith("{") else {}
         now = {p: downstream_of(behind.get(p, [])) for p in partitions}  # what a stale asset feeds is behind too
         was, stages = behind_by_stage(before), behind_by_stage(now)
-        events = [check_evaluation(stage, stages[stage]) for stage in STAGES if not before or stages[stage] != was[stage]]
+        events = [check_evaluation(stage, stages[stage]) for stage in STAGES
+                  if not before or stages[stage] != was[stage]]
         said = f"{len(behind)} of {len(partitions)} reports stale or incomplete"
         if not events and before:
             return dg.SkipReason(f"{said}, as at the last look")
@@ -124,7 +125,8 @@ def build_status_sensor(graph_now: Callable[[], object], running: bool = True) -
 
 def check_evaluation(stage: str, behind: list[str]) -> dg.AssetCheckEvaluation:
     """``stage``'s ``up_to_date`` check: failing (a warning) while any partition (``behind``) is stale."""
-    listed = "\n".join(f"- {p}" for p in behind[:50]) + (f"\n- ... and {len(behind) - 50} more" if len(behind) > 50 else "")
+    more = f"\n- ... and {len(behind) - 50} more" if len(behind) > 50 else ""
+    listed = "\n".join(f"- {p}" for p in behind[:50]) + more
     return dg.AssetCheckEvaluation(
         asset_key=dg.AssetKey(stage), check_name=UP_TO_DATE, passed=not behind, severity=dg.AssetCheckSeverity.WARN,
         metadata={"stale_partitions": len(behind),
@@ -139,13 +141,11 @@ def stale_stages(instance: dg.DagsterInstance, graph) -> dict[str, list[str]]:
     return behind_by_stage({p: downstream_of(a) for p, a in stale_by_partition(instance, graph, registered).items()})
 
 
-def report_up_to_date(instance: dg.DagsterInstance, graph) -> dict[str, list[str]]:
-    """Record each ingestion asset's ``up_to_date`` check as it stands now (after ingestion runs); returns stage
-    -> its partitions still behind."""
+def report_up_to_date(instance: dg.DagsterInstance, graph) -> None:
+    """Record each ingestion asset's ``up_to_date`` check as it stands now (after ingestion runs)."""
     stages = stale_stages(instance, graph)
     for stage in STAGES:
         instance.report_runless_asset_event(check_evaluation(stage, stages[stage]))
-    return stages
 
 
 def up_to_date_checks(graph_now: Callable[[], object]) -> list[dg.AssetChecksDefinition]:
