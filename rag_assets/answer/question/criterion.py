@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rag_assets.answer.question.formulas import FormulaError, Node, Op, Parser, money, of_months, shifted
+from rag_assets.answer.question.formulas import (FormulaError, Node, Op, Parser, items_of, money, of_months, shifted,
+                                                 substitute)
+from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import adjusted, read_metric
@@ -21,7 +23,8 @@ from rag_assets.answer.question.wording import canonical, definitions, without
 SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"
                      r"\b(?:was|were|is|are)\s+(.+?)\s+(positive|negative)\b", re.I)
 UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|larger|greater|bigger|trending\s+up|"
-                   r"upward|climb|jump|(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+up\b)\w*", re.I)
+                   r"upward|climb|jump|(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+up\b|"
+                   r"(?:exceed|surpass|outpac|outstrip|above|more\s+than|top)\w*(?=\s+(?:that|those)\s+of\b))\w*", re.I)
 DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contract|lower|smaller|drop|downward|"
                      r"trending\s+down|deteriorat|weaken|slid|slip|dip|"
                      r"(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+down\b)\w*", re.I)
@@ -33,8 +36,9 @@ MORE_THAN_RES = (  # 'more current assets than current liabilities', 'X larger t
                re.I),
 )
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "half": 0.5}
-_ABOVE = r"above|over|exceed\w*|more\s+than|greater\s+than|higher\s+than|at\s+least"
-_BELOW = r"below|under|less\s+than|lower\s+than|beneath"
+_ABOVE = (r"above|over|exceed\w*|surpass\w*|outstrip\w*|(?<!the\s)(?<!its\s)(?<!their\s)top(?:ped|s)?|"
+          r"in\s+excess\s+of|more\s+than|greater\s+than|higher\s+than|at\s+least")
+_BELOW = r"below|under|less\s+than|lower\s+than|beneath|short\s+of"
 BOUND_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(\$|us\$|usd\s*)?"
                       rf"(\d+(?:[.,]\d+)*|(?:{'|'.join(NUMBER_WORDS)})\b)"
                       r"\s*(%|percent|billion|million|thousand|bn|m|x|times)?(?!\w)"
@@ -198,7 +202,7 @@ def _change_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | 
     m = CHANGE_BOUND_RE.search(body)
     if not m:
         return None
-    words = body[:m.start(2)]  # 'revenue growth in FY2022', 'the decline in net income in FY2022'
+    words = body[:m.start(1)] + body[m.end(1):m.start(2)]  # 'revenue growth in FY2022' without 'growth'
     node, before = read_metric(words, parser), read_metric(words, _earlier(asked, parser))
     if node is None or before is None:
         return None
@@ -237,10 +241,13 @@ def _compared(body: str, parser: Parser) -> Criterion | None:
             return Criterion("positive", Op("-", a, b))
     for pattern, (word, first, second) in zip(MORE_THAN_RES, ((1, 2, 3), (2, 1, 3))):
         m = pattern.search(body)
-        if not m or re.search(r"\d{4}", m.group(second)) or re.match(r"\s*[$\d]", m.group(second)):
-            # 'higher in 2022 than in 2021' is a movement; 'more than 2% of revenue' a bound
+        if not m or re.search(r"\d{4}", m.group(second)) or re.match(r"\s*[$\d]", m.group(second)) or \
+                re.match(r"\s*(?:that|those)\s+of\s+[A-Z]", m.group(second)):
+            # 'higher in 2022 than in 2021' is a movement; 'more than 2% of revenue' a bound; 'than that of
+            # Initech' another company's figure (a comparison of companies)
             continue
         a, b = read_metric(_on(m.group(first)), parser), read_metric(_on(m.group(second)), parser)
+        b = _other_part(a, m.group(second), parser) if b is None else b
         if a is None or b is None or a == b:
             continue
         less = m.group(word).lower() in ("less", "fewer", "lower", "smaller")
@@ -248,22 +255,46 @@ def _compared(body: str, parser: Parser) -> Criterion | None:
     return None
 
 
+def _other_part(a: Node | None, words: str, parser: Parser) -> Node | None:
+    """The figure ``a`` names, of the part of the company ``words`` name instead ('higher than from its King
+    segment', 'than that of the Space segment'); None when ``a`` is of no part or ``words`` name none."""
+    part = read_part(_on(re.sub(r"^\s*(?:that|those)\s+(?:of|from)\s+", "", words, flags=re.I)), parser.library)[0]
+    parts = {i.part for i in items_of(a)} if a is not None else set()
+    if not part or parts in (set(), {""}):
+        return None
+    return substitute(a, {i: replace(i, part=part) for i in items_of(a) if i.part})
+
+
 def _on(words: str) -> str:
     """'on capital expenditures' (what is spent on) as the item's words."""
-    return re.sub(r"^(?:on|in|for)\s+", "", words.strip(), flags=re.I)
+    return re.sub(r"^(?:on|in|for|from)\s+", "", words.strip(), flags=re.I)
 
 
 def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:
     """'did X increase/decrease ... between FYa and FYb' (default: the year before the one asked)."""
     if not (UP_RE.search(body) or DOWN_RE.search(body)):
         return None
-    text = re.sub(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|between|than)\b.*$", "", body, flags=re.I)
+    if _than_no_period(body):  # 'higher than from its King segment' compares two figures, not two periods
+        return None
+    text = re.sub(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|between|than|(?:that|those)\s+of\b(?=.*?"
+                  r"(?:\d{4}|\b(?:prior|previous|preceding|last)\b)))\b.*$", "", body, flags=re.I)
     text = EACH_RE.sub(" ", DOWN_RE.sub(" ", UP_RE.sub(" ", text)))  # the item's words alone ('total deposits')
     now = read_metric(text, parser)
     before = read_metric(text, _earlier(asked, parser))
     if now is None or before is None:
         return None
     return Criterion("up" if UP_RE.search(body) else "down", now, before)
+
+
+PERIOD_WORDS_RE = re.compile(r"\d{4}|\b(?:prior|previous|preceding|last|year|quarter|period|before|ago|earlier)\b",
+                             re.I)
+
+
+def _than_no_period(body: str) -> bool:
+    """The question compares with 'than' something that is no period ('than from its King segment', 'than
+    that of Initech'): not a movement between years."""
+    m = re.search(r"\bthan\b(.*)$", body, re.I)
+    return m is not None and PERIOD_WORDS_RE.search(m.group(1)) is None
 
 
 def _earlier(asked: AskedPeriod, parser: Parser) -> Parser:

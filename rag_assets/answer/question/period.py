@@ -14,8 +14,8 @@ ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2,
 TWO_DIGIT_FY_RE = re.compile(r"\b(FY|fiscal(?:\s+year)?)\s?['’]?(\d{2})(?!\d|[.,]\d|\s*%)", re.I)
 QUARTER_FIRST_RE = re.compile(r"\b([1-4])Q\s?['’]?(\d{2}|\d{4})\b", re.I)  # 2Q23, 2Q 2023
 QUARTER_SHORT_RE = re.compile(r"\bQ([1-4])\s?(?:FY\s?)?['’](\d{2})\b|\bQ([1-4])\s?FY\s?(\d{2})\b", re.I)  # Q2'23, Q2 FY23
-SPAN_RE = re.compile(rf"(?<![\w.])((?:FY\s?)?)({YEAR})\s*(?:-|–|—|to|through|thru)\s*(?:FY\s?)?({YEAR})(?![\w])",
-                     re.I)
+_FISCAL = r"(?:FY\s?|fiscal\s+(?:year\s+)?)"
+SPAN_RE = re.compile(rf"(?<![\w.])({_FISCAL}?)({YEAR})\s*(?:-|–|—|to|through|thru)\s*{_FISCAL}?({YEAR})(?![\w])", re.I)
 Q_ASKED_RE = re.compile(rf"\b(?:Q([1-4])|({'|'.join(ORDINAL)})[\s-]+(?:fiscal[\s-]+)?quarter)\b", re.I)
 YEAR_ASKED_RE = re.compile(rf"(?<![\w.])(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR})(?![\w])", re.I)
 MAX_SPAN = 10  # a span longer than this is read as its two ends

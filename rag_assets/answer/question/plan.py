@@ -18,7 +18,7 @@ from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
-from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked
+from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked, without_scale
 from rag_assets.answer.question.wording import (Definitions, asked_clauses, canonical, definitions, name_key,
                                                 without)
 
@@ -141,7 +141,7 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions,
 def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions, points: bool
                   ) -> MetricPlan | None:
     percent = percent_asked(clause)
-    clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", clause)).strip(" ,")
+    clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", without_scale(clause))).strip(" ,")
     defined = defined_in(clause, defs.named)
     if defined is None and refused_scope(clause, parser.library):  # an adjusted figure, or a part not named
         return None

@@ -23,6 +23,10 @@ ASKED_SCALE_RES = [
     re.compile(r"\bin\s+(bn|mn|mln|mm)\b", re.I),                               # in bn USD, in mn
     re.compile(r"(?:\bin\s+|\$\s?|usd\s?)['’]?(000)s?\b", re.I),                # in $000s, in '000, USD 000
 ]
+# a scale phrase as written, with what introduces it ('in millions of US dollars', '(USD millions)', ', USD mm')
+SCALE_PHRASE_RE = re.compile(r"(?:,\s*)?\(?\s*(?:(?:expressed|answer(?:ed)?|given|stated|reported)\s+)?(?:\bin\s+)?"
+                             r"(?:units\s+of\s+)?(?:" + "|".join(p.pattern for p in ASKED_SCALE_RES) + r")\s*\)?",
+                             re.I)
 # 'bps', 'pp' in lower case only: 'BP' is a company, 'PP&E' an item
 BASIS_POINTS_RE = re.compile(r"\b(?i:basis[\s-]+points?)\b|\bbps?\b")
 POINTS_RE = re.compile(r"\b(?i:percentage|percent)[\s-]+(?i:points?)\b|\bp\.p\.|\bpp\b(?!\s*&)|"
@@ -75,6 +79,12 @@ def _scale(question: str) -> float:
             if not re.search(r"\bnot\s*$", question[: m.start()], re.I):
                 return WORD_SCALE[m.group(1).lower()]
     return 1.0
+
+
+def without_scale(text: str) -> str:
+    """``text`` without the scale phrases it asks its number in (``ASKED_SCALE_RES``), so that the words left
+    name the figure: "worldwide sales, in millions of US dollars" -> "worldwide sales"."""
+    return re.sub(r"\s+", " ", SCALE_PHRASE_RE.sub(" ", text)).strip()
 
 
 def _decimals(question: str) -> tuple[int | None, float | None]:

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from rag_assets.answer.question.formulas import strip_period
+from rag_assets.answer.question.frames import framed_text
 from rag_assets.answer.question.metric_library import fold
 from rag_assets.answer.question.period import normalize
 from rag_assets.index.bm25 import tokenize
@@ -66,9 +67,10 @@ MULTIPLE_RE = re.compile(r"\b(?:(?:more\s+than|at\s+least|over)\s+(double|triple
 
 def canonical(question: str) -> str:
     """The question with fiscal years and quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2 2023'),
-    common fractions as percentages ('more than a fifth of' -> 'more than 20% of') and multiples as changes in
-    percent ('more than doubled' -> 'grew by more than 100%')."""
-    text = FRACTION_RE.sub(lambda m: FRACTIONS[(m.group(1) or m.group(2)).lower()], normalize(question))
+    common fractions as percentages ('more than a fifth of' -> 'more than 20% of'), multiples as changes in
+    percent ('more than doubled' -> 'grew by more than 100%') and its asking frame as the readers read it ('How
+    much Y did X report' -> "What was X's Y", ``frames``)."""
+    text = FRACTION_RE.sub(lambda m: FRACTIONS[(m.group(1) or m.group(2)).lower()], normalize(framed_text(question)))
     return MULTIPLE_RE.sub(_multiple, text)
 
 

@@ -1,0 +1,108 @@
+"""The frames a question asks a figure in, rewritten to the one frame the readers read ("What was X's Y in P?"):
+'How much Y did X report', 'How much did X spend on Y', 'What Y did X record', 'What was the Y of X', and a period
+or part written first ('In Q4 2022, what was ...'). One ordered table: each row a pattern, what it is rewritten to,
+and wordings of its own that run as tests (``rag_assets_tests/test_question_frames.py``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# what a company does with a figure in a filing ('How much revenue did X report'): the verb says nothing of the figure
+_REPORTS = (r"(?:report|record|post|generate|earn|book|have|incur|recogni[sz]e|realize|achieve|deliver|pay|spend|"
+            r"make|show|disclose|register|log)(?:ed|s)?")
+# 'spend on', 'pay in', 'earn from', 'record as': the verb and its preposition introduce the figure
+_SPENDS = (r"(?:spend|pay|invest|earn|generate|record|report|book|incur|make|receive|collect|lose|return|"
+           r"distribute|recogni[sz]e)\s+(?:on|in|for|as|from|through|via|to\s+shareholders\s+(?:as|in|through))")
+# a subject that is a name: capitalised words ('Johnson & Johnson', 'JPMorgan Chase & Co.'), never a period
+_NAME = (r"(?!(?:FY|Q[1-4]|H[12]|Fiscal|January|February|March|April|May|June|July|August|September|October|"
+         r"November|December)\b)[A-Z][\w&.\-]*(?:\s+(?:&\s+)?(?!(?:FY|Q[1-4])\b)[A-Z][\w&.\-]*)*")
+_ASKS = r"(?:what|how|which|give|report|state|provide|calculate|compute|find|determine|tell|list|was|were|is|are|did|does|do)"
+
+
+@dataclass(frozen=True)
+class Frame:
+    name: str
+    pattern: re.Pattern
+    template: str
+    examples: tuple[tuple[str, str], ...]  # (wording, the frame it is rewritten to)
+
+
+FRAMES = (
+    Frame("how much Y did X report",
+          re.compile(rf"^how\s+much\s+(?P<y>(?!did\b)[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),
+          "What was {x}'s {y}",
+          (("How much net revenue did Globex report for fiscal 2021?", "What was Globex's net revenue for fiscal 2021?"),
+           ("How much operating cash flow did Initech generate in 2020, in USD millions?",
+            "What was Initech's operating cash flow in 2020, in USD millions?"))),
+    Frame("how much did X spend on Y",
+          re.compile(rf"^how\s+much\s+did\s+(?P<x>[^?.]+?)\s+{_SPENDS}\s+(?P<y>[^?.]+?)(?=\s+(?:in|for|during|over|"
+                     rf"at|as\s+of|between|from)\b|[,?.]|$)", re.I),
+          "What was {x}'s {y}",
+          (("How much did Globex spend on research and development in 2022?",
+            "What was Globex's research and development in 2022?"),
+           ("How much did Initech pay in dividends during fiscal 2019? Answer in USD millions.",
+            "What was Initech's dividends during fiscal 2019? Answer in USD millions."))),
+    Frame("what Y did X record",
+          re.compile(rf"^what\s+(?!(?:was|were|is|are|did|does|do|share|proportion|percentage|portion|fraction|part|"
+                     rf"amount|percent)\b)(?P<y>[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),
+          "What was {x}'s {y}",
+          (("What net income did Globex record in the second quarter of 2023?",
+            "What was Globex's net income in the second quarter of 2023?"),)),
+    Frame("what amount of Y did X report",
+          re.compile(rf"^what\s+amount\s+of\s+(?P<y>[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),
+          "What was {x}'s {y}",
+          (("What amount of total deposits did Globex report at June 30, 2023?",
+            "What was Globex's total deposits at June 30, 2023?"),)),
+    Frame("what was the Y of X",
+          re.compile(rf"^(?i:what)\s+(?P<v>(?i:was|were|is|are))\s+(?i:the)\s+(?P<y>[^?.]+?)\s+(?i:of|at|for|"
+                     rf"reported\s+by|recorded\s+by)\s+(?P<x>{_NAME})(?!['’])(?=\s+(?:in|for|during|at|as\s+of|over|from|between|"
+                     rf"on|through)\b|\s*[,?.]|\s*$)"),
+          "What {v} {x}'s {y}",
+          (("What was the net interest income of Globex Bank in the second quarter of 2023, in USD millions?",
+            "What was Globex Bank's net interest income in the second quarter of 2023, in USD millions?"),
+           ("What were the total deposits of Initech at the end of Q2 2023?",
+            "What were Initech's total deposits at the end of Q2 2023?"),
+           ("What is the FY2019 fixed asset turnover ratio for Globex?", "What is Globex's FY2019 fixed asset turnover ratio?"))),
+)
+# a period (and a part with it) written before the asking words: 'In Q4 2022, what was ...', 'For the fiscal year ending May
+# 31, 2019, what was ...'; moved after the figure it dates, before the question's first comma
+LEAD_RE = re.compile(rf"^(?P<lead>(?:in|for|during|over|as\s+of|at\s+the\s+end\s+of|at)\s+(?:[^,?.]|,\s*(?=\d{{4}})|"
+                     rf"\.(?=\d))+?),\s+(?P<ask>{_ASKS}\b[^?]*?)(?P<end>\?|$)", re.I)
+LEAD_EXAMPLES = (
+    ("In Q4 2022, what was Globex's Cloud segment sales, in USD millions?",
+     "What was Globex's Cloud segment sales in Q4 2022, in USD millions?"),
+    ("For the fiscal year ending May 31, 2019, what was Globex's revenue?",
+     "What was Globex's revenue for the fiscal year ending May 31, 2019?"),
+)
+
+
+def framed(question: str) -> str:
+    """``question`` with a period or part written first moved after its figure, and its asking frame rewritten to
+    'What was X's Y' (the first row of ``FRAMES`` that matches); unchanged when none does. Idempotent."""
+    text = _lead_moved(question.strip())
+    for frame in FRAMES:
+        m = frame.pattern.search(text)
+        if m:
+            return frame.template.format(**m.groupdict()) + text[m.end():]
+    return text
+
+
+def framed_text(text: str) -> str:
+    """``text`` with its first sentence, and a question after a colon ('Answer the following question: how much
+    ...'), framed (``framed``)."""
+    head, colon, rest = text.partition(": ")
+    if colon and re.match(rf"{_ASKS}\b|in\b|for\b|during\b", rest, re.I) and "?" not in head:
+        return head + colon + framed(rest)
+    return framed(text)
+
+
+def _lead_moved(text: str) -> str:
+    m = LEAD_RE.search(text)
+    if m is None or not re.search(r"\d{4}|\bQ[1-4]\b|\bquarter\b", m.group("lead"), re.I):
+        return text  # a lead that names no period ('For Globex, ...') is the company's name: routing reads it
+    ask, lead = m.group("ask"), m.group("lead")
+    lead = lead[:1].lower() + lead[1:]
+    comma = re.search(r",\s+(?!\d|and\b|or\b)", ask)  # not inside a list of years ('fiscal 2017, 2018 and 2019')
+    ask = f"{ask[:comma.start()]} {lead}{ask[comma.start():]}" if comma else f"{ask} {lead}"
+    return ask[:1].upper() + ask[1:] + m.group("end") + text[m.end():]

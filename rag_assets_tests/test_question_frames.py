@@ -1,0 +1,90 @@
+"""A question is read the same whatever frame it is asked in: the table of frames runs its own example wordings,
+and rewordings of one question (written for these tests, about made-up companies) get the plan of the original."""
+
+import pytest
+
+from rag_assets.answer.question.frames import FRAMES, LEAD_EXAMPLES, framed
+from rag_assets.answer.question.metric_library import default_library
+from rag_assets.answer.question.planning import plan_question
+
+
+@pytest.mark.parametrize("wording,expected", [e for f in FRAMES for e in f.examples] + list(LEAD_EXAMPLES))
+def test_each_frame_rewrites_its_own_examples(wording, expected):
+    assert framed(wording) == expected
+    assert framed(expected) == expected  # idempotent: the frame the readers read is left as it is
+
+
+def _plan(question: str, kind: str = "number") -> tuple:
+    p = plan_question(question, kind, default_library())
+    return p.years, p.quarter, p.months, p.unit, p.part, p.formula
+
+
+NUMBER_REWORDINGS = [
+    ("What was Globex's net interest income in the second quarter of 2023, in USD millions?", [
+        "How much net interest income did Globex report in the second quarter of 2023, in USD millions?",
+        "What net interest income did Globex record in the second quarter of 2023, in USD millions?",
+        "What was the net interest income of Globex in the second quarter of 2023, in USD millions?",
+        "In the second quarter of 2023, what was Globex's net interest income, in USD millions?",
+        "What was Globex's net interest income in the second quarter of 2023, in millions of US dollars?",
+        "What was Globex's net interest income in the second quarter of 2023 (USD millions)?",
+        "What was Globex's net interest income in the second quarter of 2023, in USD mm?",
+    ]),
+    ("What was Initech's noninterest expense in Q2 2023? Answer in USD millions.", [
+        "How much did Initech spend on noninterest expense in Q2 2023? Answer in USD millions.",
+    ]),
+    ("What was Globex's worldwide sales for the first six months of 2023, in USD millions?", [
+        "What was the worldwide sales of Globex for the first six months of 2023, in USD millions?",
+        "What was Globex's worldwide sales for the first six months of 2023, in millions of US dollars?",
+    ]),
+    ("What is the FY2017 - FY2019 3 year average of capex as a % of revenue for Initech?", [
+        "What is the fiscal year 2017 - fiscal year 2019 3 year average of capex as a % of revenue for Initech?",
+    ]),
+    ("What was Globex's total revenues in North America in fiscal 2021, in USD millions?", [
+        "In North America in fiscal 2021, what was Globex's total revenues, in USD millions?",
+    ]),
+]
+
+
+@pytest.mark.parametrize("original,rewording", [(o, r) for o, rs in NUMBER_REWORDINGS for r in rs])
+def test_a_number_question_reworded_gets_the_original_plan(original, rewording):
+    assert _plan(original)[-1], "the original itself must plan"
+    assert _plan(rewording) == _plan(original)
+
+
+BOOLEAN_REWORDINGS = [
+    ("Did Globex's total net sales exceed $70 billion in FY2021?", [
+        "Did Globex's total net sales top $70 billion in FY2021?",
+        "Did Globex's total net sales surpass $70 billion in FY2021?",
+        "Was Globex's total net sales in excess of $70 billion in FY2021?",
+    ]),
+    ("Was Globex's net income in the second quarter of 2023 greater than that of the second quarter of 2022?", [
+        "Did Globex's net income in the second quarter of 2023 exceed that of the second quarter of 2022?",
+        "Was Globex's net income in the second quarter of 2023 above that of the second quarter of 2022?",
+    ]),
+]
+
+
+@pytest.mark.parametrize("original,rewording", [(o, r) for o, rs in BOOLEAN_REWORDINGS for r in rs])
+def test_a_yes_no_question_reworded_gets_the_original_criterion(original, rewording):
+    assert _plan(original, "boolean")[-1], "the original itself must plan"
+    assert _plan(rewording, "boolean") == _plan(original, "boolean")
+
+
+def test_a_growth_bound_is_the_change_against_the_bound_not_a_row_named_after_the_bound():
+    assert _plan("Was Globex's Q2 2023 worldwide sales growth above 5%?", "boolean")[-1] == \
+        "worldwide sales 2023 (Q2) vs worldwide sales 2022 (Q2) against 0.05"
+
+
+def test_two_segments_compared_in_one_year_are_not_a_change_between_years():
+    formula = _plan("Was Initech's 2019 net revenue from its Gaming segment higher than from its Mobile segment?",
+                    "boolean")[-1]
+    assert formula == "(revenue [gaming] 2019 - revenue [mobile] 2019)"
+    # a comparison with something that is no period is never read as the year before
+    assert _plan("Was Initech's 2019 net revenue higher than that of Globex?", "boolean")[-1] == ""
+
+
+def test_a_company_written_first_is_left_to_routing():
+    question = ("For Initech, calculate capital expenditures as a percentage of total net revenues for each of "
+                "fiscal 2017, 2018 and 2019, then give the average of the three years.")
+    assert framed(question) == question
+    assert _plan(question)[-1].startswith("mean(")
