@@ -197,3 +197,37 @@ def test_a_release_whose_header_is_printed_after_its_tables_dates_its_amount_col
     rows = {c.label: c for c in page_candidates(LATE_HEADER, "e", 9)}
     assert [f.period for f in rows["Gross Profit"].figures] == ["2023", "", "2022", "", ""]
     assert not any(f.period for f in rows["Restructuring"].figures)
+
+
+SEGMENT_COLUMNS = ("Segment results\n\nAs of or for the six months ended June 30, (in millions)\n\n"
+                   "Retail Banking Wholesale Banking Wealth Management\n\n"
+                   "| | | 2023 | | 2022 | | 2023 | | 2022 | | 2023 | | 2022 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                   "| Provision for credit losses | | 1,264 | | 439 | | 96 | | 504 | | 14 | | 6 |\n")
+SIX_MONTHS = ("Consolidated financial highlights\n\nSix months ended June 30,\n\n"
+              "| (in millions) | 2023 | 2022 |\n|---|---|---|\n| Provision for credit losses | 1,374 | 949 |\n")
+
+
+def test_a_table_whose_blocks_of_years_are_segments_gives_no_figure_of_the_whole_company():
+    (row,) = [c for c in page_candidates(SEGMENT_COLUMNS, "s", 40) if c.label == "Provision for credit losses"]
+    assert row.of_parts  # three blocks of 2023 | 2022 under one 'six months': a segment's each
+    item = Item("provision for credit losses", 2023, months=6)
+    spec = LIB.items.get("provision for credit losses")
+    pages = [SourcePage("s", 40, SEGMENT_COLUMNS, False), SourcePage("s", 2, SIX_MONTHS, False)]
+    found = find_operand(item, spec, pages)
+    assert (found.page_index, found.written) == (2, "1,374")
+    assert find_operand(item, spec, pages[:1]) is None  # never the first segment's figure for the whole
+
+
+def test_a_quarter_and_a_year_to_date_block_are_not_segments():
+    (net,) = [c for c in page_candidates(TEN_Q, "s", 5) if c.label == "Net income"]
+    assert not net.of_parts
+
+
+@pytest.mark.parametrize("text, quarter, months", [
+    ("What were Globex's full-year 2022 net earnings per its Q4 2022 earnings release?", None, 0),
+    ("What was Globex's full year 2022 revenue according to the fourth-quarter 2022 results?", None, 0),
+    ("What were Globex's net earnings in the Q4 2022 earnings release?", 4, 3),  # the release's own quarter
+])
+def test_a_quarter_that_names_the_document_read_is_not_the_period_of_a_full_year(text, quarter, months):
+    period = asked_period(text)
+    assert (period.years, period.quarter, period.months) == ((2022,), quarter, months)

@@ -88,3 +88,16 @@ def test_a_company_written_first_is_left_to_routing():
                 "fiscal 2017, 2018 and 2019, then give the average of the three years.")
     assert framed(question) == question
     assert _plan(question)[-1].startswith("mean(")
+
+
+def test_initials_end_no_sentence_and_name_their_region():
+    assert _plan("What were Globex's U.S. sales in the fourth quarter of 2022, in USD millions?") == \
+        _plan("What were Globex's US sales in the fourth quarter of 2022, in USD millions?")
+    assert _plan("What were Globex's U.S. sales in the fourth quarter of 2022, in USD millions?")[4] == "us"
+
+
+def test_a_capitalised_word_that_a_printed_name_continues_is_no_part():
+    # 'Common equity Tier 1 capital ratio' is one printed ratio, not the 'equity' of a part named 'Common'
+    p = _plan("What was Globex Bank's Common equity Tier 1 capital ratio at June 30, 2023, in percent?")
+    assert (p[4], p[5]) == ("", "common equity tier 1 capital ratio 2023")
+    assert _plan("What was Globex's Cloud Services revenue in 2021?")[4] == "cloud services"

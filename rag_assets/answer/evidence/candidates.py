@@ -64,6 +64,7 @@ class Candidate:
     total_last: bool = False  # the table's last column is its total (segment tables): that figure is the answer
     section: str = ""  # a table row's heading within its table: the last row above it that prints no figure
     caption: str = ""  # a table row's caption: the last lines of text above its table
+    of_parts: bool = False  # its table's blocks of columns are parts of the company (``Columns.of_parts``)
 
     @property
     def latest(self) -> Figure:
@@ -148,7 +149,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         unscaled = unscaled_label(f"{heading} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, list(at))), mult, words,
-                             total_last=total_last, section=section, caption=caption))
+                             total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts))
     return out
 
 

@@ -91,7 +91,8 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     """The best row of ``pages`` (statement pages first, then best-ranked) for ``item``, or None when no row
     names it with a figure in the year's column. An item of a part of the company is read from that part's
     rows (``part_row``), never from the company's; a table captioned as another entity's (``other_entities``:
-    'the joint ventures on a 100 percent basis') prints none of the company's. ``quarters``: each report's own
+    'the joint ventures on a 100 percent basis') prints none of the company's, nor does a table whose blocks of
+    columns are parts of the company (``Columns.of_parts``). ``quarters``: each report's own
     quarter (0 an annual report), which a column naming no quarter is of (``year_figure``)."""
     labels = spec.labels if spec else tuple(stem(x) for x in printed_labels(fold(item.name)))
     if item.part:
@@ -102,8 +103,8 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     for rank, page in enumerate(pages):
         rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]
         for i, cand in enumerate(rows):
-            if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities):
-                continue
+            if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities) or cand.of_parts:
+                continue  # another entity's table; a table of parts, whose first block is a segment's
             match = _row_match(cand, spec, labels)
             fig = year_figure(cand, item.year, months, own(quarters, cand), item.quarter, ratio) \
                 if match >= 1.0 else None

@@ -184,6 +184,14 @@ class Columns:
     year_cells: dict[int, str] = field(default_factory=dict)
     compared: bool = False  # a change column after the years ('22 vs. 21')
     kinds: tuple[bool, ...] = ()
+    repeats: int = 0  # how often the header prints its most repeated year ('2023 2022 2023 2022 ...')
+
+    @property
+    def of_parts(self) -> bool:
+        """The header repeats its years more often than it has blocks of months: each block of years is a part
+        of the company's (a segment per block, its name above the table), none the company's whole. Two blocks
+        of the same years with no months read are taken for a quarter's and a year to date's."""
+        return self.repeats > max(1, len(self.months)) and (bool(self.months) or self.repeats >= 3)
 
     def header(self, cells: list[str], at: dict, head_scale: tuple[float, str] | None) -> bool:
         """Take in a header row ('2023 2022', 'June 30, 2023 | December 31, 2022', '4th 3rd 2nd 1st' under the
@@ -200,6 +208,7 @@ class Columns:
         if figs and all(not f.percent and YEAR_CELL_RE.fullmatch(f.written.strip()) for f in figs):
             self.years, self.scale = [f.written.strip("()") for f in figs], head_scale or self.scale
             self.year_cells = {i: f.written.strip("()") for i, f in at.items()}
+            self.repeats = max(self.years.count(y) for y in self.years)
             self.compared = any(len(re.findall(r"[A-Za-z]", c)) >= 2 for c in cells[max(at) + 1:])
             return True
         if not figs:

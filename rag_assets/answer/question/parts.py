@@ -79,15 +79,23 @@ NOT_PART_WORDS = ("fiscal", "fy", "quarter", "year", "annual", "total", "consoli
 
 def _starts_named(after: str, library: Library) -> bool:
     """The words after a name begin with the name of an item or metric of the library ('net sales', 'revenues',
-    'operating profit margin'), whole: 'fee revenue' does not ('Membership fee revenue' is one printed item)."""
+    'operating profit margin'), whole: 'fee revenue' does not ('Membership fee revenue' is one printed item), nor
+    does a name that more nouns continue ('Common equity Tier 1 capital ratio' is one printed ratio, not the
+    'equity' of a part named 'Common')."""
     words = fold(after).split()
     for k in range(min(5, len(words)), 0, -1):
         run = " ".join(words[:k])
-        if library.metric_is(run) or any(run in spec.names or run in spec.labels for spec in library.items.values()):
-            return True
-        if k >= 2 and re.fullmatch(r"(?:operating\s+)?(?:profit\s+)?margin|\w+\s+margin", run):
-            return True
+        named = library.metric_is(run) or any(run in spec.names or run in spec.labels
+                                              for spec in library.items.values())
+        if named or k >= 2 and re.fullmatch(r"(?:operating\s+)?(?:profit\s+)?margin|\w+\s+margin", run):
+            return k == len(words) or CONTINUES_RE.match(words[k]) is None
     return False
+
+
+# a word after an item's name that continues the name (a longer printed item), not a period, a clause or a verb
+CONTINUES_RE = re.compile(r"(?!(?:in|for|during|at|as|of|over|from|between|to|and|or|than|per|on|by|with|was|were|is|"
+                          r"are|did|does|has|have|had|margin|margins|growth|change|increase|decrease|rate|share|"
+                          r"percentage|percent|compared|versus|vs|ratio)$)[a-z]+$")
 
 
 def _owner_at(words: str) -> int:

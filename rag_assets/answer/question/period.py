@@ -81,10 +81,21 @@ class AskedPeriod:
         return tuple(range(min(self.years), max(self.years) + 1)) if self.years else ()
 
 
+# a quarter that names the document read, not the period asked: "full-year 2022 net earnings per the Q4 2022 earnings
+# release" asks the year (its year is kept)
+DOCUMENT_QUARTER_RE = re.compile(rf"\b(?:Q[1-4]|(?:{'|'.join(ORDINAL)})[\s-]+(?:fiscal[\s-]+)?quarter)\s+(?:of\s+)?"
+                                 rf"(?:FY\s?|fiscal\s+)?({YEAR})\s+(?=(?:earnings|results|press|10-?Q|interim|quarterly|"
+                                 rf"financial\s+(?:report|statements)|report|release|filing)\b)", re.I)
+FULL_YEAR_RE = re.compile(r"\bfull[\s-]+(?:fiscal[\s-]+)?year\b|\b(?:twelve|12)[\s-]+months\b", re.I)
+
+
 def asked_period(question: str) -> AskedPeriod:
     """The fiscal years and quarter a question names ('FY2018', 'Q2 of FY2023', 'second fiscal quarter of
-    2023', 'between 2022 and the 2021 fiscal period', 'FY17-FY19')."""
+    2023', 'between 2022 and the 2021 fiscal period', 'FY17-FY19'); a full year asked of a quarter's document
+    ('the full-year figure in the Q4 2022 earnings release') is the year."""
     text = normalize(question)
+    if FULL_YEAR_RE.search(text):
+        text = DOCUMENT_QUARTER_RE.sub(lambda m: f"{m.group(1)} ", text)
     years: list[int] = []
     for m in SPAN_RE.finditer(text):
         a, b = int(m.group(2)), int(m.group(3))

@@ -65,12 +65,17 @@ MULTIPLE_RE = re.compile(r"\b(?:(?:more\s+than|at\s+least|over)\s+(double|triple
                          r"(doubl|tripl|quadrupl|halv)ed)\b(?![\s-]*digit)", re.I)
 
 
+INITIALS_RE = re.compile(r"\b(?:[A-Z]\.){2,3}(?=\s|$|[,;:?)])")  # 'U.S.', 'U.K.', 'U.S.A.'
+
+
 def canonical(question: str) -> str:
     """The question with fiscal years and quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2 2023'),
     common fractions as percentages ('more than a fifth of' -> 'more than 20% of'), multiples as changes in
     percent ('more than doubled' -> 'grew by more than 100%') and its asking frame as the readers read it ('How
-    much Y did X report' -> "What was X's Y", ``frames``)."""
-    text = FRACTION_RE.sub(lambda m: FRACTIONS[(m.group(1) or m.group(2)).lower()], normalize(framed_text(question)))
+    much Y did X report' -> "What was X's Y", ``frames``); initials are written without their stops ('U.S.' ->
+    'US')."""
+    text = INITIALS_RE.sub(lambda m: m.group(0).replace(".", ""), question)  # 'U.S.' ends no sentence
+    text = FRACTION_RE.sub(lambda m: FRACTIONS[(m.group(1) or m.group(2)).lower()], normalize(framed_text(text)))
     return MULTIPLE_RE.sub(_multiple, text)
 
 
