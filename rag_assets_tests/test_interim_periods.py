@@ -231,3 +231,25 @@ def test_a_quarter_and_a_year_to_date_block_are_not_segments():
 def test_a_quarter_that_names_the_document_read_is_not_the_period_of_a_full_year(text, quarter, months):
     period = asked_period(text)
     assert (period.years, period.quarter, period.months) == ((2022,), quarter, months)
+
+
+SEGMENT_RELEASE = ("SEGMENT SALES RESULTS\n\nQ4 % Change\n\n"
+                   "| ($ in Millions) | 2022 | 2021 | Reported | | Operational1,2 | |\n|---|---|---|---|---|---|---|\n"
+                   "| | | | | | Operational1,3 | |\n"
+                   "| Home Care4 | $3,767 | $3,728 | | 1.0% | | 6.4 |\n"
+                   "| Devices | 6,776 | 6,859 | | (1.2) | | 4.9 |\n"
+                   "| Worldwide | $23,706 | $24,804 | | (4.4)% | | 0.9 |\n")
+
+
+def test_a_footnote_mark_glued_to_a_segments_name_still_names_it():
+    item = Item("revenue", 2022, part="home care", months=3, quarter=4)
+    found = find_operand(item, LIB.items["revenue"], [SourcePage("r", 1, SEGMENT_RELEASE, False)], quarters={"r": 4},
+                         library_names=LIB.item_names)
+    assert (found.written, found.value) == ("$3,767", 3767e6)
+    assert show(plan("What were Globex's Home Care segment sales in Q4 2022, in USD millions?", LIB).node) == \
+        "revenue [home care] 2022 (Q4)"
+
+
+def test_a_year_to_date_figure_is_the_item_without_its_period_words():
+    assert show(plan("What were Globex's year-to-date 2023 worldwide sales through the second quarter, in USD "
+                     "millions?", LIB).node) == "worldwide sales 2023 (year to date)"

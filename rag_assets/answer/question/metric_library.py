@@ -16,9 +16,13 @@ from rag_assets.storage.paths import package_file
 LIBRARY_PATH = package_file("answer", "question", "metrics.yaml")
 
 
+FOOTNOTE_GLUED_RE = re.compile(r"(?<=[a-z]{3})\d{1,2}(?:,\d{1,2})*(?=[\s|:)]|$)")  # 'Consumer Health4', 'Operational1,3'
+
+
 def fold(text: str) -> str:
-    """Lower case, dashes and punctuation as spaces ('&' kept), footnote marks dropped: how labels compare."""
-    text = re.sub(r"\(\s*\d\s*\)|\*+", " ", text.lower()).replace("’", "'")
+    """Lower case, dashes and punctuation as spaces ('&' kept), footnote marks dropped (also digits glued to the
+    end of a lower-case word: 'Health4'; never 'CET1', 'FY2019'): how labels compare."""
+    text = re.sub(r"\(\s*\d\s*\)|\*+", " ", FOOTNOTE_GLUED_RE.sub("", text).lower()).replace("’", "'")
     return " ".join(re.sub(r"[^\w\s&']|_", " ", text).replace("'", "").split())
 
 
