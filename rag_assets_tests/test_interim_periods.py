@@ -224,11 +224,11 @@ def test_a_quarter_and_a_year_to_date_block_are_not_segments():
 
 
 @pytest.mark.parametrize("text, quarter, months", [
-    ("What were Globex's full-year 2022 net earnings per its Q4 2022 earnings release?", None, 0),
-    ("What was Globex's full year 2022 revenue according to the fourth-quarter 2022 results?", None, 0),
+    ("What were Globex's full-year 2022 net earnings per its Q4 2022 earnings release?", 4, 12),
+    ("What was Globex's full year 2022 revenue according to the fourth-quarter 2022 results?", 4, 12),
     ("What were Globex's net earnings in the Q4 2022 earnings release?", 4, 3),  # the release's own quarter
 ])
-def test_a_quarter_that_names_the_document_read_is_not_the_period_of_a_full_year(text, quarter, months):
+def test_a_full_year_asked_of_a_quarters_document_is_read_in_its_twelve_month_columns(text, quarter, months):
     period = asked_period(text)
     assert (period.years, period.quarter, period.months) == ((2022,), quarter, months)
 
@@ -253,3 +253,37 @@ def test_a_footnote_mark_glued_to_a_segments_name_still_names_it():
 def test_a_year_to_date_figure_is_the_item_without_its_period_words():
     assert show(plan("What were Globex's year-to-date 2023 worldwide sales through the second quarter, in USD "
                      "millions?", LIB).node) == "worldwide sales 2023 (year to date)"
+
+
+FOURTH_QUARTER_RELEASE = (
+    "REGIONAL SALES RESULTS\n\nQ4 % Change\n\n| ($ in Millions) | 2022 | 2021 | Reported |\n|---|---|---|---|\n"
+    "| Worldwide | $23,706 | $24,804 | (4.4)% |\n\nFull Year % Change\n\n"
+    "| ($ in Millions) | 2022 | 2021 | Reported |\n|---|---|---|---|\n| Worldwide | $94,943 | $93,775 | 1.3% |\n")
+
+
+def test_the_full_year_of_a_fourth_quarter_release_is_its_twelve_month_column():
+    node = plan("What were Globex's worldwide sales for the full year 2022, according to its fourth-quarter 2022 "
+                "earnings release, in USD millions?", LIB).node
+    assert show(node) == "worldwide sales 2022 (12 months)"
+    page = [SourcePage("r", 1, FOURTH_QUARTER_RELEASE, False)]
+    assert find_operand(node, None, page, quarters={"r": 4}).written == "$94,943"
+    quarter = plan("What were Globex's worldwide sales in Q4 2022, in USD millions?", LIB).node
+    assert find_operand(quarter, None, page, quarters={"r": 4}).written == "$23,706"
+
+
+REGIONS_RELEASE = (
+    "REGIONAL SALES RESULTS\n\nQ4 % Change\n\n| ($ in Millions) | 2022 | 2021 | Reported |\n|---|---|---|---|\n"
+    "| U.S. | $12,516 | $12,163 | 2.9% |\n| International | 11,190 | 12,641 | (11.5) |\n"
+    "| Worldwide | $23,706 | $24,804 | (4.4)% |\n\n1 Non-GAAP financial measure\n\n2 Excludes currency\n\n"
+    "Note: values may have been rounded\n\nFull Year % Change\n\n| ($ in Millions) | 2022 | 2021 | Reported |\n"
+    "|---|---|---|---|\n| U.S. | $48,580 | $47,156 | 3.0% |\n| Worldwide | $94,943 | $93,775 | 1.3% |\n")
+
+
+def test_a_table_under_a_heading_in_capitals_is_captioned_by_it():
+    rows = [c for c in page_candidates(REGIONS_RELEASE, "r", 1) if c.label.startswith("U.S")]
+    assert [c.caption.startswith("REGIONAL SALES RESULTS") for c in rows] == [True, True]
+    node = plan("What were Globex's U.S. sales for the full year 2022 in its Q4 2022 earnings release, in USD "
+                "millions?", LIB).node
+    found = find_operand(node, LIB.items["revenue"], [SourcePage("r", 1, REGIONS_RELEASE, False)],
+                         quarters={"r": 4}, library_names=LIB.item_names)
+    assert found.written == "$48,580"

@@ -9,7 +9,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.numbers import NA, parse_number
-from rag_assets.answer.evidence.table_headers import MONTHS, Columns, durations, quarter_columns, table_caption
+from rag_assets.answer.evidence.table_headers import MONTHS, Columns, captioned, durations, heading_of, quarter_columns
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -118,19 +118,20 @@ def _label(cells: list[str]) -> str:
 
 def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
                page_scale: tuple[float, str] | None = None, page_years: list[str] | None = None,
-               late: tuple[list[str], list[int]] = ([], [])) -> list[Candidate]:
+               late: tuple[list[str], list[int]] = ([], []), page_heading: str = "") -> list[Candidate]:
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
     text with the years, scale); ``page_scale`` the scale last declared by the page's text above, used when
     the table declares none; ``page_years`` the year columns of the page's previous table, used when this one
     (a statement continued below a heading) names none; ``late``: the years and months of a header the page's
     text prints after its last table ('SECOND QUARTER / 2023 2022', extracted out of order), for a table
-    that has neither."""
+    that has neither; ``page_heading``: the page's last heading in capitals above it ('SEGMENT SALES RESULTS'), part of
+    its caption."""
     years = list(dict.fromkeys(YEAR_RE.findall(_last_year_line(before)))) or list(page_years or []) or late[0]
     months = durations(before) or (late[1] if years and years == late[0] else [])
     cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale)
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out, section, heading, caption = [], "", "", table_caption(before)
+    out, section, heading, caption = [], "", "", captioned(before, page_heading)
     for line in lines:
         cells = _cells(line)
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
@@ -232,7 +233,7 @@ def page_blocks(text: str, sha1: str, page_index: int):
     """A page's markdown as ('text', the figures of a paragraph) and ('table', the rows of a table) in page
     order; a table without its own years or scale takes the page's last ones."""
     lines = text.splitlines()
-    i, para, page_scale, page_years = 0, [], None, []
+    i, para, page_scale, page_years, heading = 0, [], None, [], ""
     last = max((k for k, ln in enumerate(lines) if ln.lstrip().startswith("|")), default=len(lines))
     tail = "\n".join(ln for ln in lines[last + 1:] if len(ln) <= 60)  # short lines after the last table
     late = (list(dict.fromkeys(YEAR_RE.findall(_last_year_line(tail)))), durations(tail))
@@ -245,7 +246,7 @@ def page_blocks(text: str, sha1: str, page_index: int):
             yield "text", _text_candidates(" ".join(para), sha1, page_index)
             para = []
             rows = table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]), page_scale,
-                              page_years, late)
+                              page_years, late, heading)
             page_years = _columns(rows) or page_years
             scaled = next((r for r in rows if r.scale != 1.0), None)
             page_scale = (scaled.scale, scaled.scale_words) if scaled else page_scale
@@ -254,6 +255,7 @@ def page_blocks(text: str, sha1: str, page_index: int):
             continue
         if len(line) < 200:  # a caption or heading line may declare the scale of the tables below it
             page_scale = declared_scale(line) or page_scale
+            heading = heading_of(line) or heading
         if line.strip() and not line.lstrip().startswith("#"):
             para.append(line.strip())
         else:

@@ -34,6 +34,22 @@ def table_caption(before: str) -> str:
     return " ".join(reversed(lines))
 
 
+HEADING_RE = re.compile(r"^\s*(?:#+\s*)?([A-Z][A-Z&'’/,-]*(?:\s+[A-Z&][A-Z&'’/,-]*)+)\s*:?\s*$")  # 'SEGMENT SALES RESULTS'
+
+
+def heading_of(line: str) -> str:
+    """The heading a line is when it is written in capitals, two words or more ('REGIONAL SALES RESULTS'), else ''."""
+    m = HEADING_RE.match(line)
+    return m.group(1) if m else ""
+
+
+def captioned(before: str, heading: str = "") -> str:
+    """A table's caption (``table_caption``) after ``heading`` (the page's last heading in capitals above it) when
+    the caption does not hold it: 'Full Year % Change' under 'REGIONAL SALES RESULTS' is of the regions' sales."""
+    caption = table_caption(before)
+    return f"{heading} {caption}".strip() if heading and heading not in caption else caption
+
+
 def durations(before: str) -> list[int]:
     """The months each block of a table's columns covers, in order, from the short lines just above it ('Three
     months ended June 30, Six months ended June 30,' -> [3, 6]; 'Q2 % Change' -> [3])."""

@@ -157,7 +157,7 @@ MONTHS = ("january|february|march|april|may|june|july|august|september|october|n
 PERIOD_WORD_RE = re.compile(rf"(?:fy\s?)?(?:19|20)\d\d|fy|fiscal|years?|year[\s-]?ends?|ends?|close|closing|"
                             rf"balances?|ended|ending|at|as|of|for|in|on|over|during|between|from|to|through|and|the|its|"
                             rf"respectively|{MONTHS}|\d{{1,2}}|"
-                            rf"q[1-4]|h[12]|quarters?|half|months?|three|six|nine|twelve|first|second|third|fourth|ytd|date")
+                            rf"q[1-4]|h[12]|quarters?|half|months?|three|six|nine|twelve|first|second|third|fourth|ytd|date|full")
 OPERATORS = {"average": "mean", "mean": "mean", "avg": "mean", "change in": "change", "increase in": "change",
              "change of": "change"}
 OPERATOR_RE = re.compile(rf"^(?:the\s+)?({'|'.join(sorted(OPERATORS, key=len, reverse=True))})\b\s*(?:of\s+)?", re.I)

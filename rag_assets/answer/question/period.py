@@ -67,7 +67,8 @@ class AskedPeriod:
     years: tuple[int, ...]  # every fiscal year the question names, in order (a span's years all)
     quarter: int | None = None
     part_year: bool = False  # a half year, nine months or a year to date: not a fiscal year's figure
-    months: int = 0  # the columns asked: 3 a quarter, 6 a half year, 9 nine months, TO_DATE; 0 the fiscal year
+    months: int = 0  # the columns asked: 3 a quarter, 6 a half year, 9 nine months, TO_DATE; 0 the fiscal year (12:
+    # the fiscal year's columns of a quarter's document)
 
     @property
     def target(self) -> int | None:
@@ -89,12 +90,19 @@ DOCUMENT_QUARTER_RE = re.compile(rf"\b(?:Q[1-4]|(?:{'|'.join(ORDINAL)})[\s-]+(?:
 FULL_YEAR_RE = re.compile(r"\bfull[\s-]+(?:fiscal[\s-]+)?year\b|\b(?:twelve|12)[\s-]+months\b", re.I)
 
 
+def _quarter_of(m: re.Match) -> int:
+    q = re.search(rf"Q([1-4])|({'|'.join(ORDINAL)})", m.group(0), re.I)
+    return int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]
+
+
 def asked_period(question: str) -> AskedPeriod:
     """The fiscal years and quarter a question names ('FY2018', 'Q2 of FY2023', 'second fiscal quarter of
     2023', 'between 2022 and the 2021 fiscal period', 'FY17-FY19'); a full year asked of a quarter's document
-    ('the full-year figure in the Q4 2022 earnings release') is the year."""
+    ('the full-year figure in the Q4 2022 earnings release') is read in that document's twelve-month columns
+    (quarter 4, 12 months)."""
     text = normalize(question)
-    if FULL_YEAR_RE.search(text):
+    document = DOCUMENT_QUARTER_RE.search(text) if FULL_YEAR_RE.search(text) else None
+    if document:  # the full year's columns of the quarter's document: routed to it, read in 12 months
         text = DOCUMENT_QUARTER_RE.sub(lambda m: f"{m.group(1)} ", text)
     years: list[int] = []
     for m in SPAN_RE.finditer(text):
@@ -109,4 +117,6 @@ def asked_period(question: str) -> AskedPeriod:
         else 3 if quarter and not part_year or QUARTER_ENDED_RE.search(text) else 0
     if quarter is None and months in (6, 9):  # the six months to June are reported with the second quarter
         quarter = months // 3
+    if document:
+        quarter, months = _quarter_of(document), 12
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months)

@@ -54,7 +54,10 @@ UNIT_PHRASE_RE = re.compile(r"(?i:,?\s*\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+o
 STATEMENT_REF_RE = re.compile(  # 'on 3M's balance sheet', 'in its income statement': where, not what
     r"\b(?:on|in|from|per|according\s+to)\s+(?:the\s+|its\s+|their\s+|[\w&.-]+(?:'s|’s)\s+)?(?:consolidated\s+)?"
     r"(?:balance\s+sheets?|income\s+statements?|cash[\s-]+flows?\s+statements?|statements?\s+of\s+(?:financial\s+"
-    r"position|operations|income|earnings|cash\s+flows?)|p&l(?:\s+statement)?|10-?[kq]|annual\s+report)\b", re.I)
+    r"position|operations|income|earnings|cash\s+flows?)|p&l(?:\s+statement)?|10-?[kq]|annual\s+report|"
+    r"(?:(?:q[1-4]|(?:first|second|third|fourth)[\s-]+quarter)\s+)?(?:(?:fy\s?|fiscal\s+)?\d{4}\s+)?(?:earnings|results|"
+    r"quarterly|press)\s+(?:release|report|results)|(?:q[1-4]|(?:first|second|third|fourth)[\s-]+quarter)\s+(?:\d{4}\s+)?"
+    r"results)\b", re.I)
 
 
 def asks_part(question: str) -> bool:
