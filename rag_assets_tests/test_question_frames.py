@@ -101,3 +101,19 @@ def test_a_capitalised_word_that_a_printed_name_continues_is_no_part():
     p = _plan("What was Globex Bank's Common equity Tier 1 capital ratio at June 30, 2023, in percent?")
     assert (p[4], p[5]) == ("", "common equity tier 1 capital ratio 2023")
     assert _plan("What was Globex's Cloud Services revenue in 2021?")[4] == "cloud services"
+
+
+@pytest.mark.parametrize("question, formula", [
+    ("By how many basis points did Globex's gross margin contract from 2021 to 2022?",
+     "((gross profit 2021 / revenue 2021) - (gross profit 2022 / revenue 2022))"),
+    ("How many percentage points did Globex's operating margin decline in 2022 compared with 2021?",
+     "((operating income 2021 / revenue 2021) - (operating income 2022 / revenue 2022))"),
+    ("By what percent did Globex's net income decrease from 2021 to 2022?",
+     "((net income 2021 - net income 2022) / net income 2021)"),
+    # a change asked either way is signed: the later less the earlier
+    ("By how many basis points did Globex's gross margin expand or contract from 2021 to 2022?",
+     "((gross profit 2022 / revenue 2022) - (gross profit 2021 / revenue 2021))"),
+    ("What was the change in Globex's net income from 2021 to 2022?", "(net income 2022 - net income 2021)"),
+])
+def test_the_size_of_a_fall_asked_is_measured_downwards(question, formula):
+    assert _plan(question)[-1] == formula

@@ -277,7 +277,7 @@ def test_changes_sums_and_statement_references_in_other_words():
     assert formula("How much higher was Vandelay's net profit in FY2021 than in FY2020, in USD millions?") == \
         "(net income 2021 - net income 2020)"
     assert formula("What was Vandelay's sales decline, in percent, between FY2019 and FY2021?") == \
-        "((revenue 2021 - revenue 2019) / revenue 2019)"
+        "((revenue 2019 - revenue 2021) / revenue 2019)"  # the size of the fall: positive when sales fell
     assert formula("What was Vandelay's annual revenue growth rate in FY2021?") == \
         "((revenue 2021 - revenue 2020) / revenue 2020)"
     assert formula("What was the sum of Vandelay's R&D and SG&A expenses in FY2021?") == \
@@ -440,7 +440,7 @@ def test_a_change_in_percentage_or_basis_points_is_the_difference_of_two_ratios(
     q = "By how many points did Umbrella's operating margin improve from 2021 to 2022?"
     assert formula(q) == margins and asked_unit(q).ratio(0.0125) == 1.25  # points of a ratio are percentage points
     assert formula("By how many bps did Umbrella's gross margin contract from fiscal 2021 to fiscal 2022?") == \
-        "((gross profit 2022 / revenue 2022) - (gross profit 2021 / revenue 2021))"
+        "((gross profit 2021 / revenue 2021) - (gross profit 2022 / revenue 2022))"  # the contraction: positive
     assert not asked_unit("What was BP's FY2022 net PP&E in USD millions?").basis_points
     assert formula("By how many percentage points did Umbrella's revenue change from 2021 to 2022?") is None
     assert formula("Compute the difference between Umbrella's FY2022 and FY2021 operating margin in bps.") == margins

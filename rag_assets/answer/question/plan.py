@@ -222,7 +222,8 @@ def _flow(item: Item, parser: Parser) -> bool:
 def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, points: bool = False
             ) -> MetricPlan | None:
     """'revenue growth from FY2021 to FY2022', 'the change in X between ...', 'by how much did X grow year over
-    year': a relative change when growth or a percent is asked, else the difference."""
+    year': a relative change when growth or a percent is asked, else the difference; a fall asked ('by how much did
+    X decline') is measured downwards (``asks_down``)."""
     if CAGR_RE.search(clause):
         return None
     years = period.years
@@ -235,12 +236,24 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
     else:
         return None
     a, b = ends
-    diff = Op("-", b, a)
+    diff = Op("-", a, b) if asks_down(clause) else Op("-", b, a)  # 'how much did X decline': the fall, positive
     if points:  # percentage or basis points: the difference of two ratios, as printed where they are
         printed = _ratio_name(m.group(1), diff, parser.library)
         return MetricPlan(diff, "a change in points between two years", printed) if not money(diff) else None
     relative = percent or bool(RELATIVE_RE.search(clause))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
+
+
+DOWN_WORDS_RE = re.compile(r"\b(?:decreas|declin|drop|fall|fell|contract|shrink|shrank|compress|deteriorat|narrow|"
+                           r"reduc|erod|weaken|los[et])\w*", re.I)
+UP_WORDS_RE = re.compile(r"\b(?:increas|grow|grew|rise|rose|expan|improv|widen|gain|chang|differ)\w*", re.I)
+
+
+def asks_down(clause: str) -> bool:
+    """The clause asks the size of a fall ('by how many basis points did the margin contract', 'the decline in
+    revenue'): the earlier figure less the later one, positive when it fell. A change asked either way ('expand or
+    contract', 'the change') is the later less the earlier."""
+    return DOWN_WORDS_RE.search(clause) is not None and UP_WORDS_RE.search(clause) is None
 
 
 def _ratio_name(words: str, node: Node, library: Library) -> str:
