@@ -23,7 +23,8 @@ LIB = default_library()
     ("net income for the six months ended June 30, 2023", 2, 6),
     ("revenue in the first half of 2023", 2, 6),
     ("free cash flow for the nine months ended September 30, 2022", 3, 9),
-    ("revenue year to date through the second quarter of 2023", 2, TO_DATE),
+    ("revenue year to date through the second quarter of 2023", 2, 6),  # the year to date of a quarter named
+    ("revenue for the year to date", None, TO_DATE),
     ("provision for credit losses in the quarter ended June 30, 2023", None, 3),  # the quarter's columns
     ("revenue in fiscal 2023", None, 0),
     ("revenue in H2 2023", None, 0),  # no column prints a second half: not a period Python reads
@@ -38,7 +39,7 @@ def test_an_interim_figure_is_planned_in_its_months():
         "net income 2023 (6 months)"
     assert show(plan("By what percent did Globex's worldwide sales change in the fourth quarter of 2022 versus the "
                      "fourth quarter of 2021?", LIB).node) == \
-        "((worldwide sales 2022 (Q4) - worldwide sales 2021 (Q4)) / worldwide sales 2021 (Q4))"
+        "((revenue 2022 (Q4) - revenue 2021 (Q4)) / revenue 2021 (Q4))"  # worldwide sales are the revenue
     assert plan("What was Globex's revenue in the second half of 2023?", LIB) is None
 
 
@@ -252,23 +253,23 @@ def test_a_footnote_mark_glued_to_a_segments_name_still_names_it():
 
 def test_a_year_to_date_figure_is_the_item_without_its_period_words():
     assert show(plan("What were Globex's year-to-date 2023 worldwide sales through the second quarter, in USD "
-                     "millions?", LIB).node) == "worldwide sales 2023 (year to date)"
+                     "millions?", LIB).node) == "revenue 2023 (6 months)"
 
 
 FOURTH_QUARTER_RELEASE = (
-    "REGIONAL SALES RESULTS\n\nQ4 % Change\n\n| ($ in Millions) | 2022 | 2021 | Reported |\n|---|---|---|---|\n"
-    "| Worldwide | $23,706 | $24,804 | (4.4)% |\n\nFull Year % Change\n\n"
-    "| ($ in Millions) | 2022 | 2021 | Reported |\n|---|---|---|---|\n| Worldwide | $94,943 | $93,775 | 1.3% |\n")
+    "CONSOLIDATED STATEMENT OF EARNINGS\n\nFourth Quarter\n\n| (in millions) | 2022 | 2021 | Percent |\n|---|---|---|---|\n"
+    "| Sales to customers | $23,706 | $24,804 | (4.4)% |\n\nFull Year\n\n"
+    "| (in millions) | 2022 | 2021 | Percent |\n|---|---|---|---|\n| Sales to customers | $94,943 | $93,775 | 1.3% |\n")
 
 
 def test_the_full_year_of_a_fourth_quarter_release_is_its_twelve_month_column():
     node = plan("What were Globex's worldwide sales for the full year 2022, according to its fourth-quarter 2022 "
                 "earnings release, in USD millions?", LIB).node
-    assert show(node) == "worldwide sales 2022 (12 months)"
-    page = [SourcePage("r", 1, FOURTH_QUARTER_RELEASE, False)]
-    assert find_operand(node, None, page, quarters={"r": 4}).written == "$94,943"
+    assert show(node) == "revenue 2022 (12 months)"
+    page, spec = [SourcePage("r", 1, FOURTH_QUARTER_RELEASE, True)], LIB.items["revenue"]
+    assert find_operand(node, spec, page, quarters={"r": 4}).written == "$94,943"
     quarter = plan("What were Globex's worldwide sales in Q4 2022, in USD millions?", LIB).node
-    assert find_operand(quarter, None, page, quarters={"r": 4}).written == "$23,706"
+    assert find_operand(quarter, spec, page, quarters={"r": 4}).written == "$23,706"
 
 
 REGIONS_RELEASE = (
@@ -287,3 +288,11 @@ def test_a_table_under_a_heading_in_capitals_is_captioned_by_it():
     found = find_operand(node, LIB.items["revenue"], [SourcePage("r", 1, REGIONS_RELEASE, False)],
                          quarters={"r": 4}, library_names=LIB.item_names)
     assert found.written == "$48,580"
+
+
+def test_worldwide_sales_are_the_companys_revenue_read_in_the_columns_asked():
+    assert show(plan("What were Globex's worldwide sales for the first six months of 2023, in USD millions?",
+                     LIB).node) == "revenue 2023 (6 months)"
+    node = plan("What were Globex's year-to-date 2023 worldwide sales through the second quarter?", LIB).node
+    (found,) = [find_operand(node, LIB.items["revenue"], [SourcePage("s", 5, TEN_Q, True)], quarters={"s": 2})]
+    assert found.written.startswith("8,010")  # the six months' column, never the quarter's 4,120

@@ -72,7 +72,7 @@ def test_a_yes_no_question_reworded_gets_the_original_criterion(original, reword
 
 def test_a_growth_bound_is_the_change_against_the_bound_not_a_row_named_after_the_bound():
     assert _plan("Was Globex's Q2 2023 worldwide sales growth above 5%?", "boolean")[-1] == \
-        "worldwide sales 2023 (Q2) vs worldwide sales 2022 (Q2) against 0.05"
+        "revenue 2023 (Q2) vs revenue 2022 (Q2) against 0.05"
 
 
 def test_two_segments_compared_in_one_year_are_not_a_change_between_years():

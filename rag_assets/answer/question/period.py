@@ -117,6 +117,8 @@ def asked_period(question: str) -> AskedPeriod:
         else 3 if quarter and not part_year or QUARTER_ENDED_RE.search(text) else 0
     if quarter is None and months in (6, 9):  # the six months to June are reported with the second quarter
         quarter = months // 3
+    if months == TO_DATE and quarter:  # 'year to date through the second quarter': its six months
+        months = 3 * quarter
     if document:
         quarter, months = _quarter_of(document), 12
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months)
