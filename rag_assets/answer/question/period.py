@@ -67,8 +67,9 @@ class AskedPeriod:
     years: tuple[int, ...]  # every fiscal year the question names, in order (a span's years all)
     quarter: int | None = None
     part_year: bool = False  # a half year, nine months or a year to date: not a fiscal year's figure
-    months: int = 0  # the columns asked: 3 a quarter, 6 a half year, 9 nine months, TO_DATE; 0 the fiscal year (12:
-    # the fiscal year's columns of a quarter's document)
+    # the columns asked: 3 a quarter, 6 a half year, 9 nine months, TO_DATE; 0 the fiscal year; 12 the fiscal year's
+    # columns of a quarter's document
+    months: int = 0
 
     @property
     def target(self) -> int | None:
@@ -90,8 +91,8 @@ DOCUMENT_QUARTER_RE = re.compile(rf"\b(?:Q[1-4]|(?:{'|'.join(ORDINAL)})[\s-]+(?:
 FULL_YEAR_RE = re.compile(r"\bfull[\s-]+(?:fiscal[\s-]+)?year\b|\b(?:twelve|12)[\s-]+months\b", re.I)
 
 
-def _quarter_of(m: re.Match) -> int:
-    q = re.search(rf"Q([1-4])|({'|'.join(ORDINAL)})", m.group(0), re.I)
+def _quarter(q: re.Match) -> int:
+    """The quarter a match of ``Q_ASKED_RE`` names ('Q2', 'second quarter')."""
     return int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]
 
 
@@ -111,7 +112,7 @@ def asked_period(question: str) -> AskedPeriod:
             years += range(a, b + 1)
     years += [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
     q = Q_ASKED_RE.search(text)
-    quarter = (int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]) if q else None
+    quarter = _quarter(q) if q else None
     part_year = PART_YEAR_RE.search(text) is not None
     months = 6 if HALF_RE.search(text) else 9 if NINE_RE.search(text) else TO_DATE if TO_DATE_RE.search(text) \
         else 3 if quarter and not part_year or QUARTER_ENDED_RE.search(text) else 0
@@ -120,5 +121,5 @@ def asked_period(question: str) -> AskedPeriod:
     if months == TO_DATE and quarter:  # 'year to date through the second quarter': its six months
         months = 3 * quarter
     if document:
-        quarter, months = _quarter_of(document), 12
+        quarter, months = _quarter(Q_ASKED_RE.search(document.group(0))), 12
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months)
