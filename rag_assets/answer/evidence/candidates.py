@@ -9,7 +9,9 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.numbers import NA, parse_number
-from rag_assets.answer.evidence.table_headers import MONTHS, Columns, captioned, durations, heading_of, quarter_columns
+from rag_assets.answer.evidence.column_parts import name_lines
+from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, durations, heading_of,
+                                                      quarter_columns, trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -65,6 +67,9 @@ class Candidate:
     section: str = ""  # a table row's heading within its table: the last row above it that prints no figure
     caption: str = ""  # a table row's caption: the last lines of text above its table
     of_parts: bool = False  # its table's blocks of columns are parts of the company (``Columns.of_parts``)
+    names: tuple[str, ...] = ()  # its columns' names, as a header row of its table prints them
+    name_lines: tuple[str, ...] = ()  # the lines of names above its table (``column_parts.name_lines``)
+    first_year: str = ""  # the year its table's header names first: the first block of columns is of it
 
     @property
     def latest(self) -> Figure:
@@ -91,7 +96,8 @@ class Candidate:
 
     def to_dict(self) -> dict:
         out = {**asdict(self), "latest": self.latest.written}
-        del out["section"], out["caption"]
+        for key in ("section", "caption", "names", "name_lines", "first_year"):
+            del out[key]
         return out
 
 
@@ -132,8 +138,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, section, heading, caption = [], "", "", captioned(before, page_heading)
-    for line in lines:
-        cells = _cells(line)
+    above = name_lines(before)
+    for cells in trailing_header(before) + [_cells(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
         at = {i: f for i, f in ((i, _cell_figure(c)) for i, c in enumerate(cells)) if f is not None}
@@ -150,7 +156,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         unscaled = unscaled_label(f"{heading} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, list(at))), mult, words,
-                             total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts))
+                             total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
+                             names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else ""))
     return out
 
 

@@ -8,6 +8,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
+from rag_assets.answer.evidence.column_parts import part_column
 from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
                                              preference, printed_labels, stem, year_figure)
 from rag_assets.answer.question.formulas import Item, printed_ratio
@@ -231,6 +232,26 @@ def items_named(text: str, library_names) -> list[str]:
     return sorted(first, key=first.get)
 
 
+COLUMN_SURE = 1.25  # a part's column of the item's row: below a row named as the part's (2) or headed by it (1.5)
+
+
+def column_figure(cand: Candidate, item: Item, spec: ItemSpec | None, labels: tuple[str, ...]):
+    """The figure of ``item.part`` in the item's row of a table whose columns are the company's parts (their
+    names in a header row or the lines above it: ``column_parts``), in the asked year's columns: the column's
+    own year, else the year the table's header names first (its first block of columns)."""
+    if label_match(SEGMENT_WORDS_RE.sub("", cand.label), labels) < 2.5:
+        return None
+    at = part_column(cand.names, cand.name_lines, item.part, len(cand.figures))
+    if at is None:
+        return None
+    fig = cand.figures[at]
+    months = _months(item, spec)
+    if fig.percent or (fig.period or cand.first_year) != str(item.year) or fig.quarter or \
+            fig.months not in ((months, 0) if months else (0, 12)):
+        return None
+    return fig
+
+
 def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pages: list[SourcePage],
                  library_names=(), quarters: dict[str, int] | None = None) -> Operand | None:
     """The row of ``pages`` that prints ``item.part``'s figure of the item in the year's column (the surest, then
@@ -243,6 +264,8 @@ def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pag
             sure = part_row(cand, item.part, spec, labels, library_names)
             fig = (block_figure(cand, item, _months(item, spec), library_names, own(quarters, cand)) if sure
                    else None)
+            if fig is None and (fig := column_figure(cand, item, spec, labels)) is not None:
+                sure = COLUMN_SURE
             if fig is not None and (best_key is None or (sure, -rank) > best_key):
                 best, best_key = (cand, fig), (sure, -rank)
     if best is None:

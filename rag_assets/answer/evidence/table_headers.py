@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from rag_assets.answer.evidence.column_parts import cell_names
+
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a caption is the short lines just above a table, not a paragraph
 
 # what a column header says of the months it covers, in the order the columns print them
@@ -183,6 +185,31 @@ def by_kinds(figs: list, kinds: tuple[bool, ...], years: list[str], months: list
 
 
 MONTHS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+# a row heading the rows below with their period ('For the year ended December | 31, | 2022'): a block of a table
+# whose columns are parts of the company, one period a block
+PERIOD_HEADING_RE = re.compile(rf"^(?:for\s+the\s+)?(?:fiscal\s+)?(?P<span>years?|quarters?|(?:three|six|nine|twelve)"
+                               rf"\s+months)\s+ended\s+(?:{MONTHS})[a-z]*\.?\s+\d{{1,2}},?\s+(?P<year>(?:19|20)\d\d)$", re.I)
+
+
+def _heading_months(span: str) -> int:
+    word = span.split()[0].lower()
+    return 12 if word.startswith("year") else 3 if word.startswith("quarter") else MONTH_WORDS[word]
+
+
+def trailing_header(before: str) -> list[list[str]]:
+    """The header rows the previous table above ends with, which head the next one (a PDF's text layer cut the
+    table there, maybe with a few lines of text between): its last rows while each is a period heading or a row
+    of column names, in order."""
+    lines = [ln for ln in before.splitlines() if ln.strip()]
+    last = max((k for k, ln in enumerate(lines) if ln.lstrip().startswith("|")), default=-1)
+    out: list[list[str]] = []
+    for line in reversed(lines[max(0, last - 1):last + 1]):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.lstrip().startswith("|") or not (cell_names(cells) or PERIOD_HEADING_RE.match(
+                " ".join(c for c in cells if c))):
+            break
+        out.insert(0, cells)
+    return out
 # a column header that is a date ('June 30, 2023', 'Dec. 31, 2022', 'As of May 31, 2021'): its year's column
 DATE_CELL_RE = re.compile(rf"^(?:(?:as\s+)?(?:of|at)\s+)?(?:{MONTHS})[a-z]*\.?\s+\d{{1,2}},?\s+((?:19|20)\d\d)$", re.I)
 YEAR_CELL_RE = re.compile(r"\(?(?:19[89]|20[0-4])\d\)?")
@@ -201,6 +228,7 @@ class Columns:
     compared: bool = False  # a change column after the years ('22 vs. 21')
     kinds: tuple[bool, ...] = ()
     repeats: int = 0  # how often the header prints its most repeated year ('2023 2022 2023 2022 ...')
+    names: tuple[str, ...] = ()  # the columns' names a header row prints ('Activision | Blizzard | King | Total')
 
     @property
     def of_parts(self) -> bool:
@@ -213,6 +241,10 @@ class Columns:
         """Take in a header row ('2023 2022', 'June 30, 2023 | December 31, 2022', '4th 3rd 2nd 1st' under the
         years, 'Amount | Percent to Sales | ...'); True when the row is only a header (no candidate)."""
         figs = list(at.values())
+        if (heading := PERIOD_HEADING_RE.match(" ".join(c.strip() for c in cells if c.strip()))) is not None:
+            self.years, self.year_cells, self.compared, self.repeats = [heading.group("year")], {}, False, 0
+            self.months = [_heading_months(heading.group("span"))]
+            return True
         if not figs and (under := quarters_under_years(cells, self.years)):
             self.quarters = under
             return True
@@ -230,6 +262,9 @@ class Columns:
         if not figs:
             self.scale = head_scale or self.scale
             self.kinds = column_kinds(cells) or self.kinds
+            if not self.kinds and (names := cell_names(cells)):
+                self.names = names
+                return True
         return False
 
     def dated(self, figs: list, cells: list[int]) -> list:

@@ -1,0 +1,131 @@
+"""Which column of a table is a part of the company's, when a table prints its parts as columns: a segment note
+'Optical Communications | Display Technologies | ... | Total' over rows 'Segment net sales 5,023 3,306 ... 14,805'.
+
+The names come either as a header row of cells ('| | Activision | | Blizzard | | King | | Total |'), one name a
+cell, or as lines of text above the table, which a PDF's text layer often leaves there: one name a line, or
+several on a line ('Environmental Technologies Life Sciences'). A line holding several names is split only where
+that is sure: at the part's own name, at 'Total', into single words when that gives one name a figure, or by
+counting from the end whose names are sure."""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.answer.question.metric_library import fold
+
+HEADER_LINES = 8  # the names sit among the last lines above the table
+NAME_LINE_CHARS = 100
+CONNECTORS = frozenset({"and", "of", "&", "the"})
+# a line of names: words in capitals (or connectors), footnote marks allowed ('Hemlock and Emerging Growth
+# Businesses (1) Total'); no figure, no lower-case sentence
+NAME_LINE_RE = re.compile(r"^[A-Z][\w.&'’-]*(?:\s+(?:[A-Z][\w.&'’-]*|and|of|&|the|\(\d{1,2}\)|\*+))*$")
+TOTAL_WORDS = frozenset({"total", "consolidated"})
+
+
+def name_lines(before: str) -> tuple[str, ...]:
+    """The last lines above a table, each a line of names or '' (any other line: a sentence, a heading, a
+    figure, a table row), so that runs of name lines stay apart."""
+    lines = [ln.strip() for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
+    return tuple(ln if len(ln) <= NAME_LINE_CHARS and NAME_LINE_RE.match(ln) and not ln.startswith("#") else ""
+                 for ln in lines)
+
+
+def cell_names(cells: list[str]) -> tuple[str, ...]:
+    """A header row's column names ('| | Activision | | Blizzard | | King | | Total |'), or () when the row is
+    none: two names or more, each a name (capitals, no figure), the first cell a label or empty."""
+    named = [c.strip() for c in cells if c.strip()]
+    if len(named) < 2 or not all(NAME_LINE_RE.match(c) and len(c) <= 60 for c in named):
+        return ()
+    return tuple(named)
+
+
+def part_column(names: tuple[str, ...], lines: tuple[str, ...], part: str, count: int) -> int | None:
+    """The index among a row's ``count`` figures of the column of ``part`` (folded, as the question names it),
+    from the header row's ``names`` (one a figure) or else the name ``lines`` above the table; None when neither
+    names the part or the columns cannot be told apart surely."""
+    wanted = part.split()
+    if names:
+        folded = [fold(n).split() for n in names]
+        if len(folded) == count + 1:
+            folded = folded[1:]  # the row label's column heading ('(in millions)', 'Segment')
+        hits = [i for i, n in enumerate(folded) if _is_part(n, wanted)]
+        return hits[0] if hits and len(folded) == count else None
+    runs = _runs(lines, wanted)
+    for run in sorted(runs, key=len):  # one name a figure, the part's own line first
+        at = _exact([fold(ln).split() for ln in run], wanted, count)
+        if at is not None:
+            return at
+    return next((at for run in runs if (at := _counted([fold(ln).split() for ln in run], wanted, count))
+                 is not None), None)
+
+
+def _is_part(tokens: list[str], wanted: list[str]) -> bool:
+    tokens = [t for t in tokens if t not in {"segment", "segments"}]
+    return tokens == wanted or tokens[-len(wanted):] == wanted and tokens[0] in TOTAL_WORDS
+
+
+def _runs(lines: tuple[str, ...], wanted: list[str]) -> list[tuple[str, ...]]:
+    """The run of consecutive name lines holding the part's name, then the part's line alone."""
+    out = []
+    start = 0
+    for end in range(len(lines) + 1):
+        if end == len(lines) or not lines[end]:
+            run = lines[start:end]
+            hit = [ln for ln in run if _find(fold(ln).split(), wanted) is not None]
+            if hit:
+                out += [run] + ([(hit[0],)] if len(run) > 1 else [])
+            start = end + 1
+    return out
+
+
+def _find(tokens: list[str], wanted: list[str]) -> int | None:
+    n = len(wanted)
+    return next((i for i in range(len(tokens) - n + 1) if tokens[i:i + n] == wanted), None)
+
+
+def _pieces(tokens: list[str], wanted: list[str]) -> list[tuple[list[str], bool]]:
+    """A line's tokens cut at the part's name and at a total's word: (tokens, is the part) in order."""
+    out, piece, i = [], [], 0
+    while i < len(tokens):
+        if tokens[i:i + len(wanted)] == wanted or tokens[i] in TOTAL_WORDS:
+            size = len(wanted) if tokens[i:i + len(wanted)] == wanted else 1
+            if piece:
+                out.append((piece, False))
+            out.append((tokens[i:i + size], size == len(wanted) and tokens[i:i + size] == wanted))
+            piece, i = [], i + size
+        else:
+            piece.append(tokens[i])
+            i += 1
+    return out + ([(piece, False)] if piece else [])
+
+
+def _exact(lines: list[list[str]], wanted: list[str], count: int) -> int | None:
+    """The part's column when the names are ``count``: every word a name, or else the pieces of the lines (cut at
+    the part and 'Total')."""
+    pieces = [p for ln in lines for p in _pieces(ln, wanted)]
+    words = [w for p, is_part in pieces for w in ([" ".join(p)] if is_part else [t for t in p if t not in CONNECTORS])]
+    for flags in ([w == " ".join(wanted) for w in words], [is_part for _, is_part in pieces]):
+        if len(flags) == count and any(flags):
+            return flags.index(True)
+    return None
+
+
+def _counted(lines: list[list[str]], wanted: list[str], count: int) -> int | None:
+    """Fewer pieces than columns: the part's column counted from the start, when every piece before it is one
+    name (two words or fewer) and a piece after it may hold two (three words or more), or from the end the
+    other way round; else None."""
+    pieces = [p for ln in lines for p in _pieces(ln, wanted)]
+    flags = [is_part for _, is_part in pieces]
+    if not any(flags) or len(pieces) >= count:
+        return None
+    first = flags.index(True)
+    before, after = [p for p, _ in pieces[:first]], [p for p, _ in pieces[first + 1:]]
+    if all(map(_one_name, before)) and not all(map(_one_name, after)):
+        return first
+    if all(map(_one_name, after)) and not all(map(_one_name, before)):
+        return count - (len(pieces) - first)
+    return None
+
+
+def _one_name(tokens: list[str]) -> bool:
+    return len([t for t in tokens if t not in CONNECTORS]) <= 2

@@ -1,0 +1,86 @@
+"""A table that prints the company's parts as columns (a segment note: 'Avionics | Marine Systems | ... | Total'
+over 'Segment net sales 4,210 2,105 ... 6,315') gives each part's figure from its column. The names come as a
+header row of cells or as lines of text above the table (a PDF's text layer leaves them there, one or several to
+a line); a block of rows is dated by a row 'For the year ended December 31, 2022'. Made-up filings (issue 45,
+class 1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.answer.evidence.column_parts import name_lines, part_column
+from rag_assets.answer.evidence.operands import SourcePage, find_operand
+from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.metric_library import default_library
+
+LIB = default_library()
+
+# names one or two to a line above the table, a block of rows a year
+NAMES_AS_LINES = ("The following provides historical segment information:\n\n## Segment Information (in millions)\n\n"
+                  "Avionics\n\nMarine Systems\n\nSpace Launch Ground Radar\n\nRotary and Fixed Wing Aircraft (1) Total\n\n"
+                  "| For the year ended December | | 31, | 2022 | | | | | |\n|---|---|---|---|---|---|---|---|---|\n"
+                  "| Segment net sales | | $ | 4,210 | $ 2,105 | $ 930 | $ 744 | $ 1,311 | $ 9,300 |\n"
+                  "| Net income | | $ | 512 | $ 188 | $ 61 | $ 40 | $ 99 | $ 900 |\n"
+                  "| For the year ended December | | 31, | 2021 | | | | | |\n"
+                  "| Segment net sales | | $ | 3,980 | $ 2,240 | $ 870 | $ 700 | $ 1,210 | $ 9,000 |\n")
+# the names on one line, twice (the year's block and its change), then a second table headed by the rows the
+# first one ends with
+NAMES_ON_ONE_LINE = ("Information on the reportable segments is presented below (amounts in millions):\n\n"
+                     "For the Year Ended December 31, 2022 Increase / (decrease) 2022 v 2021\n\n"
+                     "Avionics Marine Radar Total Avionics Marine Radar Total\n\nSegment Revenues\n\n"
+                     "| Segment net revenues | $ | 4,210 | $ | 2,105 | $ | 985 | $ | 7,300 | $ | 230 | $ | (135) | $ | 15 "
+                     "| $ | 110 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                     "| Segment operating income | $ | 512 | $ | 188 | $ | 70 | $ | 770 | $ | 42 | $ | (43) | $ | 1 | $ | 0 |\n"
+                     "| | | For the Year Ended December | | | 31, | 2021 | | |\n"
+                     "| | Avionics | | Marine | | Radar | | Total |\n\nSegment Revenues\n\n"
+                     "| Segment net revenues | $ | 3,980 | $ | 2,240 | $ | 970 | $ | 7,190 |\n|---|---|---|---|---|---|---|---|---|\n"
+                     "| Segment operating income | $ | 470 | $ | 231 | $ | 69 | $ | 770 |\n")
+
+
+@pytest.mark.parametrize("part, item, year, value", [
+    ("avionics", "revenue", 2022, 4_210e6),
+    ("marine systems", "revenue", 2022, 2_105e6),
+    ("ground radar", "revenue", 2022, 744e6),  # second of two names on a line, said by the part's own name
+    ("space launch", "net income", 2022, 61e6),  # first of two names on a line
+    ("rotary and fixed wing aircraft", "net income", 2022, 99e6),  # after a line of two names, before 'Total'
+    ("marine systems", "revenue", 2021, 2_240e6),  # the block of rows under 'For the year ended ... 2021'
+])
+def test_a_parts_column_is_read_where_the_names_stand_a_line_each_or_two_to_a_line(part, item, year, value):
+    found = find_operand(Item(item, year, part=part), LIB.items[item], [SourcePage("s", 101, NAMES_AS_LINES, False)])
+    assert found is not None and (found.value, found.page_index, found.part) == (value, 101, part)
+
+
+@pytest.mark.parametrize("part, item, year, value", [
+    ("radar", "revenue", 2022, 985e6),  # one word a name: the first block's third column, not the change's
+    ("marine", "operating income", 2022, 188e6),
+    ("marine", "revenue", 2021, 2_240e6),  # the next table, headed by the rows the first one ends with
+    ("radar", "operating income", 2021, 69e6),
+])
+def test_a_parts_column_is_read_from_names_on_one_line_or_a_header_row_carried_over(part, item, year, value):
+    found = find_operand(Item(item, year, part=part), LIB.items[item], [SourcePage("s", 39, NAMES_ON_ONE_LINE, False)])
+    assert found is not None and found.value == value
+
+
+@pytest.mark.parametrize("part, item, year", [
+    ("avionics", "revenue", 2020),  # no block of that year
+    ("weather", "revenue", 2022),  # no such column
+    ("marine systems", "operating income", 2022),  # no such row
+])
+def test_a_column_the_table_does_not_print_gives_nothing(part, item, year):
+    assert find_operand(Item(item, year, part=part), LIB.items[item],
+                        [SourcePage("s", 101, NAMES_AS_LINES, False)]) is None
+
+
+def test_the_column_of_a_part_is_refused_where_the_names_cannot_be_told_apart():
+    lines = name_lines("Alpha Beta\n\nGamma Delta Epsilon\n\nTotal\n")
+    assert part_column((), lines, "epsilon", 4) == 2  # 'Alpha Beta', 'Gamma Delta', 'Epsilon', 'Total'
+    assert part_column((), lines, "epsilon", 5) is None  # which piece holds two names?
+    assert part_column((), lines, "beta", 5) == 1  # one word before it: one name; the rest hold the other
+    assert part_column((), name_lines("Alpha Beta Gamma Total\n"), "gamma", 4) == 2
+    assert part_column(("Segment", "Alpha", "Beta", "Total"), (), "beta", 3) == 1  # the label column's heading
+    assert part_column(("Alpha", "Beta", "Total"), (), "beta", 5) is None  # not one name a figure
+
+
+def test_a_sentence_or_a_figure_above_the_table_is_no_line_of_names():
+    assert name_lines("Segment sales rose in the year.\nAlpha Beta\n2022 2021\n| a | b |\n## Segment Data\n") == \
+        ("", "Alpha Beta", "", "", "")
