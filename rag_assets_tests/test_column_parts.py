@@ -84,3 +84,20 @@ def test_the_column_of_a_part_is_refused_where_the_names_cannot_be_told_apart():
 def test_a_sentence_or_a_figure_above_the_table_is_no_line_of_names():
     assert name_lines("Segment sales rose in the year.\nAlpha Beta\n2022 2021\n| a | b |\n## Segment Data\n") == \
         ("", "Alpha Beta", "", "", "")
+
+
+BLOCKS_OF_PARTS = ("Segment results\n\nAs of or for the six months ended June 30, (in millions)\n\n"
+                   "Retail Banking Wholesale Banking Wealth & Asset Management\n\n"
+                   "| | | 2023 | | 2022 | | 2023 | | 2022 | | 2023 | | 2022 |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                   "| Net income | | 1,264 | | 439 | | 96 | | 504 | | 14 | | 6 |\n")
+
+
+@pytest.mark.parametrize("part, year, value", [
+    ("retail banking", 2023, 1_264e6), ("wholesale banking", 2022, 504e6), ("wealth & asset management", 2023, 14e6),
+])
+def test_a_block_of_columns_a_part_gives_the_parts_figure_in_the_years_column(part, year, value):
+    found = find_operand(Item("net income", year, part=part, months=6), LIB.items["net income"],
+                         [SourcePage("s", 12, BLOCKS_OF_PARTS, False)], quarters={"s": 2})
+    assert found is not None and found.value == value
+    assert find_operand(Item("net income", year, part=part), LIB.items["net income"],  # a full year: not these
+                        [SourcePage("s", 12, BLOCKS_OF_PARTS, False)], quarters={"s": 2}) is None

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines
+from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
 from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, durations, heading_of,
                                                       quarter_columns, trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
@@ -133,7 +134,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     that has neither; ``page_heading``: the page's last heading in capitals above it ('SEGMENT SALES RESULTS'), part of
     its caption."""
     years = list(dict.fromkeys(YEAR_RE.findall(_last_year_line(before)))) or list(page_years or []) or late[0]
-    months = durations(before) or (late[1] if years and years == late[0] else [])
+    months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
     cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale)
     head = [c for c in _cells(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
@@ -142,7 +143,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     for cells in trailing_header(before) + [_cells(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
-        at = {i: f for i, f in ((i, _cell_figure(c)) for i, c in enumerate(cells)) if f is not None}
+        per_cell = [cell_figures(c, _cell_figure) for c in cells]
+        at = {i: f[0] for i, f in enumerate(per_cell) if len(f) == 1}
         figs = list(at.values())
         if cols.header(cells, at, declared_scale(" ".join(c for c in cells if not _cell_figure(c)))):
             continue
@@ -150,12 +152,17 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if label and not figs and _label(cells[:1]) == label:  # a heading row: its label in the first cell
             section = label
             heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
+        if any(len(f) > 1 for f in per_cell):  # a cell holding two figures ('1,687 1,787')
+            pairs = dated_pairs(per_cell, cols.years)
+            figs, where = [f for _, f in pairs], [i for i, _ in pairs]
+        else:
+            where = list(at)
         if not figs or not label:
             continue
         own = declared_scale(label) or cols.scale  # 'Sales (millions)': the row declares its own scale
         unscaled = unscaled_label(f"{heading} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
-        out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, list(at))), mult, words,
+        out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, where)), mult, words,
                              total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
                              names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else ""))
     return out

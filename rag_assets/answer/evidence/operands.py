@@ -232,24 +232,26 @@ def items_named(text: str, library_names) -> list[str]:
     return sorted(first, key=first.get)
 
 
-COLUMN_SURE = 1.25  # a part's column of the item's row: below a row named as the part's (2) or headed by it (1.5)
-
-
 def column_figure(cand: Candidate, item: Item, spec: ItemSpec | None, labels: tuple[str, ...]):
     """The figure of ``item.part`` in the item's row of a table whose columns are the company's parts (their
-    names in a header row or the lines above it: ``column_parts``), in the asked year's columns: the column's
-    own year, else the year the table's header names first (its first block of columns)."""
+    names in a header row or the lines above it: ``column_parts``), one column a part or one block of columns a
+    part ('Retail Banking Wholesale Banking' over '2023 2022 2023 2022'), in the asked year's column: the
+    column's own year, else the year the table's header names first (its first block of columns)."""
     if label_match(SEGMENT_WORDS_RE.sub("", cand.label), labels) < 2.5:
         return None
-    at = part_column(cand.names, cand.name_lines, item.part, len(cand.figures))
+    figs = cand.figures
+    width = len({f.period for f in figs}) if all(f.period for f in figs) else 1
+    blocks = len(figs) // width if len(figs) % width == 0 else 0
+    at = part_column(cand.names, cand.name_lines, item.part, blocks) if blocks else None
     if at is None:
         return None
-    fig = cand.figures[at]
     months = _months(item, spec)
-    if fig.percent or (fig.period or cand.first_year) != str(item.year) or fig.quarter or \
-            fig.months not in ((months, 0) if months else (0, 12)):
-        return None
-    return fig
+    return next((f for f in figs[at * width:(at + 1) * width]
+                 if not f.percent and (f.period or cand.first_year) == str(item.year) and not f.quarter and
+                 f.months in ((months, 0) if months else (0, 12))), None)
+
+
+COLUMN_SURE = 1.25  # a part's column of the item's row: below a row named as the part's (2) or headed by it (1.5)
 
 
 def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pages: list[SourcePage],
