@@ -101,3 +101,10 @@ def test_a_block_of_columns_a_part_gives_the_parts_figure_in_the_years_column(pa
     assert found is not None and found.value == value
     assert find_operand(Item("net income", year, part=part), LIB.items["net income"],  # a full year: not these
                         [SourcePage("s", 12, BLOCKS_OF_PARTS, False)], quarters={"s": 2}) is None
+
+
+def test_a_name_broken_across_lines_is_found_in_the_lines_joined():
+    lines = name_lines("Display\n\nTechnologies\n\nOptical Communications Specialty\n\nMaterials Life\n\nSciences All Other Total\n")
+    assert part_column((), lines, "display technologies", 6) == 0
+    assert part_column((), lines, "life sciences", 6) == 3  # counted from the end: 'All Other', 'Total'
+    assert part_column((), lines, "specialty materials", 6) is None  # neither side's names are sure

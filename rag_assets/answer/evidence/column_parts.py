@@ -65,7 +65,8 @@ def _is_part(tokens: list[str], wanted: list[str]) -> bool:
 
 
 def _runs(lines: tuple[str, ...], wanted: list[str]) -> list[tuple[str, ...]]:
-    """The run of consecutive name lines holding the part's name, then the part's line alone."""
+    """The run of consecutive name lines holding the part's name, then the part's line alone; or, where the name
+    is broken across lines, the run as one line."""
     out = []
     start = 0
     for end in range(len(lines) + 1):
@@ -74,6 +75,8 @@ def _runs(lines: tuple[str, ...], wanted: list[str]) -> list[tuple[str, ...]]:
             hit = [ln for ln in run if _find(fold(ln).split(), wanted) is not None]
             if hit:
                 out += [run] + ([(hit[0],)] if len(run) > 1 else [])
+            elif _find(fold(" ".join(run)).split(), wanted) is not None:
+                out.append((" ".join(run),))  # a name broken across lines ('Display' / 'Technologies ...')
             start = end + 1
     return out
 
