@@ -190,3 +190,36 @@ def test_a_parts_change_in_points_reads_its_ratio_as_its_own_results_print_it():
 ])
 def test_units_as_analysts_write_them(text, scale):
     assert asked_unit(text).scale == scale
+
+
+def test_a_margin_printed_with_its_sign_in_brackets_and_columns_named_fiscal_years_gives_the_printed_change():
+    """'(5.3) %' is minus 5.3 percent; a header of 'FISCAL 2021 | FISCAL 2020 | % CHANGE | FISCAL 2019' dates the
+    amounts and the margins of each row, not the changes between them; the change in points is the printed
+    margins' (-0.6), not the one computed from the rows (-0.67)."""
+    from rag_assets.answer.evidence.computed import printed_points
+
+    page = ("The breakdown of earnings is as follows:\n\n"
+            "| (Dollars in millions) | | FISCAL 2022 | FISCAL 2021 | | % CHANGE | | FISCAL 2020 | | % CHANGE |\n"
+            "|---|---|---|---|---|---|---|---|---|---|\n"
+            "| Revenues | | $ 66,608 $ | 62,286 | | 7 % | $ | 58,158 | | 7 % |\n"
+            "| Loss from operations | | (3,547) | (2,902) | | -22 % | | (12,767) | | 77 % |\n"
+            "| Operating margins | | (5.3) % | (4.7) % | | | | (22.0) % | | |\n")
+    rows = {c.label: c for c in page_candidates(page, "b", 23)}
+    assert [(f.value, f.period) for f in rows["Loss from operations"].figures if f.period] == \
+        [(-3547, "2022"), (-2902, "2021"), (-12767, "2020")]
+    assert [(f.value, f.percent, f.period) for f in rows["Operating margins"].figures] == \
+        [(-5.3, True, "2022"), (-4.7, True, "2021"), (-22.0, True, "2020")]
+    q = "How much did Tarn's operating margin expand or contract from 2021 to 2022, in percentage points?"
+    comp = printed_points(plan(q, LIB), asked_unit(q), [SourcePage("b", 23, page, False)],
+                          (-2_902 / 62_286, -3_547 / 66_608))
+    assert comp.value == pytest.approx(-0.6)
+
+
+def test_a_rate_asked_is_never_answered_with_an_amount():
+    """'effective income tax rate' is the effective tax rate; a rate, a percent or basis points asked of an
+    amount's formula is refused, never answered with the amount."""
+    assert formula("By how many basis points did Tarn's effective income tax rate change from 2021 to 2022?") == \
+        ("((income tax expense 2022 / income before taxes 2022) - "
+         "(income tax expense 2021 / income before taxes 2021))")
+    assert formula("What was Tarn's income tax expense in 2022, in basis points?") is None
+    assert formula("What was Tarn's tax rate on income tax expense in 2022?") is None

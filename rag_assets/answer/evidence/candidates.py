@@ -19,7 +19,7 @@ from rag_assets.retrieval.query import Lexicon, Term, contains
 
 YEAR_RE = re.compile(r"(?<![\d.,])(?:FY\s?)?((?:19[89]|20[0-4])\d)(?![\d,]|\.\d)")
 CELL_NUMBER_RE = re.compile(
-    r"^\(?\s*[-−–]?\s*(?:US\$|A\$|C\$|HK\$|[$€£¥])?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*\)?$")
+    r"^\(?\s*[-−–]?\s*(?:US\$|A\$|C\$|HK\$|[$€£¥])?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*\)?(?:(?<=\))\s*%)?$")  # '(5.3) %' too
 FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
 # a currency sign after a figure: a suffix ("1.234 €"), or the next column's "$" that small print set too close
 TRAILING_CURRENCY_RE = re.compile(r"\s+(?:US\$|A\$|C\$|HK\$|[$€£¥])$")
@@ -113,7 +113,7 @@ def _cell_figure(cell: str) -> Figure | None:
     value = parse_number(cell.replace(" ", ""))
     if value == NA:
         return None
-    return Figure(written=cell, value=value, percent=cell.rstrip(")").strip().endswith("%"))
+    return Figure(written=cell, value=value, percent="%" in cell)
 
 
 def _label(cells: list[str]) -> str:
@@ -184,10 +184,10 @@ DATE_END_RE = re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2},?\s+((?:19[89]|20[0-4])\d)
 def _last_year_line(text: str) -> str:
     """The header line above a table that names its years ('2018 2017 2016'); or, when the header prints one
     date a line ('December 26, 2015' / 'December 27, 2014'), those years joined."""
-    tail = text.splitlines()[-8:]
-    lines = [ln for ln in tail if len(set(YEAR_RE.findall(ln))) >= 2]
-    if lines:
-        return lines[-1]
+    tail = [ln for ln in text.splitlines()[-8:] if not ln.lstrip().startswith("|")]
+    at = max((k for k, ln in enumerate(tail) if len(set(YEAR_RE.findall(ln))) >= 2), default=None)
+    if at is not None:  # with the years of the header's lines after it ('FISCAL 2021 FISCAL 2020 % CHANGE' /
+        return " ".join([tail[at]] + [ln for ln in tail[at + 1:] if YEAR_RE.search(ln)])  # '... FISCAL 2019')
     dated = [m.group(1) for ln in text.splitlines()[-12:] for m in [DATE_LINE_RE.match(ln) or DATE_END_RE.search(ln)]
              if m]
     return " ".join(dated) if len(set(dated)) >= 2 else ""

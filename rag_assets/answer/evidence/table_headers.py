@@ -160,6 +160,10 @@ def _dated(figs: list, years: list[str], cells: list[int] | None = None,
         years = years[-len(figs):]
     if years and len(figs) == len(years):
         return [replace(f, period=y) for f, y in zip(figs, years)]
+    amounts = [f for f in figs if not f.percent]
+    if len(years) >= 2 and len(amounts) == len(years) < len(figs):  # '6,923 2,976 133 % 4,850 -39 %': the
+        dated = iter(years)  # amounts are the years', the percentages their changes
+        return [f if f.percent else replace(f, period=next(dated)) for f in figs]
     return figs
 
 
@@ -212,6 +216,7 @@ def trailing_header(before: str) -> list[list[str]]:
     return out
 # a column header that is a date ('June 30, 2023', 'Dec. 31, 2022', 'As of May 31, 2021'): its year's column
 DATE_CELL_RE = re.compile(rf"^(?:(?:as\s+)?(?:of|at)\s+)?(?:{MONTHS})[a-z]*\.?\s+\d{{1,2}},?\s+((?:19|20)\d\d)$", re.I)
+FISCAL_CELL_RE = re.compile(r"^(?:fiscal(?:\s+years?)?|fy|years?)\s*'?((?:19|20)\d\d)$", re.I)  # 'FISCAL 2021'
 YEAR_CELL_RE = re.compile(r"\(?(?:19[89]|20[0-4])\d\)?")
 
 
@@ -248,8 +253,9 @@ class Columns:
         if not figs and (under := quarters_under_years(cells, self.years)):
             self.quarters = under
             return True
-        dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c)) for i, c in enumerate(cells)) if m}
-        if dates and not figs:
+        dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c) or FISCAL_CELL_RE.match(c))
+                                            for i, c in enumerate(cells)) if m}
+        if dates and not figs and (len(dates) >= 2 or not FISCAL_CELL_RE.match(cells[min(dates)])):
             self.years, self.year_cells, self.compared = list(dates.values()), dates, False
             self.scale = head_scale or self.scale
             return True

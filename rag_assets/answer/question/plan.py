@@ -103,10 +103,11 @@ def as_written(node: Node, question: str, library: Library) -> Node:
 
 
 def dimension_problem(node: Node, question: str) -> str | None:
-    """Why ``node`` cannot answer ``question``: a percent or a ratio asked and an amount computed. None when
-    they agree."""
-    if money(node) and (asked_unit(question).percent or re.search(r"\bratio\b|\bturnover\b|\bmargin\b", question,
-                                                                     re.I)):
+    """Why ``node`` cannot answer ``question``: a percent (or basis points), a rate or a ratio asked and an amount
+    computed. None when they agree."""
+    unit = asked_unit(question)
+    if money(node) and (unit.percent or unit.basis_points or
+                        re.search(r"\bratio\b|\bturnover\b|\bmargin\b|\brate\b", question, re.I)):
         return "a percent or ratio is asked and the formula gives an amount"
     return None
 
