@@ -296,3 +296,25 @@ def test_worldwide_sales_are_the_companys_revenue_read_in_the_columns_asked():
     node = plan("What were Globex's year-to-date 2023 worldwide sales through the second quarter?", LIB).node
     (found,) = [find_operand(node, LIB.items["revenue"], [SourcePage("s", 5, TEN_Q, True)], quarters={"s": 2})]
     assert found.written.startswith("8,010")  # the six months' column, never the quarter's 4,120
+
+
+SEGMENT_RESULTS = ("RETAIL BANKING\n\nSelected income statement data\n\nThree months ended June 30, Six months ended June 30, "
+                   "(in millions) 2023 2022 Change 2023 2022 Change\n\nRevenue\n\n"
+                   "| Card income | | 201 | | 170 | 18 | | | 374 | | 337 | 11 |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                   "| Net income | $ | 1,208 | $ | 994 | | 22 % | $ | 2,555 | $ | 1,844 | | 39 % |\n")
+
+
+def test_a_header_line_of_years_and_change_columns_dates_each_column_by_its_place():
+    """'2023 2022 Change 2023 2022 Change' under 'Three months ... Six months': the n-th figure is the n-th
+    column's, a change unmarked by '%' ('18') included, so the six months' figures are read."""
+    from rag_assets.answer.evidence.table_headers import column_pattern
+
+    assert column_pattern("(in millions) 2023 2022 Change 2023 2022 Change") == ["2023", "2022", "", "2023", "2022", ""]
+    assert column_pattern("Increase / (decrease) 2019 v 2018") == []  # a change between years, no column of each
+    assert column_pattern("2023 2022") == []
+    rows = {c.label: c for c in page_candidates(SEGMENT_RESULTS, "q", 36)}
+    assert [(f.written, f.period, f.months) for f in rows["Card income"].figures if f.period] == \
+        [("201", "2023", 3), ("170", "2022", 3), ("374", "2023", 6), ("337", "2022", 6)]
+    found = find_operand(Item("net income", 2023, months=6), LIB.items["net income"],
+                         [SourcePage("q", 36, SEGMENT_RESULTS, False)], quarters={"q": 2})
+    assert found is not None and found.value == 2_555e6

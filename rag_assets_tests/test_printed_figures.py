@@ -223,3 +223,15 @@ def test_a_rate_asked_is_never_answered_with_an_amount():
          "(income tax expense 2021 / income before taxes 2021))")
     assert formula("What was Tarn's income tax expense in 2022, in basis points?") is None
     assert formula("What was Tarn's tax rate on income tax expense in 2022?") is None
+
+
+def test_a_ratio_printed_under_a_longer_label_is_read_when_it_agrees_with_the_rows():
+    """'Effective worldwide tax rate 9.6 % 17.8 %' is the effective tax rate: its change is the printed -8.2
+    points (the rows give -8.27), because both years agree with the ratio computed from the rows."""
+    from rag_assets.answer.evidence.computed import printed_points
+
+    q = "By how many percentage points did Tarn's effective tax rate change from 2021 to 2022?"
+    page = SourcePage("t", 72, "| | 2022 | 2021 |\n|---|---|---|\n| Effective worldwide tax rate | 9.6 % | 17.8 % |\n", False)
+    assert printed_points(plan(q, LIB), asked_unit(q), [page], (1_285 / 7_204, 612 / 6_392)).value == \
+        pytest.approx(-8.2)
+    assert printed_points(plan(q, LIB), asked_unit(q), [page], (0.25, 612 / 6_392)) is None  # not the company's

@@ -216,6 +216,21 @@ def trailing_header(before: str) -> list[list[str]]:
     return out
 # a column header that is a date ('June 30, 2023', 'Dec. 31, 2022', 'As of May 31, 2021'): its year's column
 DATE_CELL_RE = re.compile(rf"^(?:(?:as\s+)?(?:of|at)\s+)?(?:{MONTHS})[a-z]*\.?\s+\d{{1,2}},?\s+((?:19|20)\d\d)$", re.I)
+VERSUS_RE = re.compile(r"\b(?:19|20)\d\d\s*(?:v|vs|versus)\.?\s*(?:19|20)\d\d\b", re.I)  # '2019 v 2018': a change
+PATTERN_RE = re.compile(r"(?<![\d.,])((?:19[89]|20[0-4])\d)(?![\d,]|\.\d)|\b(change|variance)\b", re.I)
+
+
+def column_pattern(line: str) -> list[str]:
+    """Each column's year as a header line prints them, '' a change column ('(in millions) 2023 2022 Change 2023
+    2022 Change' -> ['2023', '2022', '', '2023', '2022', '']); [] when the line neither repeats a year nor
+    prints a change after its years."""
+    found = [m.group(1) or "" for m in PATTERN_RE.finditer(VERSUS_RE.sub(" change ", line))]
+    while found and not found[0]:
+        found.pop(0)  # 'Change' words before the first year are no column of it
+    years = [y for y in found if y]
+    return found if len(years) >= 2 and (len(set(years)) < len(years) or "" in found) else []
+
+
 FISCAL_CELL_RE = re.compile(r"^(?:fiscal(?:\s+years?)?|fy|years?)\s*'?((?:19|20)\d\d)$", re.I)  # 'FISCAL 2021'
 YEAR_CELL_RE = re.compile(r"\(?(?:19[89]|20[0-4])\d\)?")
 
@@ -234,6 +249,7 @@ class Columns:
     kinds: tuple[bool, ...] = ()
     repeats: int = 0  # how often the header prints its most repeated year ('2023 2022 2023 2022 ...')
     names: tuple[str, ...] = ()  # the columns' names a header row prints ('Activision | Blizzard | King | Total')
+    pattern: list[str] = field(default_factory=list)  # each column's year, '' a change ('2023 2022 Change ...')
 
     @property
     def of_parts(self) -> bool:
@@ -248,6 +264,7 @@ class Columns:
         figs = list(at.values())
         if (heading := PERIOD_HEADING_RE.match(" ".join(c.strip() for c in cells if c.strip()))) is not None:
             self.years, self.year_cells, self.compared, self.repeats = [heading.group("year")], {}, False, 0
+            self.pattern = []
             self.months = [_heading_months(heading.group("span"))]
             return True
         if not figs and (under := quarters_under_years(cells, self.years)):
@@ -256,11 +273,12 @@ class Columns:
         dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c) or FISCAL_CELL_RE.match(c))
                                             for i, c in enumerate(cells)) if m}
         if dates and not figs and (len(dates) >= 2 or not FISCAL_CELL_RE.match(cells[min(dates)])):
-            self.years, self.year_cells, self.compared = list(dates.values()), dates, False
+            self.years, self.year_cells, self.compared, self.pattern = list(dates.values()), dates, False, []
             self.scale = head_scale or self.scale
             return True
         if figs and all(not f.percent and YEAR_CELL_RE.fullmatch(f.written.strip()) for f in figs):
             self.years, self.scale = [f.written.strip("()") for f in figs], head_scale or self.scale
+            self.pattern = []
             self.year_cells = {i: f.written.strip("()") for i, f in at.items()}
             self.repeats = max(self.years.count(y) for y in self.years)
             self.compared = any(len(re.findall(r"[A-Za-z]", c)) >= 2 for c in cells[max(at) + 1:])
@@ -274,7 +292,10 @@ class Columns:
         return False
 
     def dated(self, figs: list, cells: list[int]) -> list:
-        """A row's figures with the year, months and quarter of their columns."""
+        """A row's figures with the year, months and quarter of their columns: one figure a column of the header's
+        ``pattern`` when the row prints as many, else as the header's years and kinds say."""
+        if self.pattern and len(figs) == len(self.pattern) and not self.quarters:
+            return timed([replace(f, period=p) if p else f for f, p in zip(figs, self.pattern)], self.months)
         return by_kinds(figs, self.kinds, self.years, self.months) or \
             dated_figures(figs, self.years, cells, self.year_cells, self.compared, self.months, self.quarters)
 
