@@ -201,7 +201,7 @@ def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
     names = tuple(f"{n}{tail}" for n in names or (plan.printed,) for tail in ("", " percentage", " %"))
     for page in pages:
         for cand in page_candidates(page.text, page.sha1, page.page_index):
-            if cand.source != "row" or label_match(cand.label, names) < 1.0:  # checked against the rows below
+            if cand.source != "row" or label_match(cand.label, names) < 0.9:  # every word; checked by the rows below
                 continue
             figs = [next((f for f in cand.figures if f.period == str(y) and f.percent), None) for y in (first, last)]
             if None in figs or any(c is None or abs(f.value / 100 - c) > POINTS_CHECK for f, c in zip(figs, computed)):
