@@ -92,3 +92,21 @@ def test_employees_are_also_counted_as_the_people_a_sentence_says_the_company_em
     assert counted_in("At year end the Group employed 812 people across its operations.", "employees") == ["812"]
     assert counted_in("The company employs 4,210 staff in three countries.", "employees") == ["4,210"]
     assert counted_in("The 812 people who visited our stores in 2022 were surveyed.", "employees") == []
+
+
+def test_a_count_is_of_the_noun_as_qualified_after_it_and_never_a_flattened_table_row():
+    """'diluted shares outstanding' counts shares (not 'outstanding'), and only shares outstanding: not '944,033,056
+    shares issued', nor the '9' of a balance sheet's row flattened into text ('... par value 9 9 Shares
+    outstanding')."""
+    from rag_assets.answer.evidence.counts import counted_in
+    from rag_assets.answer.question.counts import head_noun, noun_parts
+
+    assert head_noun("diluted shares outstanding") == "shares" and noun_parts("shares outstanding") == \
+        ("shares", "outstanding")
+    assert head_noun("full time employees") == "employees"
+    flattened = ("Common stock par value, $.01 par value; 944,033,056 shares issued 9 9 Shares outstanding - "
+                 "December 31, 2022: 549,245,105")
+    assert counted_in(flattened, "shares", "outstanding") == []
+    assert counted_in("At year end, 549,245,105 shares were outstanding and 12,000 shares outstanding remained.",
+                      "shares", "outstanding") == ["12,000"]
+    assert counted_in("As of December 31, 2022, we had approximately 92,000 employees.", "employees") == ["92,000"]

@@ -8,13 +8,14 @@ import re
 from dataclasses import replace
 
 from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, page_blocks
-from rag_assets.answer.question.counts import COUNTED_AS, head_noun
+from rag_assets.answer.question.counts import COUNTED_AS, noun_parts
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
 # words that never stand between a count and its noun: '31, 2021, we had 73,300 employees' counts no '31'
 NOT_MODIFIERS = frozenset({"we", "had", "have", "ha", "has", "were", "wa", "was", "is", "are", "approximately", "about",
                            "of", "the", "and", "or", "in", "at", "a", "as", "to", "our", "its", "their", "by", "for",
                            "from", "with", "than", "that", "which", "there", "it", "they", "", "compared"})
+FIGURE_BEFORE_RE = re.compile(r"\d[\d,.]*\)?\s+$")  # a figure just before another: a flattened table row
 YEAR_IN_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 
@@ -22,8 +23,10 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def counted_in(sentence: str, head: str) -> list[str]:
-    """The figures (as printed) that stand before ``head`` in ``sentence``, at most ``BETWEEN`` words apart."""
+def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
+    """The figures (as printed) that stand before ``head`` in ``sentence``, at most ``BETWEEN`` words apart, the
+    noun followed by ``after_head`` when given ('shares outstanding', not 'shares issued'); never a figure
+    right after another (a table's row flattened into the text: '9 9 Shares outstanding')."""
     out = []
     want = _singular(head.lower())
     verb, others = COUNTED_AS.get(want, ("", ()))
@@ -34,8 +37,11 @@ def counted_in(sentence: str, head: str) -> list[str]:
         after = re.split(r"[^\w'-]+", sentence[m.end(): m.end() + 80].strip())
         words = [_singular(w.lower()) for w in after[: BETWEEN + 1]]
         at = next((i for i, w in enumerate(words) if w in wants), None)
-        if at is not None and not any(w in NOT_MODIFIERS or re.search(r"\d", w) for w in words[:at]):
-            out.append(m.group(0).strip())
+        if at is None or any(w in NOT_MODIFIERS or re.search(r"\d", w) for w in words[:at]):
+            continue
+        if FIGURE_BEFORE_RE.search(sentence[:m.start()]) or after_head and words[at + 1:at + 2] != [after_head]:
+            continue
+        out.append(m.group(0).strip())
     return out
 
 
@@ -43,14 +49,14 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     """The sentences of ``pages`` (best-ranked first) that print a count of ``noun``, each with that figure
     only; of the asked ``year`` when any sentence names it (a sentence naming other years only is another
     year's)."""
-    head = head_noun(noun)
+    head, after_head = noun_parts(noun)
     if not head:
         return []
     found = []
     for page in pages:
         for kind, block in page_blocks(page.text, page.sha1, page.page_index):
             for cand in block if kind == "text" else ():
-                written = counted_in(cand.label, head)
+                written = counted_in(cand.label, head, after_head)
                 figs = tuple(f for f in cand.figures if f.written.strip("()") in written)
                 if figs:
                     found.append(replace(cand, figures=figs[:1]))

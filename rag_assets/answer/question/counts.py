@@ -45,10 +45,21 @@ def counted_noun(question: str) -> str:
     return ""
 
 
+# words that qualify a noun from after it ('shares outstanding', 'stores operated'): never the counted noun itself
+POSTPOSITIVE = frozenset({"outstanding", "issued", "held", "remaining", "owned", "leased", "operated", "employed",
+                          "authorized", "repurchased", "sold", "delivered", "served", "open", "opened", "closed"})
+
+
 def head_noun(noun: str) -> str:
     """The word a printed count stands before: the noun's first word that is no modifier ('full time employees'
-    -> 'employees', 'holders of record' -> 'holders', 'paid members' -> 'members')."""
-    words = noun.split()
-    if " of " in f" {noun} ":
-        words = noun.split(" of ")[0].split()
-    return words[-1] if words else ""
+    -> 'employees', 'holders of record' -> 'holders', 'paid members' -> 'members', 'diluted shares
+    outstanding' -> 'shares')."""
+    return noun_parts(noun)[0]
+
+
+def noun_parts(noun: str) -> tuple[str, str]:
+    """(the head noun, the word qualifying it from after it or ''): 'shares outstanding' -> ('shares',
+    'outstanding')."""
+    words = noun.split(" of ")[0].split() if " of " in f" {noun} " else noun.split()
+    after = words.pop() if len(words) >= 2 and words[-1] in POSTPOSITIVE else ""
+    return (words[-1] if words else "", after)
