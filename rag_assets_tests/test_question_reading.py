@@ -530,3 +530,19 @@ def test_a_change_in_points_reads_the_ratio_as_the_filing_prints_it_when_it_agre
 def test_a_scale_the_question_refuses_is_not_asked():
     assert asked_unit("What was Umbrella's 2022 revenue in USD, not in millions?").scale == 1.0
     assert asked_unit("What was Umbrella's 2022 revenue in USD millions?").scale == 1e6
+
+
+@pytest.mark.parametrize("question, formula_shown", [
+    ("What was Tarn's total R&D expense over the last three fiscal years as of 2018, in USD millions?",
+     "((research and development 2016 + research and development 2017) + research and development 2018)"),
+    ("What was the sum of Tarn's net income over the past two fiscal years ending May 31, 2021, in USD millions?",
+     "(net income 2020 + net income 2021)"),
+    ("Add up Tarn's R&D expenses for the three years shown in its 2018 10-K, in USD millions.",
+     "((research and development 2016 + research and development 2017) + research and development 2018)"),
+    ("What was Tarn's total revenue across 2020-2022, in USD millions?", "((revenue 2020 + revenue 2021) + revenue 2022)"),
+])
+def test_a_run_of_years_named_by_its_count_and_last_year_or_across_a_span_is_summed(question, formula_shown):
+    from rag_assets.answer.question.formulas import show
+
+    found = plan(question, LIB)
+    assert found is not None and show(found.node) == formula_shown

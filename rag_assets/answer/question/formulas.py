@@ -155,7 +155,7 @@ MONTHS = ("january|february|march|april|may|june|july|august|september|october|n
           "jun|jul|aug|sep|sept|oct|nov|dec")
 # Words that only say when (years, dates, year ends): an operand's words lose them from either end.
 PERIOD_WORD_RE = re.compile(rf"(?:fy\s?)?(?:19|20)\d\d|fy|fiscal|years?|year[\s-]?ends?|ends?|close|closing|"
-                            rf"balances?|ended|ending|at|as|of|for|in|on|over|during|between|from|to|through|and|the|its|"
+                            rf"balances?|ended|ending|at|as|of|for|in|on|over|across|during|between|from|to|through|and|the|its|"
                             rf"respectively|{MONTHS}|\d{{1,2}}|"
                             rf"q[1-4]|h[12]|quarters?|half|months?|three|six|nine|twelve|first|second|third|fourth|ytd|date|full")
 OPERATORS = {"average": "mean", "mean": "mean", "avg": "mean", "change in": "change", "increase in": "change",
