@@ -108,3 +108,16 @@ def test_a_name_broken_across_lines_is_found_in_the_lines_joined():
     assert part_column((), lines, "display technologies", 6) == 0
     assert part_column((), lines, "life sciences", 6) == 3  # counted from the end: 'All Other', 'Total'
     assert part_column((), lines, "specialty materials", 6) is None  # neither side's names are sure
+
+
+def test_a_caption_whose_nearest_sentence_names_another_item_is_not_the_items_table():
+    """'Segment net income may not be consistent ... The following table presents segment net sales': a table of
+    sales, never read as the segments' net income (a confident wrong yes/no before)."""
+    text = ("Segment net income (loss) may not be consistent with measures used by other companies.\n\n"
+            "The following table presents segment net sales by reportable segment (in millions):\n\n"
+            "| | 2022 | 2021 |\n|---|---|---|\n| Avionics | $ 5,023 | $ 4,349 |\n| Marine Systems | 3,306 | 3,700 |\n")
+    pages = [SourcePage("s", 27, text, False)]
+    assert find_operand(Item("net income", 2022, part="avionics"), LIB.items["net income"], pages,
+                        library_names=LIB.item_names) is None
+    found = find_operand(Item("revenue", 2022, part="avionics"), LIB.items["revenue"], pages, library_names=LIB.item_names)
+    assert found is not None and found.value == 5_023e6

@@ -185,11 +185,17 @@ def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[st
     'Aeronautics 26,748'); 1.5 when the row is the item's (its label one of the item's) under a caption naming
     the part (a segment's own results: 'Aeronautics' operating results ...' / 'Net sales 26,748')."""
     if names_part(cand.label, part) and (names_item(cand.section, spec, labels, library_names) or
-                                         not cand.section and names_item(cand.caption, spec, labels, library_names)):
+                                         not cand.section and names_item(cand.caption, spec, labels, library_names)
+                                         and _nearest_is(cand.caption, spec, library_names)):
         return 2.0
     if label_match(SEGMENT_WORDS_RE.sub("", cand.label), labels) >= 2.5 and heads(cand.caption, part):
         return 1.5
     return 0.0
+
+
+def _nearest_is(caption: str, spec: ItemSpec | None, library_names) -> bool:
+    nearest = nearest_items(caption, library_names)
+    return not nearest or spec is None or spec.name in nearest
 
 
 # in a part's own results, the item's row may say whose it is: 'Business segment operating income', 'Segment sales'
@@ -219,6 +225,17 @@ def block_figure(cand: Candidate, item: Item, months: int, library_names, own_qu
     if len(dated) >= 2 and len(named) == len(dated) and item.name in named:
         return dated[named.index(item.name)]
     return year_figure(cand, item.year, months, own_quarter, item.quarter)
+
+
+def nearest_items(text: str, library_names) -> list[str]:
+    """The library's items the last sentence of ``text`` that names any names (the sentence nearest a table, in
+    its caption: 'Segment net income may not be consistent ... The following table presents segment net sales'
+    is of sales; 'Net Sales ... Operating Income' names both blocks); [] when no sentence names one."""
+    for sentence in reversed(re.split(r"(?<=[.:;])\s+", text)):
+        named = items_named(sentence, library_names)
+        if named:
+            return named
+    return []
 
 
 def items_named(text: str, library_names) -> list[str]:
