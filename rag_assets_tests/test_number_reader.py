@@ -99,7 +99,10 @@ def test_scale_declarations_and_currencies():
     assert declared_scale("(Dollars in thousands, except share data)")[0] == 1e3
     assert declared_scale("RMB'000")[0] == 1e3 and declared_scale("€m")[0] == 1e6
     assert declared_scale("totaled $31.4 million in 2022") is None  # a value, not a declaration
-    assert report_dollar(["A$ 4m", "AUD", "US$ 1"]) == "AUD" and report_dollar(["$ 3"]) == "USD"
+    assert report_dollar(["A$ 4m", "AUD", "A$ 2", "US$ 1"]) == "AUD" and report_dollar(["$ 3"]) == "USD"
+    # a US filing that discusses its exposure to two other dollars, each named twice: its '$' is still the US's
+    assert report_dollar(["the U.S. dollar", "the Australian dollar and the Canadian dollar",
+                          "the Australian dollar and the Canadian dollar"]) == "USD"
     (cand,) = [c for c in page_candidates(CASH_FLOW, "s", 7) if c.label.startswith("Net cash")]
     usd = "What was the cash flow from operations (in USD) for X?"
     assert currency_problem(usd, cand, CASH_FLOW, "USD") is None

@@ -54,11 +54,16 @@ def declared_scale(text: str) -> tuple[float, str] | None:
     return None
 
 
+OTHER_DOLLAR_NAMED = 3  # times a report names another dollar before its bare '$' may be that dollar
+
+
 def report_dollar(texts) -> str:
-    """What a bare '$' means in a report: the dollar currency it names explicitly most often (US$ if none)."""
+    """What a bare '$' means in a report: the other dollar currency it names explicitly most often, when it
+    names it at least three times and more than twice as often as the US dollar; else the US dollar (a US
+    filing discussing its exposure to the 'Australian dollar' twice still prints its figures in US$)."""
     counts = {code: sum(len(CURRENCIES[code].findall(t)) for t in texts) for code in DOLLAR_CURRENCIES}
-    best = max(counts, key=counts.get)
-    return best if counts[best] > 0 else "USD"
+    best = max((c for c in counts if c != "USD"), key=counts.get)
+    return best if counts[best] >= OTHER_DOLLAR_NAMED and counts[best] > 2 * counts["USD"] else "USD"
 
 
 def currencies_in(text: str, dollar: str = "USD") -> set[str]:
