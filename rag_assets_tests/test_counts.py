@@ -110,3 +110,13 @@ def test_a_count_is_of_the_noun_as_qualified_after_it_and_never_a_flattened_tabl
     assert counted_in("At year end, 549,245,105 shares were outstanding and 12,000 shares outstanding remained.",
                       "shares", "outstanding") == ["12,000"]
     assert counted_in("As of December 31, 2022, we had approximately 92,000 employees.", "employees") == ["92,000"]
+
+
+def test_a_sentence_about_the_future_counts_nothing_the_year_had():
+    from rag_assets.answer.evidence.counts import count_candidates
+    from rag_assets.answer.evidence.operands import SourcePage
+
+    page = SourcePage("b", 22, "We project demand for approximately 41,170 new airplanes over the next 20 years.\n\n"
+                               "In 2022 we delivered 480 commercial airplanes.\n", False)
+    found = count_candidates([page], "commercial airplanes", 2022)
+    assert [c.figures[0].written for c in found] == ["480"]

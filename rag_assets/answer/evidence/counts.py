@@ -15,6 +15,10 @@ BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 
 NOT_MODIFIERS = frozenset({"we", "had", "have", "ha", "has", "were", "wa", "was", "is", "are", "approximately", "about",
                            "of", "the", "and", "or", "in", "at", "a", "as", "to", "our", "its", "their", "by", "for",
                            "from", "with", "than", "that", "which", "there", "it", "they", "", "compared"})
+# a sentence about the future counts nothing the year had: 'we project demand for 41,170 new airplanes over the next
+# 20 years', 'we expect to open 25 new warehouses'
+FORWARD_RE = re.compile(r"\b(?:project(?:s|ed|ing)?|forecasts?|expects?|expected|anticipates?|anticipated|plans?\s+to|"
+                        r"will|intends?\s+to|over\s+the\s+next|in\s+the\s+coming)\b", re.I)
 FIGURE_BEFORE_RE = re.compile(r"\d[\d,.]*\)?\s+$")  # a figure just before another: a flattened table row
 YEAR_IN_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
@@ -47,8 +51,8 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
 
 def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     """The sentences of ``pages`` (best-ranked first) that print a count of ``noun``, each with that figure
-    only; of the asked ``year`` when any sentence names it (a sentence naming other years only is another
-    year's)."""
+    only, none about the future ('we expect to open 25 warehouses'); of the asked ``year`` when any sentence
+    names it (a sentence naming other years only is another year's)."""
     head, after_head = noun_parts(noun)
     if not head:
         return []
@@ -56,6 +60,8 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     for page in pages:
         for kind, block in page_blocks(page.text, page.sha1, page.page_index):
             for cand in block if kind == "text" else ():
+                if FORWARD_RE.search(cand.label):
+                    continue
                 written = counted_in(cand.label, head, after_head)
                 figs = tuple(f for f in cand.figures if f.written.strip("()") in written)
                 if figs:
