@@ -479,3 +479,22 @@ def test_another_entitys_table_is_never_the_companys_row():
     assert (found.value, found.page_index) == (2_082e6, 52)
     assert find_operand(Item("gross profit", 2019), lib.items["gross profit"], [note, statement],
                         lib.other_entities) is None  # the company prints none: its formula computes it
+
+
+def test_a_line_printing_nearly_every_word_of_the_metric_names_it_without_the_model():
+    from rag_assets.answer.evidence.candidates import MetricQuery
+    from rag_assets.answer.readers.number_reader import names_metric
+    from rag_assets.retrieval.query import default_lexicon
+
+    metric = MetricQuery.of("What was common stock held by non affiliates in 2022?", default_lexicon())
+    assert names_metric(metric, "At June 30, 2022, the aggregate market value of the registrant's voting stock held "
+                                "by non-affiliates was approximately $213,158,526,305.")
+    assert not names_metric(metric, "At January 31, 2023, 4,199,882,937 shares of common stock were outstanding.")
+    assert not names_metric(MetricQuery.of("What was revenue in 2022?", default_lexicon()), "Revenue 4,000")  # one word
+
+
+def test_a_check_box_ends_a_cover_pages_line():
+    cover = ("Indicate by check mark whether the registrant is a shell company. ☐ Yes ☒ No At June 30, 2022, the aggregate "
+             "market value of the voting stock held by non-affiliates was approximately $213,158,526,305.")
+    (cand,) = [c for c in page_candidates(cover, "v", 1) if c.figures]
+    assert "Indicate by check mark" not in cand.label and cand.figures[0].value == 213_158_526_305

@@ -33,7 +33,7 @@ DATE_NEIGHBOUR_RE = re.compile(rf"^\s*(?:{MONTHS})[a-z]*\b|\b(?:{MONTHS})[a-z]*\
 REFERENCE_BEFORE_RE = re.compile(r"\b(?:note|notes|page|pages|item|section|chapter|article|rule|level|tier)\s*$", re.I)
 PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s+)?(?:fiscal\s+|FY\s?)?"
                              r"((?:19[89]|20[0-4])\d)\b", re.I)
-SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(“\"•])|\s+•\s+")
+SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(“\"•])|\s+•\s+|\s*[☐☒]\s*")  # a check box ends a cover line
 SHOWN_CHARS = 320
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a segment's heading, what it does, and the table's own caption
 TOTAL_COLUMN_RE = re.compile(r"^(?:total|group|consolidated)\b", re.I)

@@ -16,6 +16,7 @@ from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, 
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
 from rag_assets.llm.prompts import build_messages
+from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon
 from rag_assets.retrieval.rerank import p_yes
 
@@ -162,15 +163,29 @@ def p_states(llm, question: str, cand: Candidate) -> float:
     return p_yes(llm, messages)
 
 
+NAMED_SHARE, NAMED_WORDS = 0.8, 3  # a line printing this share of the metric's own words (of at least three) names it
+
+
+def names_metric(metric: MetricQuery, label: str) -> bool:
+    """``label`` prints nearly every word of a metric of several words ('the aggregate market value of the
+    registrant's voting stock held by non-affiliates'): Python's check that the line states it."""
+    have = set(tokenize(label))
+    own = set(metric.own)
+    return len(own) >= NAMED_WORDS and len(own & have) >= NAMED_SHARE * len(own)
+
+
 def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, pages, dollars: dict[str, str] | None,
-             verify_min: float) -> bool:
-    """The chosen line is in the currency asked and (``verify_min`` > 0) the model says it states the metric;
-    else why not is noted."""
+             verify_min: float, metric: MetricQuery | None = None) -> bool:
+    """The chosen line is in the currency asked and (``verify_min`` > 0) states the metric: it prints nearly every
+    word of it (``names_metric``), else the model says so; else why not is noted."""
     page_text = next(p.text for p in pages if (p.sha1, p.page_index) == (chosen.sha1, chosen.page_index))
     problem = currency_problem(question, chosen, page_text, (dollars or {}).get(chosen.sha1, "USD"))
     if problem:
         reading.notes.append(f"candidate [{chosen.id}] {problem}: N/A")
         return False
+    if verify_min > 0 and metric is not None and names_metric(metric, chosen.label):
+        reading.notes.append(f"check: candidate [{chosen.id}] names the metric's words (Python): no model check")
+        return True
     if verify_min > 0 and hasattr(llm, "choice_logprobs"):
         reading.p_yes = round(p_states(llm, question, chosen), 3)
         if reading.p_yes < verify_min:
@@ -229,7 +244,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         reading.notes.append("no figure chosen: N/A")
         return reading
     chosen, fig = found
-    if not _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min):
+    if not _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min,
+                    MetricQuery.of(query, lexicon)):
         return reading
     reading.candidate, reading.percent, reading.written = chosen, fig.percent, fig.written
     reading.value = float(f"{chosen.value_of(fig):.12g}")
