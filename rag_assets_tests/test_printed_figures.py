@@ -235,3 +235,9 @@ def test_a_ratio_printed_under_a_longer_label_is_read_when_it_agrees_with_the_ro
     assert printed_points(plan(q, LIB), asked_unit(q), [page], (1_285 / 7_204, 612 / 6_392)).value == \
         pytest.approx(-8.2)
     assert printed_points(plan(q, LIB), asked_unit(q), [page], (0.25, 612 / 6_392)) is None  # not the company's
+
+
+def test_net_income_per_diluted_or_basic_share_is_the_per_share_item():
+    assert formula("In the 2023 second quarter, how much did Tarn earn in net income per diluted share?") == \
+        "diluted eps 2023 (Q2)"
+    assert formula("What was Tarn's net earnings per basic share in 2022?") == "basic eps 2022"
