@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
-from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, column_pattern, durations,
-                                                      heading_of, quarter_columns, trailing_header)
+from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, cells_of, column_pattern,
+                                                      durations, heading_of, quarter_columns, trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -102,10 +102,6 @@ class Candidate:
         return out
 
 
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
-
-
 def _cell_figure(cell: str) -> Figure | None:
     cell = TRAILING_CURRENCY_RE.sub("", FOOTNOTE_RE.sub("", cell.replace("\u2212", "-")).strip())
     if not cell or not CELL_NUMBER_RE.match(cell):
@@ -138,17 +134,17 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
     cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,
                    pattern=column_pattern(year_line))
-    head = [c for c in _cells(lines[0]) if c] if lines else []
+    head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, section, heading, caption = [], "", "", captioned(before, page_heading)
     above = name_lines(before)
-    for cells in trailing_header(before) + [_cells(line) for line in lines]:
+    for cells in trailing_header(before) + [cells_of(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
         per_cell = [cell_figures(c, _cell_figure) for c in cells]
         at = {i: f[0] for i, f in enumerate(per_cell) if len(f) == 1}
         figs = list(at.values())
-        if cols.header(cells, at, declared_scale(" ".join(c for c in cells if not _cell_figure(c)))):
+        if cols.header(cells, at, declared_scale(" ".join(c for c, f in zip(cells, per_cell) if len(f) != 1))):
             continue
         label = _label(cells)
         if label and not figs and _label(cells[:1]) == label:  # a heading row: its label in the first cell

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from rag_assets.answer.evidence.candidates import SENTENCE_SPLIT_RE, MetricQuery
 from rag_assets.answer.evidence.evidence_policy import (asks_event, event_problem, expectation_problem,
                                                         general_problem, hedge_tokens)
+from rag_assets.answer.evidence.table_headers import cells_of
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, contains, term_starts
 
@@ -43,7 +44,7 @@ class Statement:
 
 def _cells(line: str) -> str:
     """A table row as text: its non-empty cells joined by ' | ' ('' for a separator row)."""
-    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    cells = cells_of(line)
     return " | ".join(c for c in cells if c and not set(c) <= set("-: "))
 
 

@@ -200,6 +200,16 @@ def _heading_months(span: str) -> int:
     return 12 if word.startswith("year") else 3 if word.startswith("quarter") else MONTH_WORDS[word]
 
 
+def cells_of(line: str) -> list[str]:
+    """A markdown table row's cells, stripped ('| Net sales | 4,210 |' -> ['Net sales', '4,210'])."""
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def period_heading(cells: list[str]) -> re.Match | None:
+    """The period a row heading the rows below names ('For the year ended December | 31, | 2022'), or None."""
+    return PERIOD_HEADING_RE.match(" ".join(c for c in cells if c))
+
+
 def trailing_header(before: str) -> list[list[str]]:
     """The header rows the previous table above ends with, which head the next one (a PDF's text layer cut the
     table there, maybe with a few lines of text between): its last rows while each is a period heading or a row
@@ -208,9 +218,8 @@ def trailing_header(before: str) -> list[list[str]]:
     last = max((k for k, ln in enumerate(lines) if ln.lstrip().startswith("|")), default=-1)
     out: list[list[str]] = []
     for line in reversed(lines[max(0, last - 1):last + 1]):
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if not line.lstrip().startswith("|") or not (cell_names(cells) or PERIOD_HEADING_RE.match(
-                " ".join(c for c in cells if c))):
+        cells = cells_of(line)
+        if not line.lstrip().startswith("|") or not (cell_names(cells) or period_heading(cells)):
             break
         out.insert(0, cells)
     return out
@@ -262,7 +271,7 @@ class Columns:
         """Take in a header row ('2023 2022', 'June 30, 2023 | December 31, 2022', '4th 3rd 2nd 1st' under the
         years, 'Amount | Percent to Sales | ...'); True when the row is only a header (no candidate)."""
         figs = list(at.values())
-        if (heading := PERIOD_HEADING_RE.match(" ".join(c.strip() for c in cells if c.strip()))) is not None:
+        if (heading := period_heading([c.strip() for c in cells])) is not None:
             self.years, self.year_cells, self.compared, self.repeats = [heading.group("year")], {}, False, 0
             self.pattern = []
             self.months = [_heading_months(heading.group("span"))]
