@@ -11,8 +11,9 @@ from dataclasses import asdict, dataclass
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
+from rag_assets.answer.evidence.quarter_columns import lone_year, quarter_columns
 from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, cells_of, column_pattern,
-                                                      durations, heading_of, quarter_columns, trailing_header)
+                                                      durations, heading_of, trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -133,7 +134,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     years = list(dict.fromkeys(YEAR_RE.findall(year_line))) or list(page_years or []) or late[0]
     months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
     cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,
-                   pattern=column_pattern(year_line))
+                   pattern=column_pattern(year_line), lone=lone_year(before))
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, section, heading, caption = [], "", "", captioned(before, page_heading)

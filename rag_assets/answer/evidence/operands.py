@@ -150,7 +150,21 @@ def _row_match(cand: Candidate, spec: ItemSpec | None, labels: tuple[str, ...]) 
         elif PER_SHARE_RE.search(cand.section) and label_match(cand.section, labels) >= 2.5 and \
                 PROFIT_ROW_RE.match(folded_label(cand.label)):
             match = max(match, 2.0)  # 'Diluted Earnings Per Common Share' / 'Net income attributable to X 5.06'
+        elif PER_SHARE_RE.search(cand.section) and _qualifies(cand.section, cand.label, labels):
+            match = max(match, 2.0)  # 'Earnings per share data' / 'Diluted'
     return match
+
+
+def _qualifies(section: str, label: str, labels: tuple[str, ...]) -> bool:
+    """The row's label is the one word that qualifies one of the item's labels ('diluted' of 'diluted earnings
+    per share') and its heading starts with the rest of it ('Earnings per share data')."""
+    word = folded_label(label)
+    for want in (w.split() for w in labels):
+        if len(want) > 1 and word in (want[0], want[-1]):
+            rest = " ".join(want[1:] if want[0] == word else want[:-1])
+            if label_match(section, (rest,)) >= 2:
+                return True
+    return False
 
 
 PER_SHARE_RE = re.compile(r"\bper\s+(?:common\s+|ordinary\s+)?share\b", re.I)

@@ -29,8 +29,10 @@ def label_head(label: str) -> str:
 
 def folded_label(label: str) -> str:
     """A row label folded for comparison with the library's labels, its note reference ('(Note 8)') and whose
-    shareholders it is ('attributable to 3M common shareholders') left out."""
-    return ATTRIBUTABLE_RE.sub(" ", fold(re.sub(r"\(\s*note\s*\d+\s*\)", " ", label, flags=re.I))).strip()
+    shareholders it is ('attributable to 3M common shareholders') and the loss it may be ('Earnings (loss) per
+    share') left out."""
+    plain = re.sub(r"\(\s*note\s*\d+\s*\)|\((?:loss|losses|deficit)\)", " ", label, flags=re.I)
+    return ATTRIBUTABLE_RE.sub(" ", fold(plain)).strip()
 
 
 ATTRIBUTABLE_RE = re.compile(r"\s\battributable to (?:\w+ ){0,4}?(?:common |ordinary )?(?:share|stock)holders\b")

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from rag_assets.answer.evidence.column_parts import cell_names
+from rag_assets.answer.evidence.quarter_columns import (HEADER_CHARS, HEADER_LINES, lone_year, quarter_names, quartered,
+                                                        quarters_of_names, quarters_under_years)
 
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a caption is the short lines just above a table, not a paragraph
 
@@ -18,7 +20,6 @@ DURATION_RE = re.compile(r"\b(?P<n>three|six|nine|twelve|3|6|9|12)[\s-]+months?\
                          r"month|half[\s-]+year|H1)\b|\b(?P<y>(?:fiscal\s+)?years?\s+ended|full[\s-]+year|twelve[\s-]+"
                          r"months)\b", re.I)
 MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12, "3": 3, "6": 6, "9": 9, "12": 12}
-HEADER_LINES, HEADER_CHARS = 4, 160  # a column header above a table is one of its last short lines
 
 
 FOOTNOTE_LINE_RE = re.compile(r"^\s*(?:\(\d{1,2}\)|\d{1,2}\s|\*)")
@@ -62,56 +63,6 @@ def durations(before: str) -> list[int]:
             out.append(MONTH_WORDS[m.group("n").lower()] if m.group("n") else 3 if m.group("q") else
                        6 if m.group("h") else 12)
     return out
-
-
-ORDINAL_QUARTER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-# a column of one quarter of one year: '2Q23', 'Q2 2023', "Q2 FY'23", 'Second Quarter 2023'
-QUARTER_COLUMN_RE = re.compile(r"\b(?:(?P<a>[1-4])Q\s?'?(?P<ay>\d{4}|\d{2})|"
-                               r"Q(?P<b>[1-4])\s*(?:FY\s?|fiscal\s+)?'?(?P<by>\d{4}|\d{2})|"
-                               r"(?P<c>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\s+(?:of\s+)?"
-                               r"(?:fiscal\s+)?(?P<cy>\d{4}))\b", re.I)
-
-
-def quarter_columns(before: str) -> list[tuple[str, int]]:
-    """The (year, quarter) of each of a table's first columns when its header names one quarter of one year a
-    column ('2Q23 1Q23 4Q22 3Q22 2Q22' -> [('2023', 2), ('2023', 1), ('2022', 4), ...]); [] when no header line
-    names two such columns."""
-    lines = [ln for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
-    for line in reversed([ln for ln in lines if len(ln) <= HEADER_CHARS and not ln.lstrip().startswith("|")]):
-        found = [(_full_year(m.group("ay") or m.group("by") or m.group("cy")),
-                  int(m.group("a") or m.group("b") or ORDINAL_QUARTER[m.group("c").lower()]))
-                 for m in QUARTER_COLUMN_RE.finditer(line)]
-        if len(found) >= 2:
-            return found
-    return []
-
-
-QUARTER_CELL_RE = re.compile(r"(?:(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)(?:[\s-]+quarter)?|q(?P<q>[1-4]))",
-                             re.I)
-
-
-def quarters_under_years(cells: list[str], years: list[str]) -> list[tuple[str, int]]:
-    """A header row of quarters under a row of years ('2018 2017' / '4th 3rd 2nd 1st 4th 3rd 2nd 1st'): the
-    (year, quarter) of each column, the quarters split evenly among the years in order; [] when the row is
-    no such header."""
-    named = [c.strip() for c in cells if c.strip()]
-    found = [m for m in map(QUARTER_CELL_RE.fullmatch, named) if m]
-    if not years or len(found) < 2 or len(found) != len(named) or len(found) % len(years):
-        return []
-    per = len(found) // len(years)
-    return [(years[i // per], int(m.group("q") or ORDINAL_QUARTER[m.group("o").lower()])) for i, m in enumerate(found)]
-
-
-def _full_year(written: str) -> str:
-    return written if len(written) == 4 else f"20{written}"
-
-
-def quartered(figs: list, quarters: list[tuple[str, int]]) -> list | None:
-    """A row's figures with the first ones dated by the header's quarter columns (three months each), the rest
-    left to the header's years; None when the row prints fewer figures than quarters."""
-    if len(figs) < len(quarters) or any(f.percent for f in figs[:len(quarters)]):
-        return None
-    return [replace(f, period=y, months=3, quarter=q) for f, (y, q) in zip(figs, quarters)]
 
 
 def timed(figs: list, months: list[int]) -> list:
@@ -259,6 +210,8 @@ class Columns:
     repeats: int = 0  # how often the header prints its most repeated year ('2023 2022 2023 2022 ...')
     names: tuple[str, ...] = ()  # the columns' names a header row prints ('Activision | Blizzard | King | Total')
     pattern: list[str] = field(default_factory=list)  # each column's year, '' a change ('2023 2022 Change ...')
+    quarter_names: tuple[int, ...] = ()  # a header row's quarter a column block, 0 the year, awaiting its years
+    lone: str = ""  # the one year a line above the table names ('2020 Quarters'), for a header of quarters
 
     @property
     def of_parts(self) -> bool:
@@ -279,6 +232,14 @@ class Columns:
         if not figs and (under := quarters_under_years(cells, self.years)):
             self.quarters = under
             return True
+        if not figs and (named := quarter_names(cells)):
+            self.quarter_names, self.scale = named, head_scale or self.scale  # its years follow, or one came
+            years, self.lone = ([self.lone] if self.lone else self.years), ""  # before ('2020 Quarters')
+            if len(set(years)) == 1 and (by_name := quarters_of_names(named, years)):
+                (self.quarters, self.years), self.repeats, self.year_cells = by_name, 0, {}
+            return True
+        if not figs and len(named := [c for c in cells if c]) == 1 and (year := lone_year(named[0])):
+            self.lone = year  # a row heading the next block of quarters ('| | 2019 Quarters | |'), or a section
         dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c) or FISCAL_CELL_RE.match(c))
                                             for i, c in enumerate(cells)) if m}
         if dates and not figs and (len(dates) >= 2 or not FISCAL_CELL_RE.match(cells[min(dates)])):
@@ -291,6 +252,9 @@ class Columns:
             self.year_cells = {i: f.written.strip("()") for i, f in at.items()}
             self.repeats = max(self.years.count(y) for y in self.years)
             self.compared = any(len(re.findall(r"[A-Za-z]", c)) >= 2 for c in cells[max(at) + 1:])
+            if self.quarter_names and (by_name := quarters_of_names(self.quarter_names, self.years)):
+                (self.quarters, self.years), self.repeats, self.year_cells = by_name, 0, {}
+            self.quarter_names = ()
             return True
         if not figs:
             self.scale = head_scale or self.scale
