@@ -9,7 +9,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.numbers import NA, parse_number
-from rag_assets.answer.evidence.column_parts import name_lines
+from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
 from rag_assets.answer.evidence.quarter_columns import lone_year, quarter_columns
 from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, cells_of, column_pattern,
@@ -138,7 +138,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, section, heading, caption = [], "", "", captioned(before, page_heading)
-    above = name_lines(before)
+    above, lone = name_lines(before), names_year(before)
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
@@ -163,7 +163,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         mult, words = (own if own and not unscaled else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, where)), mult, words,
                              total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
-                             names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else ""))
+                             names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else lone))
     return out
 
 

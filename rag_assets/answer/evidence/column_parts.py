@@ -25,9 +25,21 @@ TOTAL_WORDS = frozenset({"total", "consolidated"})
 def name_lines(before: str) -> tuple[str, ...]:
     """The last lines above a table, each a line of names or '' (any other line: a sentence, a heading, a
     figure, a table row), so that runs of name lines stay apart."""
-    lines = [ln.strip() for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
+    lines = [YEAR_END_RE.sub("", ln.strip()) for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
     return tuple(ln if len(ln) <= NAME_LINE_CHARS and NAME_LINE_RE.match(ln) and not ln.startswith("#") else ""
                  for ln in lines)
+
+
+# the year of the block of columns, printed after the last column's name ('... Operations Total 2021')
+YEAR_END_RE = re.compile(r"(?:(?<=\bTotal)|(?<=\bTOTAL)|(?<=\bConsolidated)|(?<=\bCONSOLIDATED))\s+((?:19|20)\d\d)$")
+
+
+def names_year(before: str) -> str:
+    """The year the last line of names above a table ends with ('Other International Operations Total 2021'):
+    the year of the columns below, or ''."""
+    last = next((ln.strip() for ln in reversed(before.splitlines()) if ln.strip()), "")
+    m = YEAR_END_RE.search(last)
+    return m.group(1) if m and NAME_LINE_RE.match(YEAR_END_RE.sub("", last)) else ""
 
 
 def cell_names(cells: list[str]) -> tuple[str, ...]:
@@ -103,11 +115,11 @@ def _pieces(tokens: list[str], wanted: list[str]) -> list[tuple[list[str], bool]
 
 
 def _exact(lines: list[list[str]], wanted: list[str], count: int) -> int | None:
-    """The part's column when the names are ``count``: every word a name, or else the pieces of the lines (cut at
-    the part and 'Total')."""
+    """The part's column when the names are ``count``: the pieces of the lines (cut at the part and 'Total'), or
+    else every word a name."""
     pieces = [p for ln in lines for p in _pieces(ln, wanted)]
     words = [w for p, is_part in pieces for w in ([" ".join(p)] if is_part else [t for t in p if t not in CONNECTORS])]
-    for flags in ([w == " ".join(wanted) for w in words], [is_part for _, is_part in pieces]):
+    for flags in ([is_part for _, is_part in pieces], [w == " ".join(wanted) for w in words]):
         if len(flags) == count and any(flags):
             return flags.index(True)
     return None

@@ -45,17 +45,41 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
     if library.regions:
         m = re.search(rf"(?<![\w-])(?P<name>{_alternation(library.regions)})(?![\w-])(?!\s+dollars?\b)", text, re.I)
         if m:
-            return fold(m.group("name")), _without(text, m.start(), m.end())
+            start, end = _capital_run(text, m.start(), m.end(), library)
+            return _run_name(text[start:end]) or fold(m.group("name")), _without(text, start, end)
     return "", text
 
 
-OWNED_RE = re.compile(rf"['’]s\s+(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)(?P<after>.*)$", re.S)
+def _capital_run(text: str, start: int, end: int, library: Library) -> tuple[int, int]:
+    """The run of capitalized words around a region's name in ``text`` (the printed name the region is part of:
+    'Other International Operations', 'United States Operations'), not past a company's possessive, a figure
+    ('Q2') or an item's or metric's name ('EBIT')."""
+    def name_word(word: str) -> bool:
+        return not re.search(r"\d|['’]s?$", word) and not library.item_in(word) and not library.metric_in(word)
+
+    while (m := re.search(r"(?:^|\s)([A-Z][\w.&-]*)\s+$", text[:start])) and name_word(m.group(1)):
+        start = m.start(1)
+    while (m := re.match(r"\s+([A-Z][\w.&-]*)(?![\w'’])", text[end:])) and name_word(m.group(1)):
+        end += m.end(1)
+    return start, end
+
+
+def _run_name(words: str) -> str:
+    """A capitalized run folded as a part's name, without the question's words that open it ('What'); 'Other'
+    stays, as the filing prints it ('Other International Operations')."""
+    kept = fold(words).split()
+    while kept and kept[0] in NOT_NAME_WORDS - {"other"}:
+        kept.pop(0)
+    return " ".join(kept)
+
+
+OWNED_RE = re.compile(rf"(?:['’]s|\b(?:its|their))\s+(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)(?P<after>.*)$", re.S)
 PERIOD_OR_END_RE = re.compile(r"^\s*(?:$|[?.,;)]|(?:in|for|during|at|as\s+of|over|from|between)\s+(?:the\s+)?(?:fiscal\s+|fy\s?|"
                               r"q[1-4]\b|first|second|third|fourth|\d{4}))", re.I)
 
 
 def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
-    """A capitalized name after the company's possessive that is not itself an item, a metric or a period: a
+    """A capitalized name after the company's possessive (or 'its') that is not itself an item, a metric or a period: a
     part of the company ("Globex's Cloud Services revenue": before an item or metric of the library; "the margin
     of Globex's Cloud Services in 2021": after a preposition, before the period or the end)."""
     for m in OWNED_RE.finditer(text):
@@ -66,10 +90,12 @@ def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
             continue
         after = m.group("after")
         starts_item = re.match(r"\s+\S", after) and _starts_named(after, library)
-        owned_after_preposition = re.search(r"\b(?:of|for|from|at|in|by)\s+[\w&.-]+(?:\s+[\w&.-]+)*$",
+        owned_after_preposition = re.search(r"\b(?:of|for|from|at|in|by)(?:\s+[\w&.-]+)*\s*$",
                                             text[:m.start()]) is not None
-        if starts_item or owned_after_preposition and PERIOD_OR_END_RE.match(after):
-            return name, _without(text, m.start("name"), m.end("name"))
+        bare = not re.sub(r"(?:[A-Z][\w.&-]*\s*)*$", "", text[:m.start()]).strip()  # 'its Cloud Services' alone
+        if starts_item or (owned_after_preposition or bare) and PERIOD_OR_END_RE.match(after):
+            owner = re.search(r"(?:[A-Z][\w.&-]*\s+(?:&\s+)?)*[A-Z][\w.&-]*$", text[:m.start()])
+            return name, _without(text, owner.start() if owner else m.start("name"), m.end("name"))
     return None
 
 
@@ -116,7 +142,7 @@ def _owner_at(words: str) -> int:
 def _name(words: str) -> str:
     """A part's name as folded for comparison with row labels: the words after the company's possessive, without
     the question's words around it ('What', 'its largest'); '' when nothing names it."""
-    words = re.split(r"['’]s?\s+", words)[-1]
+    words = re.sub(r"['’]s?$", "", re.split(r"['’]s?\s+", words.strip())[-1])  # "Operations's": its possessive
     kept = fold(words).split()
     while kept and kept[0] in NOT_NAME_WORDS:
         kept.pop(0)
