@@ -121,3 +121,23 @@ def test_a_caption_whose_nearest_sentence_names_another_item_is_not_the_items_ta
                         library_names=LIB.item_names) is None
     found = find_operand(Item("revenue", 2022, part="avionics"), LIB.items["revenue"], pages, library_names=LIB.item_names)
     assert found is not None and found.value == 5_023e6
+
+
+# one name a line, the first block's year after the last name, the next blocks' years in a row of their own
+NAMES_WITH_YEAR = ("(in millions)\n\nThe following table provides information for the reportable segments:\n\n"
+                   "North Operations\n\nCoastal Operations\n\nOther Overseas Operations Total 2024\n\n"
+                   "| Total revenue | $ | 90,100 | $ | 17,200 | $ | 16,300 | $ | 123,600 |\n|---|---|---|---|---|---|---|---|---|\n"
+                   "| Operating income | | 2,710 | | 740 | | 810 | | 4,260 |\n| | 2023 | | | | | | | |\n"
+                   "| Total revenue | $ | 81,000 | $ | 15,900 | $ | 14,100 | $ | 111,000 |\n"
+                   "| Operating income | | 2,430 | | 580 | | 620 | | 3,630 |\n")
+
+
+@pytest.mark.parametrize("part, item, year, value", [
+    ("coastal operations", "operating income", 2024, 740e6),  # a line a name: never three words counted as three
+    ("north operations", "revenue", 2024, 90_100e6),
+    ("other overseas operations", "operating income", 2024, 810e6),  # the name before 'Total 2024'
+    ("other overseas operations", "revenue", 2023, 14_100e6),  # the block under the row '2023'
+])
+def test_names_a_line_each_with_the_year_after_the_last_give_each_parts_column(part, item, year, value):
+    found = find_operand(Item(item, year, part=part), LIB.items[item], [SourcePage("s", 63, NAMES_WITH_YEAR, False)])
+    assert found is not None and found.value == value

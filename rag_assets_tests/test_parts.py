@@ -40,6 +40,12 @@ def formula(question: str) -> str | None:
     ("Which segment had the largest revenue in 2021?", ""),  # no part named
     ("revenue by reportable segment", ""),
     ("revenue in United States dollars", ""),  # a currency, not a region
+    ("What were Globex's net sales in its Other International Operations in 2021?",
+     "other international operations"),  # a region inside the name the filing prints, 'Other' kept
+    ("What was the operating income of Globex's United States Operations in 2021?", "united states operations"),
+    ("What share of Globex's revenue came from its Canadian Operations?", "canadian operations"),  # 'its'
+    ("What was Globex's North America EBIT in fiscal 2021?", "north america"),  # a metric ends the name
+    ("Europe Q2 sales", "europe"),
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part
@@ -60,6 +66,21 @@ def test_a_figure_of_a_part_is_planned_with_the_parts_name_in_every_formula():
     assert formula("What was the operating profit margin for Initech's Missiles and Sensors in 2021?") == \
         "(operating income [missiles and sensors] 2021 / revenue [missiles and sensors] 2021)"  # after 'for Initech's'
     assert formula("What were Initech's Medical Devices net sales in 2018?") == "revenue [medical devices] 2018"
+
+
+def test_a_part_owned_by_the_company_is_planned_without_the_owner_in_the_formulas_words():
+    """The company's possessive goes with the part's name: the margin, the sum over years and the share are the
+    part's, whichever word owns it ('Globex's', 'its') and wherever the rewording put it ("Operations's")."""
+    assert formula("What was the operating margin of Globex's United States Operations in fiscal 2021, in "
+                   "percent?") == "(operating income [united states operations] 2021 / revenue [united states operations] 2021)"
+    assert formula("What was the combined depreciation and amortization of Globex's Canadian Operations over "
+                   "fiscal 2019 through 2021, in USD millions?") == (
+        "((depreciation and amortization [canadian operations] 2019 + depreciation and amortization [canadian "
+        "operations] 2020) + depreciation and amortization [canadian operations] 2021)")
+    assert formula("What share of Globex's fiscal 2021 total revenue came from its Canadian Operations, in "
+                   "percent?") == "(revenue [canadian operations] 2021 / revenue 2021)"
+    assert formula("What total revenue did Globex's United States Operations generate for the fiscal year ended "
+                   "August 29, 2021, in USD millions?") == "revenue [united states operations] 2021"
 
 
 def test_what_the_filing_cannot_print_as_such_is_still_refused():

@@ -143,6 +143,8 @@ def _name(words: str) -> str:
     """A part's name as folded for comparison with row labels: the words after the company's possessive, without
     the question's words around it ('What', 'its largest'); '' when nothing names it."""
     words = re.sub(r"['’]s?$", "", re.split(r"['’]s?\s+", words.strip())[-1])  # "Operations's": its possessive
+    if re.match(r"Other\s+[A-Z]", words):  # 'Other International Operations': a name the filing prints
+        return _run_name(words)
     kept = fold(words).split()
     while kept and kept[0] in NOT_NAME_WORDS:
         kept.pop(0)
