@@ -318,3 +318,28 @@ def test_a_header_line_of_years_and_change_columns_dates_each_column_by_its_plac
     found = find_operand(Item("net income", 2023, months=6), LIB.items["net income"],
                          [SourcePage("q", 36, SEGMENT_RESULTS, False)], quarters={"q": 2})
     assert found is not None and found.value == 2_555e6
+
+
+# a release's regional table: the header line prints its block of columns twice (the years, then three change
+# columns named in words), and the months come from a header printed after the table
+NAMED_CHANGE_COLUMNS = ("Supplementary Sales Data\n\n(Unaudited; Dollars in Millions) Percent Change 2024 2023 Total "
+                   "Operations Currency 2024 2023 Total Operations Currency Sales to customers by geographic area\n\n"
+                   "| U.S. | $ | 14,100 | 12,900 | % 9.3 9.3 | | - | $ | 27,000 | 24,600 | % 9.8 9.8 | | - |\n"
+                   "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                   "| Europe | | 6,010 | 6,200 | (3.1) | (3.9) | 0.8 | | 12,400 | 12,300 | 0.8 | 1.0 | (0.2) |\n"
+                   "| Worldwide | | $ 26,300 | 24,700 | 6.5 % | 7.5 | (1.0) | $ | 52,000 | 48,900 | 6.3 % | 8.2 | (1.9) |\n\n"
+                   "SECOND QUARTER SIX MONTHS Percent Change\n")
+
+
+def test_a_header_line_repeating_its_years_and_named_change_columns_dates_each_column():
+    """'2024 2023 Total Operations Currency' twice: ten columns, the years' amounts in the first two of each
+    block, the three changes undated; the late 'SECOND QUARTER SIX MONTHS' gives each block its months."""
+    (europe,) = [c for c in page_candidates(NAMED_CHANGE_COLUMNS, "r", 8) if c.label == "Europe"]
+    assert [(f.period, f.months) for f in europe.figures] == [
+        ("2024", 3), ("2023", 3), ("", 0), ("", 0), ("", 0), ("2024", 6), ("2023", 6), ("", 0), ("", 0), ("", 0)]
+    page = [SourcePage("r", 8, NAMED_CHANGE_COLUMNS, False)]
+    spec = LIB.items["revenue"]
+    six = find_operand(Item("revenue", 2024, months=6, quarter=2, part="europe"), spec, page, quarters={"r": 2})
+    assert six.value == 12_400e6
+    quarter = find_operand(Item("revenue", 2023, months=3, quarter=2, part="europe"), spec, page, quarters={"r": 2})
+    assert quarter.value == 6_200e6

@@ -184,11 +184,32 @@ def column_pattern(line: str) -> list[str]:
     """Each column's year as a header line prints them, '' a change column ('(in millions) 2023 2022 Change 2023
     2022 Change' -> ['2023', '2022', '', '2023', '2022', '']); [] when the line neither repeats a year nor
     prints a change after its years."""
+    if named := named_blocks(line):
+        return named
     found = [m.group(1) or "" for m in PATTERN_RE.finditer(VERSUS_RE.sub(" change ", line))]
     while found and not found[0]:
         found.pop(0)  # 'Change' words before the first year are no column of it
     years = [y for y in found if y]
     return found if len(years) >= 2 and (len(set(years)) < len(years) or "" in found) else []
+
+
+def named_blocks(line: str) -> list[str]:
+    """The columns of a header line printing the same block twice or more, years and named change columns
+    ('2023 2022 Total Operations Currency 2023 2022 Total Operations Currency' -> ['2023', '2022', '', '', '',
+    '2023', ...]); [] when the line is no such repeat, or a word of its block is no column's name (lower case)."""
+    tokens = re.findall(r"(?<![\d.,])(?:19[89]|20[0-4])\d(?![\d,]|\.\d)|[A-Za-z][\w%-]*", line)
+    start = next((i for i, t in enumerate(tokens) if t[0].isdigit()), None)
+    if start is None:
+        return []
+    tokens = tokens[start:]
+    width = next((i for i in range(1, len(tokens)) if tokens[i] == tokens[0]), 0)
+    block = tokens[:width]
+    repeats = next((k for k in range(1, len(tokens) // max(width, 1) + 1)
+                    if tokens[k * width:(k + 1) * width] != block), 0) if width else 0
+    words = [t for t in block if not t[0].isdigit()]
+    if repeats < 2 or not words or not all(w[0].isupper() for w in words):
+        return []
+    return [t if t[0].isdigit() else "" for t in block] * repeats
 
 
 FISCAL_CELL_RE = re.compile(r"^(?:fiscal(?:\s+years?)?|fy|years?)\s*'?((?:19|20)\d\d)$", re.I)  # 'FISCAL 2021'
@@ -266,8 +287,9 @@ class Columns:
 
     def dated(self, figs: list, cells: list[int]) -> list:
         """A row's figures with the year, months and quarter of their columns: one figure a column of the header's
-        ``pattern`` when the row prints as many, else as the header's years and kinds say."""
-        if self.pattern and len(figs) == len(self.pattern) and not self.quarters:
+        ``pattern`` when the row prints as many (none dated already, as a cell of two figures is), else as the
+        header's years and kinds say."""
+        if self.pattern and len(figs) == len(self.pattern) and not self.quarters and not any(f.period for f in figs):
             return timed([replace(f, period=p) if p else f for f, p in zip(figs, self.pattern)], self.months)
         return by_kinds(figs, self.kinds, self.years, self.months) or \
             dated_figures(figs, self.years, cells, self.year_cells, self.compared, self.months, self.quarters)
