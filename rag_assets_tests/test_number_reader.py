@@ -498,3 +498,36 @@ def test_a_check_box_ends_a_cover_pages_line():
              "market value of the voting stock held by non-affiliates was approximately $213,158,526,305.")
     (cand,) = [c for c in page_candidates(cover, "v", 1) if c.figures]
     assert "Indicate by check mark" not in cand.label and cand.figures[0].value == 213_158_526_305
+
+
+HIGHLIGHTS = ("Consolidated financial highlights\n\n(in millions, except per share, ratio and headcount data)\n\n"
+              "2Q24 1Q24 4Q23\n\n| Net income | $ | 14,470 | $ | 12,620 | $ | 11,010 |\n|---|---|---|---|---|---|---|\n"
+              "| Market and per common share data | | | | | | |\n"
+              "| Market capitalization | | 422,660 | | 380,800 | | 393,480 |\n"
+              "| Book value per share | | 98.10 | | 94.30 | | 90.30 |\n"
+              "| Tangible book value per share (“TBVPS”)(a) | | 79.90 | | 76.70 | | 73.10 |\n"
+              "| Earnings per share data | | | | | | |\n| Diluted | | 4.75 | | 4.10 | | 3.57 |\n")
+
+
+def test_a_heading_naming_two_kinds_of_rows_does_not_unscale_the_amounts_under_it():
+    """'Market and per common share data' heads an amount in millions and amounts per share: the market
+    capitalization keeps the table's scale, the per-share rows (named so) and 'Diluted' under 'Earnings per share
+    data' do not take it."""
+    rows = {c.label: c for c in page_candidates(HIGHLIGHTS, "h", 2)}
+    assert rows["Market capitalization"].scale == 1e6
+    assert rows["Book value per share"].scale == 1.0 and rows["Diluted"].scale == 1.0
+
+
+def test_the_one_row_naming_the_metric_in_the_period_asked_is_read_without_the_model():
+    """Of the rows naming every word of the metric, one figure in the quarter asked: Python reads it and asks the
+    model nothing (the scripted model has no answer to give); a period's token ('1Q24') names no metric. Where
+    two rows name the metric's words with different figures ('book value per share' is in both), the model
+    picks."""
+    pages = [Page("h", 2, HIGHLIGHTS)]
+    q = "What was Northwind Widgets plc's tangible book value per share in 1Q24?"
+    got = read_number(ScriptedLLM([]), q, _q(q), pages, default_lexicon(), year=2024, quarter=(2024, 1))
+    assert got.value == 76.70 and "no model pick" in got.notes[0]
+    q = "What was Northwind Widgets plc's book value per share in 4Q23?"
+    model = ScriptedLLM([_pick(1, "90.30")])
+    got = read_number(model, q, _q(q), pages, default_lexicon(), year=2023, quarter=(2023, 4))
+    assert got.value == 90.30 and len(model.requests) == 1

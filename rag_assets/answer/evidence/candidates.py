@@ -159,12 +159,19 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if not figs or not label:
             continue
         own = declared_scale(label) or cols.scale  # 'Sales (millions)': the row declares its own scale
-        unscaled = unscaled_label(f"{heading} {label}", tuple(f.value for f in figs))  # 'Per share:' / 'Diluted'
+        values = tuple(f.value for f in figs)
+        unscaled = unscaled_label(f"{_heading_kind(heading)} {label}", values)  # 'Per share:' / 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, where)), mult, words,
                              total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
                              names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else lone))
     return out
+
+
+def _heading_kind(heading: str) -> str:
+    """A heading as it says what its rows are: '' when it names two kinds ('Market and per common share data' heads
+    the market capitalization in millions and the book value per share both)."""
+    return "" if re.search(r"\band\s+per\b", heading, re.I) else heading
 
 
 def _columns(rows: list[Candidate]) -> list[str]:

@@ -170,7 +170,7 @@ def names_metric(metric: MetricQuery, label: str) -> bool:
     """``label`` prints nearly every word of a metric of several words ('the aggregate market value of the
     registrant's voting stock held by non-affiliates'): Python's check that the line states it."""
     have = set(tokenize(label))
-    own = set(metric.own)
+    own = {w for w in metric.own if not any(ch.isdigit() for ch in w)}  # a period's token ('q23') names no metric
     return len(own) >= NAMED_WORDS and len(own & have) >= NAMED_SHARE * len(own)
 
 
@@ -193,6 +193,46 @@ def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, page
                                  f"< {verify_min}: N/A")
             return False
     return True
+
+
+def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, months: int,
+              quarter: tuple[int, int] | None) -> tuple[Candidate, Figure] | None:
+    """The figure Python reads without the model: the rows that print nearly every word of the metric
+    (``names_metric``) each hold one figure of the period asked, and all of them the same value (the best-ranked
+    row then); None when no row does, the rows disagree, or no year is asked."""
+    if year is None:
+        return None
+    picks = []
+    for cand in cands:
+        if cand.source == "row" and names_metric(metric, cand.label):
+            figs = [f for f in cand.figures if _of_period(f, year, months, quarter)]
+            if len(figs) == 1:
+                picks.append((cand, figs[0]))
+    return picks[0] if picks and len({c.value_of(f) for c, f in picks}) == 1 else None
+
+
+def _of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | None) -> bool:
+    if quarter:
+        return fig.period == str(quarter[0]) and fig.quarter == quarter[1]
+    return fig.period == str(year) and (fig.months == months if months else fig.months in (0, 12) and not fig.quarter)
+
+
+def _model_pick(llm, question: str, reading: NumberReading, year: int | None, max_tokens: int):
+    """The candidate and figure the model picks among the shortlist, or None (the reason noted)."""
+    shown = "\n".join(c.shown() for c in reading.candidates)
+    messages, schema = build_messages("number_pick", candidates=shown, question=question)
+    res = reading.result = structured_call(llm, messages, schema, max_tokens=max_tokens)
+    if res.value is None:
+        reading.error = res.error
+        return None
+    chosen = next((c for c in reading.candidates if c.id == res.value.candidate), None)
+    if chosen is None:
+        reading.notes.append("the model chose no candidate: N/A")
+        return None
+    found = find_figure(reading.candidates, chosen, res.value.value_as_written, reading.notes, year)
+    if found is None:
+        reading.notes.append("no figure chosen: N/A")
+    return found
 
 
 def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
@@ -229,19 +269,13 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
-    shown = "\n".join(c.shown() for c in reading.candidates)
-    messages, schema = build_messages("number_pick", candidates=shown, question=question)
-    res = reading.result = structured_call(llm, messages, schema, max_tokens=max_tokens)
-    if res.value is None:
-        reading.error = res.error
-        return reading
-    chosen = next((c for c in reading.candidates if c.id == res.value.candidate), None)
-    if chosen is None:
-        reading.notes.append("the model chose no candidate: N/A")
-        return reading
-    found = find_figure(reading.candidates, chosen, res.value.value_as_written, reading.notes, year)
+    found = sure_pick(reading.candidates, MetricQuery.of(query, lexicon), year, months, quarter) if not counts else None
+    if found is not None:
+        reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
+                             "period asked (Python): no model pick")
+    else:
+        found = _model_pick(llm, question, reading, year, max_tokens)
     if found is None:
-        reading.notes.append("no figure chosen: N/A")
         return reading
     chosen, fig = found
     if not _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min,
