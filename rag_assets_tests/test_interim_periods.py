@@ -176,14 +176,16 @@ LATE_HEADER = ("Condensed Consolidated Statement of Earnings\n\n(Unaudited; in M
            "| | | Percent | | Percent | Increase |\n| | Amount | to Sales | Amount | to Sales | (Decrease) |\n"
            "|---|---|---|---|---|---|\n| Sales to customers | 21,400 $ | 100.0 | 20,100 $ | 100.0 | 6.5 |\n"
            "| Gross Profit | 14,520 | 67.9 | 13,470 | 67.0 | 7.8 |\n| Restructuring | 120 | 0.6 | 80 | 0.4 |\n"
-           "| Net earnings | 4,300 $ | 20.1 | 3,900 $ | 19.4 | 10.3 |\n\nTHIRD QUARTER\n\n2023 2022\n\n"
+           "| Net earnings | 4,300 $ | 20.1 | 3,900 $ | 19.4 | 10.3 |\n| Net earnings per share (Diluted) | 1.64 $ | "
+           "1.49 $ | 10.1 |\n\nTHIRD QUARTER\n\n2023 2022\n\n"
            "* Fiscal third quarter other expense includes a one-time charge.\n")
 
 
 def test_a_release_whose_header_is_printed_after_its_tables_dates_its_amount_columns():
     """An earnings release's statement extracted with its header last ('THIRD QUARTER / 2023 2022' after the
     tables) and columns of two kinds ('Amount | Percent to Sales'): the amounts are the quarter's of each year,
-    the percentages and the change no year's; a row that does not fit the columns is left undated."""
+    the percentages and the change no year's; a row without its change ('Restructuring 120 0.6 80 0.4') is dated
+    in the columns left; a row that does not fit the columns (no percentages of sales) is left undated."""
     from rag_assets.answer.evidence.operands import SourcePage, find_operand
     from rag_assets.answer.question.formulas import Item
     from rag_assets.answer.question.metric_library import default_library
@@ -197,7 +199,10 @@ def test_a_release_whose_header_is_printed_after_its_tables_dates_its_amount_col
     assert find_operand(Item("net income", 2023), lib.items["net income"], pages, quarters=quarters) is None
     rows = {c.label: c for c in page_candidates(LATE_HEADER, "e", 9)}
     assert [f.period for f in rows["Gross Profit"].figures] == ["2023", "", "2022", "", ""]
-    assert not any(f.period for f in rows["Restructuring"].figures)
+    assert [f.period for f in rows["Restructuring"].figures] == ["2023", "", "2022", ""]
+    assert find_operand(Item("restructuring costs", 2022, months=3, quarter=3), lib.items["restructuring costs"],
+                        pages, quarters=quarters).value == 80e6
+    assert not any(f.period for f in rows["Net earnings per share (Diluted)"].figures)
 
 
 SEGMENT_COLUMNS = ("Segment results\n\nAs of or for the six months ended June 30, (in millions)\n\n"

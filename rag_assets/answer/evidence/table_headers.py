@@ -132,7 +132,12 @@ def column_kinds(cells: list[str]) -> tuple[bool, ...]:
 
 def by_kinds(figs: list, kinds: tuple[bool, ...], years: list[str], months: list[int]) -> list | None:
     """A row's figures dated by its header's column kinds: one figure a column, the amount columns the years'
-    in order (the others, percentages of sales or changes, undated); None when the row does not fit them."""
+    in order (the others, percentages of sales or changes, undated); None when the row does not fit them. A row
+    one figure short of a last column of changes prints no change ('Restructuring 145 0.5 85 0.4'), when its
+    figures fit the columns left: amounts where amounts stand, percentages (at most 100) elsewhere."""
+    if kinds and len(figs) == len(kinds) - 1 and not kinds[-1]:
+        fits = all(not f.percent if amount else abs(f.value) <= 100 for f, amount in zip(figs, kinds))
+        kinds = kinds[:-1] if fits else kinds
     if not kinds or len(figs) != len(kinds) or sum(kinds) != len(years):
         return None
     amounts = iter(years)
