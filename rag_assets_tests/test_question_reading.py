@@ -70,6 +70,9 @@ def test_vocabulary_a_one_word_item_never_stands_for_a_longer_phrase_and_abbrevi
     assert formula("What was Acme's FY2022 membership fee revenue?") == "membership fee revenue 2022"
     assert formula("What was Acme's net AR at the end of FY2022?") == "accounts receivable 2022"
     assert formula("What were Acme's FY2022 restructuring costs, in USD million?") == "restructuring costs 2022"
+    assert formula("What was Acme's in-process research and development expense in FY2022?") == \
+        "in-process research and development 2022"  # its own line, never research and development's
+    assert formula("What was Acme's research and development expense in FY2022?") == "research and development 2022"
     assert formula("What was Acme's FY2022 tax provision over pre-tax income?") == \
         "(income tax expense 2022 / income before taxes 2022)"
     assert asked_unit("in USD million").scale == 1e6
