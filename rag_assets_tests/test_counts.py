@@ -33,9 +33,17 @@ class Page:
     # a change of a ratio counts no noun: the number beside 'percentage points' on a page is no answer
     ("By how many percentage points did Globex's capital ratio change between 2021 and 2022?", "", ""),
     ("How many basis points did Globex's margin expand in 2022?", "", ""),
+    ("How many thousands of employees did Globex have in 2021?", "employees", "employees"),  # a count in thousands
 ])
 def test_what_a_question_counts(question, noun, head):
     assert counted_noun(question) == noun and head_noun(noun) == head
+
+
+def test_a_count_asked_in_thousands_is_read_in_that_scale():
+    from rag_assets.answer.question.unit import asked_unit
+
+    assert asked_unit("How many thousands of employees did Globex have in 2021?").scale == 1e3
+    assert asked_unit("How many employees did Globex have in 2021?").scale == 1
 
 
 def test_the_number_beside_the_noun_is_the_count():

@@ -15,6 +15,7 @@ COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s
                         r"are|is|had|has|have|in|at|as|of|for|that|which|employed|operated|on)\b", re.I),
              re.compile(r"\b(?P<noun>headcount|workforce)\b", re.I))
 NOUN_OF = {"headcount": "employees", "workforce": "employees"}
+SCALED_COUNT_RE = re.compile(r"\bhow\s+many\s+(?:thousand|million|billion)s?\s+of\s+", re.I)
 # other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
 COUNTED_AS = {"employee": (r"\bemploy", ("people", "person", "staff", "individual", "worker"))}
 NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|cents?|millions?|billions?|thousands?|percent(?:age)?|points?|bps|times|"
@@ -36,6 +37,7 @@ def countable(noun: str) -> bool:
 def counted_noun(question: str) -> str:
     """The noun a question counts, folded, its head last ('full time employees', 'holders of record' -> 'holders
     of record'); '' when it counts nothing or asks an amount ('how many dollars')."""
+    question = SCALED_COUNT_RE.sub("how many ", question)  # 'how many thousands of employees': employees
     for pattern in COUNT_RES:
         m = pattern.search(question)
         if m:

@@ -22,6 +22,7 @@ ASKED_SCALE_RES = [
     re.compile(rf"(?:{_MONEY})\s*,\s*{_SCALE}\b", re.I),                        # (USD, thousands)
     re.compile(r"\bin\s+(bn|mn|mln|mm)\b", re.I),                               # in bn USD, in mn
     re.compile(r"(?:\bin\s+|\$\s?|usd\s?)['’]?(000)s?\b", re.I),                # in $000s, in '000, USD 000
+    re.compile(rf"(?<=\bhow many ){_SCALE}\s+of\b", re.I),                    # how many thousands of employees
 ]
 # a scale phrase as written, with what introduces it ('in millions of US dollars', '(USD millions)', ', USD mm')
 SCALE_PHRASE_RE = re.compile(r"(?:,\s*)?\(?\s*(?:(?:expressed|answer(?:ed)?|given|stated|reported)\s+)?(?:\bin\s+)?"
