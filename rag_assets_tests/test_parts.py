@@ -186,3 +186,26 @@ def test_a_segment_the_filing_does_not_print_is_na_with_its_reason(answerer):
     assert rec.value == "N/A"
     assert any("revenue [rail] 2023" in n for n in rec.notes)
     assert "the part 'rail'" in rec.to_dict()["na_reason"]  # the reason the user sees (ask, evaluate)
+
+
+def test_yes_no_comparing_two_parts_reads_each_parts_figure_of_the_year_asked():
+    """'Did X's Cloud segment have higher net sales than its Devices segment in 2021' compares two parts in one
+    year, never the first part's 2021 with its 2020; 'than that of its ...' is the same item of the other part;
+    the part may stand before the verb ('Globex's Canadian Operations earn more ...')."""
+    from rag_assets.answer.question.criterion import criterion
+
+    def crit(question: str) -> tuple[str, str] | None:
+        found = criterion(question, LIB)
+        return (found.test, show(found.now)) if found else None
+
+    assert crit("Did Globex's Cloud segment have higher net sales than its Devices segment in 2021?") == \
+        ("positive", "(revenue [cloud] 2021 - revenue [devices] 2021)")
+    assert crit("Was the operating income of Globex's Canadian Operations higher than that of its Other "
+                "International Operations in fiscal 2021?") == \
+        ("positive", "(operating income [canadian operations] 2021 - operating income [other international "
+                     "operations] 2021)")
+    assert crit("Did Globex's Canadian Operations earn more operating income in fiscal 2021 than its Other "
+                "International Operations?") == \
+        ("positive", "(operating income [canadian operations] 2021 - operating income [other international "
+                     "operations] 2021)")
+    assert crit("Did Globex have higher net sales in 2021 than in 2020?")[0] == "up"  # two years: a movement

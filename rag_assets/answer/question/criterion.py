@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rag_assets.answer.question.formulas import (FormulaError, Node, Op, Parser, items_of, money, of_months, shifted,
-                                                 substitute)
+from rag_assets.answer.question.formulas import (FormulaError, Node, Op, Parser, items_of, money, of_months, of_part,
+                                                 shifted, substitute)
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
@@ -246,13 +246,24 @@ def _compared(body: str, parser: Parser) -> Criterion | None:
             # 'higher in 2022 than in 2021' is a movement; 'more than 2% of revenue' a bound; 'than that of
             # Initech' another company's figure (a comparison of companies)
             continue
-        a, b = read_metric(_on(m.group(first)), parser), read_metric(_on(m.group(second)), parser)
+        a = _of_subject(read_metric(_on(m.group(first)), parser), body[:m.start()], parser)
+        that = re.match(r"\s*(?:that|those)\s+(?:of|from)\b", m.group(second), re.I)
+        b = None if that else read_metric(_on(m.group(second)), parser)
         b = _other_part(a, m.group(second), parser) if b is None else b
         if a is None or b is None or a == b:
             continue
         less = m.group(word).lower() in ("less", "fewer", "lower", "smaller")
         return Criterion("negative" if less else "positive", Op("-", a, b))
     return None
+
+
+def _of_subject(a: Node | None, subject: str, parser: Parser) -> Node | None:
+    """``a`` of the part of the company the words before the comparison name, when ``a`` names none ("Did Globex's
+    Cloud segment have higher net sales than its Devices segment": the Cloud segment's net sales)."""
+    if a is None or any(i.part for i in items_of(a)):
+        return a
+    part = read_part(re.sub(r"(?:\s+[a-z]+)+\s*$", "", subject), parser.library)[0]  # without its verb ('earn')
+    return of_part(a, part) if part else a
 
 
 def _other_part(a: Node | None, words: str, parser: Parser) -> Node | None:
