@@ -138,7 +138,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, section, heading, caption = [], "", "", captioned(before, page_heading)
-    above, lone = name_lines(before), names_year(before)
+    above, names_at = name_lines(before), names_year(before)  # the names above, the year after the last one
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
@@ -164,7 +164,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         mult, words = (own if own and not unscaled else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, where)), mult, words,
                              total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
-                             names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else lone))
+                             names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else names_at))
     return out
 
 

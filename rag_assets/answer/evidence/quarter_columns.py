@@ -33,8 +33,13 @@ def quarter_columns(before: str) -> list[tuple[str, int]]:
     return []
 
 
-QUARTER_CELL_RE = re.compile(r"(?:(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)(?:[\s-]+quarter)?|q(?P<q>[1-4]))",
-                             re.I)
+_QUARTER_CELL = r"(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)(?:[\s-]+quarter)?|q(?P<q>[1-4])"
+QUARTER_CELL_RE = re.compile(rf"(?:{_QUARTER_CELL})", re.I)  # a header cell naming a quarter: 'First', '2ND QUARTER'
+
+
+def _quarter_of(m: re.Match) -> int:
+    """The quarter a cell matched by ``QUARTER_CELL_RE`` (or ``QUARTER_NAME_RE``) names: 1 to 4."""
+    return int(m.group("q") or ORDINAL_QUARTER[m.group("o").lower()])
 
 
 def quarters_under_years(cells: list[str], years: list[str]) -> list[tuple[str, int]]:
@@ -46,12 +51,11 @@ def quarters_under_years(cells: list[str], years: list[str]) -> list[tuple[str, 
     if not years or len(found) < 2 or len(found) != len(named) or len(found) % len(years):
         return []
     per = len(found) // len(years)
-    return [(years[i // per], int(m.group("q") or ORDINAL_QUARTER[m.group("o").lower()])) for i, m in enumerate(found)]
+    return [(years[i // per], _quarter_of(m)) for i, m in enumerate(found)]
 
 
 # a header cell naming a quarter ('First', '2ND QUARTER', 'Q3') or the whole year beside them ('Year', 'Full Year')
-QUARTER_NAME_RE = re.compile(r"(?:(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)(?:[\s-]+quarter)?|q(?P<q>[1-4])|"
-                             r"(?P<y>(?:full[\s-]+|fiscal[\s-]+)?year|total))", re.I)
+QUARTER_NAME_RE = re.compile(rf"(?:{_QUARTER_CELL}|(?P<y>(?:full[\s-]+|fiscal[\s-]+)?year|total))", re.I)
 
 
 def quarter_names(cells: list[str]) -> tuple[int, ...]:
@@ -63,7 +67,7 @@ def quarter_names(cells: list[str]) -> tuple[int, ...]:
         return ()
     named = [c.strip() for c in cells[1:] if c.strip()]
     found = [m for m in map(QUARTER_NAME_RE.fullmatch, named) if m]
-    quarters = tuple(0 if m.group("y") else int(m.group("q") or ORDINAL_QUARTER[m.group("o").lower()]) for m in found)
+    quarters = tuple(0 if m.group("y") else _quarter_of(m) for m in found)
     return quarters if len(found) == len(named) and sum(q > 0 for q in quarters) >= 2 else ()
 
 

@@ -264,7 +264,7 @@ class Columns:
             if len(set(years)) == 1 and (by_name := quarters_of_names(named, years)):
                 (self.quarters, self.years), self.repeats, self.year_cells = by_name, 0, {}
             return True
-        if not figs and len(named := [c for c in cells if c]) == 1 and (year := lone_year(named[0])):
+        if not figs and len(filled := [c for c in cells if c]) == 1 and (year := lone_year(filled[0])):
             self.lone = year  # a row heading the next block of quarters ('| | 2019 Quarters | |'), or a section
         dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c) or FISCAL_CELL_RE.match(c))
                                             for i, c in enumerate(cells)) if m}
