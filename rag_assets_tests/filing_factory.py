@@ -13,7 +13,9 @@ COLUMNS = (330, 430, 530)
 NARRATIVE_PAGES = 12
 
 
-def _fmt(v: float) -> str:
+def _fmt(v: float, label: str = "") -> str:
+    if label.lower().endswith(("margin", "rate")):  # a ratio row prints percents: 'Operating margin 11.3 %'
+        return f"{v:.1f} %"
     return f"({abs(v):,.0f})" if v < 0 else f"{v:,.0f}"
 
 
@@ -31,14 +33,15 @@ def _statement(c, title: str, years: list[int], rows: list[tuple[str, list[float
     for label, values in rows:
         c.drawString(40, y, label)
         for x, v in zip(COLUMNS, values):  # a heading row (no values) prints its label alone
-            c.drawRightString(x, y, _fmt(v))
+            c.drawRightString(x, y, _fmt(v, label))
         y -= 15
 
 
 def write_10k(path: Path, company: str, year: int, figures: dict[str, dict[int, float]],
               segments: dict[str, dict[str, dict[int, float]]] | None = None) -> Path:
     """A 10-K of ``company`` for fiscal ``year``: cover, income statement (three years), balance sheet (two
-    years), cash-flow statement (three years). ``figures``: row label -> {year: value in millions}; a label
+    years), cash-flow statement (three years). ``figures``: row label -> {year: value in millions, or in percent
+    for a label ending in 'margin' or 'rate'}; a label
     is printed in the statement it belongs to (balance sheet rows name assets, liabilities or inventory).
     ``segments``: a segment note after the statements, a heading row per item ('Net sales') with a row per
     segment under it: item -> segment -> {year: value in millions}."""

@@ -241,3 +241,26 @@ def test_net_income_per_diluted_or_basic_share_is_the_per_share_item():
     assert formula("In the 2023 second quarter, how much did Tarn earn in net income per diluted share?") == \
         "diluted eps 2023 (Q2)"
     assert formula("What was Tarn's net earnings per basic share in 2022?") == "basic eps 2022"
+
+
+@pytest.fixture(scope="module")
+def printed_ratios(tmp_path_factory):
+    """A 10-K printing its operating margin beside the rows it comes from: 12.3 % (123 of 1,000) in 2022 and
+    11.3 % (130 of 1,150, 11.30 %) in 2023."""
+    from rag_assets_tests.filing_factory import answerer_over_10k
+
+    figures = {"Revenue": {2021: 900, 2022: 1000, 2023: 1150}, "Operating income": {2021: 99, 2022: 123, 2023: 130},
+               "Operating margin": {2021: 11.0, 2022: 12.3, 2023: 11.3}}
+    return answerer_over_10k(tmp_path_factory.mktemp("printed_ratios"), "Wexford Pumps Inc", 2023, figures)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("By how many basis points did Wexford Pumps' operating margin change from 2022 to 2023?", -100.0),
+    ("By how many basis points did Wexford Pumps' operating margin decline from 2022 to 2023?", 100.0),
+    ("How many percentage points did Wexford Pumps' operating margin fall between 2022 and 2023?", 1.0)])
+def test_a_fall_in_points_is_the_printed_ratios_difference_as_a_change_is(printed_ratios, question, expected):
+    """Asked as a fall, the change is the earlier printed figure less the later one (+100 basis points), the
+    same printed figures a change reads (-100), never the rows' -99.6."""
+    rec = printed_ratios.answer(question, "number")
+    assert rec.value == pytest.approx(expected), rec.notes
+    assert "(as printed)" in rec.computation["formula"]

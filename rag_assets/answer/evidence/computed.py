@@ -182,7 +182,9 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
         pages = source_pages(retriever, sha1s, () if parts else "income_statement", queries, lexicon)
         metric = library.metric_is(plan.printed)  # its other names print it too ('Gross profit margin')
         names = tuple(dict.fromkeys((plan.printed, *(metric.names if metric else ()))))
-        printed = printed_points(plan, unit, pages, (_value(node.right, comp), _value(node.left, comp)), names)
+        down = _latest(node.right) > _latest(node.left)  # 'by how much did it fall': the earlier less the later
+        pair = (node.left, node.right) if down else (node.right, node.left)
+        printed = printed_points(plan, unit, pages, tuple(_value(n, comp) for n in pair), names, down)
         return printed or comp
     return comp
 
@@ -190,13 +192,19 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
 POINTS_CHECK = 0.005  # a printed ratio within half a point of the one computed from the company's rows is the company's
 
 
+def _latest(node) -> int:
+    return max(i.year for i in items_of(node))
+
+
 def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
-                   computed: tuple[float | None, float | None], names: tuple[str, ...] = ()) -> Computation | None:
+                   computed: tuple[float | None, float | None], names: tuple[str, ...] = (),
+                   down: bool = False) -> Computation | None:
     """A change in points of a ratio the filing prints in percent ('Gross margin 44.7% 43.8%'): the printed
     figures' difference, as the filing's own words state it ('increased 90 basis points'); computing the ratio
     from its rows gives 83. Only a row whose figures are within half a point of the ratio ``computed`` from the
     company's rows (earlier, later year) is the company's (a segment's 'Operating margin 10.4%' is not); None
-    when no row of the ratio's name (``names``: default the plan's) prints both years so."""
+    when no row of the ratio's name (``names``: default the plan's) prints both years so. A fall asked (``down``)
+    is the earlier figure less the later one."""
     first, last = min(i.year for i in items_of(plan.node)), max(i.year for i in items_of(plan.node))
     names = tuple(f"{n}{tail}" for n in names or (plan.printed,) for tail in ("", " percentage", " %"))
     for page in pages:
@@ -208,10 +216,11 @@ def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
                 continue
             ops = [Operand(plan.printed, y, f.value / 100, f.written, cand.label, cand.sha1, cand.page_index, 1.0, "")
                    for y, f in zip((first, last), figs)]
-            comp = Computation(formula=f"{plan.printed} {last} - {plan.printed} {first} (as printed)", how=plan.how,
+            (a, b), (fa, fb) = ((first, last), figs) if down else ((last, first), figs[::-1])
+            comp = Computation(formula=f"{plan.printed} {a} - {plan.printed} {b} (as printed)", how=plan.how,
                                operands=ops)
-            comp.value = unit.ratio(ops[1].value - ops[0].value)
-            comp.notes.append(f"read as printed: {figs[1].written} in {last} less {figs[0].written} in {first} "
+            comp.value = unit.ratio((ops[0].value - ops[1].value) * (1 if down else -1))
+            comp.notes.append(f"read as printed: {fa.written} in {a} less {fb.written} in {b} "
                               f"({cand.label!r}, page {cand.page_index}); answered {comp.value} ({unit.words})")
             return comp
     return None
