@@ -264,3 +264,14 @@ def test_a_fall_in_points_is_the_printed_ratios_difference_as_a_change_is(printe
     rec = printed_ratios.answer(question, "number")
     assert rec.value == pytest.approx(expected), rec.notes
     assert "(as printed)" in rec.computation["formula"]
+
+
+def test_selling_and_administrative_expense_is_sga_without_the_word_general():
+    """A statement that prints 'Total selling and administrative expense' under demand creation and overhead
+    rows prints its SG&A."""
+    page = SourcePage("s", 58, "(In millions)\n| | 2021 | 2020 |\n| --- | --- | --- |\n"
+                               "| Demand creation expense | 3,114 | 3,592 |\n| Operating overhead expense | 9,911 | 9,534 |\n"
+                               "| Total selling and administrative expense | 13,025 | 13,126 |\n", True)
+    item = "selling general and administrative"
+    found = find_operand(Item(item, 2021), LIB.items[item], [page])
+    assert found is not None and found.value == 13_025e6

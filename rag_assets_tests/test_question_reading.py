@@ -45,6 +45,17 @@ def test_a_definition_is_substituted_into_what_is_asked_never_the_whole_answer()
     assert formula(q) == "(net income 2022 / total assets 2022)"  # the question's ROA, not the library's average
 
 
+@pytest.mark.parametrize("written", ["as a share of", "as a proportion of", "as a percentage of", "divided by"])
+def test_a_definition_in_brackets_is_the_ratio_in_any_words_for_a_division(written):
+    """'gross margin (gross profit as a share of sales)' is gross profit over sales, once: the brackets define the
+    margin, they are no share of it."""
+    q = f"By how many basis points did Umbrella's gross margin (gross profit {written} sales) change from 2Q22 to 2Q23?"
+    assert formula(q) == ("((gross profit 2023 (Q2) / revenue 2023 (Q2)) - "
+                          "(gross profit 2022 (Q2) / revenue 2022 (Q2)))")
+    q = f"What was Umbrella's operating margin (operating income {written} net sales) in fiscal 2022?"
+    assert formula(q) == "(operating income 2022 / revenue 2022)"
+
+
 def test_a_ratio_or_percent_asked_is_never_answered_with_an_amount():
     assert formula("What were Acme's capital expenditures relative to its revenue in fiscal 2022, in percent?") == \
         "(capital expenditure 2022 / revenue 2022)"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rag_assets.answer.question.formulas import strip_period
+from rag_assets.answer.question.formulas import SHARE_DIVIDES, strip_period
 from rag_assets.answer.question.frames import framed_text
 from rag_assets.answer.question.metric_library import fold
 from rag_assets.answer.question.period import normalize
@@ -46,7 +46,7 @@ INSTRUCTION_RES = [
     (re.compile(rf"\bdivide\s+(?P<a>[^?;]+?)\s+by\s+(?P<b>[^?;]+?){_END}", re.I), "({a}) / ({b})"),
     (re.compile(rf"\bsubtract\s+(?P<b>[^?;]+?)\s+from\s+(?P<a>[^?;]+?){_END}", re.I), "({a}) - ({b})"),
 ]
-OPERATOR_WORDS = r"\bminus\b|\bdivided\s+by\b|\bless\b|\bplus\b|\btimes\b|\s[-+/*]\s|\bas\s+an?\s+(?:%|percent(?:age)?)\s+of\b"
+OPERATOR_WORDS = rf"\bminus\b|\bdivided\s+by\b|\bless\b|\bplus\b|\btimes\b|\s[-+/*]\s|{SHARE_DIVIDES}"
 PAREN_DEF_RE = re.compile(rf"(?P<name>[\w&'’-]+(?:\s+[\w&'’-]+){{0,5}})\s+\((?P<f>[^()]*?(?:{OPERATOR_WORDS})[^()]*)\)", re.I)
 PRONOUNS = ("it", "this", "that", "this ratio", "this metric", "the ratio", "the metric")
 ASK_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were)|how\s+(?:much|many)|compute|calculate|report|give|find|"
