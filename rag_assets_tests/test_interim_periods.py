@@ -348,3 +348,29 @@ def test_a_header_line_repeating_its_years_and_named_change_columns_dates_each_c
     assert six.value == 12_400e6
     quarter = find_operand(Item("revenue", 2023, months=3, quarter=2, part="europe"), spec, page, quarters={"r": 2})
     assert quarter.value == 6_200e6
+
+
+# a segment's results: the header line prints three years, then two changes of an amount and a percent each
+YEARS_THEN_CHANGES = ("Northern Segment\n\nAs of/ Year Ended December 31, Change\n\n2019 2018 2017 2019 vs. 2018 "
+                      "2018 vs. 2017\n\n(in thousands, except percentages)\n\n"
+                      "| Revenues | $ | 5,200,000 | $ | 4,100,000 | $ | 3,500,000 | $ | 1,100,000 | 27% | $ | 600,000 | 17 % |\n"
+                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                      "| Members at end of period | | 48,100 | | 44,000 | | 40,500 | | 4,100 | 9% | | 3,500 | 9 % |\n")
+# two columns a year ('Income before tax | Net income'), then the change of each: no change of the years'
+TWO_A_YEAR = ("Income before tax Net income 2019 2018 2019 vs. 2018\n\n"
+              "| Realized gain, net | $ | 400 | $ | 310 | $ | 60 | $ | 45 | $ | 340 | $ | 265 |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+              "| Total gain, net | $ | 420 | $ | 330 | $ | 410 | $ | 320 |\n")
+
+
+def test_a_header_line_of_years_then_changes_dates_the_years_figures_of_every_row():
+    """'2019 2018 2017 2019 vs. 2018 2018 vs. 2017' over rows of seven figures: the first three are the years',
+    since the fourth is the change of the first two (5,200,000 less 4,100,000); rows of two figures a year are
+    left undated, their fifth figure no change of the first two."""
+    rows = {c.label: c for c in page_candidates(YEARS_THEN_CHANGES, "n", 21)}
+    assert [(f.written, f.period) for f in rows["Revenues"].figures if f.period] == \
+        [("5,200,000", "2019"), ("4,100,000", "2018"), ("3,500,000", "2017")]
+    found = find_operand(Item("revenue", 2018), LIB.items["revenue"], [SourcePage("n", 21, YEARS_THEN_CHANGES, False)])
+    assert found is not None and found.value == 4_100_000e3
+    rows = {c.label: c for c in page_candidates(TWO_A_YEAR, "t", 25)}
+    assert not any(f.period for c in rows.values() for f in c.figures)

@@ -198,6 +198,28 @@ def column_pattern(line: str) -> list[str]:
     return found if len(years) >= 2 and (len(set(years)) < len(years) or "" in found) else []
 
 
+def changes_after(figs: list, pattern: list[str]) -> list | None:
+    """A row's figures under a header line printing change columns after its years, each year once ('2017 2016
+    2015 2017 vs. 2016 2016 vs. 2015'): its first figures are the years', when the rest fit the changes (an
+    amount and a percent each at most) and one of them is a change of two adjacent years' figures; None
+    otherwise (two figures a year, 'Income before tax | Net income', are no change of each other)."""
+    years = [p for p in pattern if p]
+    n, changes = len(years), len(pattern) - len(years)
+    if not (len(set(years)) == n >= 2 and pattern[:n] == years and changes):
+        return None
+    if not n < len(figs) <= n + 2 * changes or any(f.percent for f in figs[:n]):
+        return None
+    adjacent = [(a.value, b.value) for a, b in zip(figs[:n], figs[1:n])]
+    if not any(_is_change(f.value, a, b) for f in figs[n:] for a, b in adjacent):
+        return None
+    return [replace(f, period=y) for f, y in zip(figs, years)] + figs[n:]
+
+
+def _is_change(x: float, a: float, b: float) -> bool:
+    """``x`` is ``a`` less ``b`` as printed, in amount or in percent of ``b`` (to its rounding)."""
+    return abs(x - (a - b)) <= max(1.0, 0.01 * abs(a - b)) or (b != 0 and abs(x - 100 * (a - b) / abs(b)) <= 1.0)
+
+
 def named_blocks(line: str) -> list[str]:
     """The columns of a header line printing the same block twice or more, years and named change columns
     ('2023 2022 Total Operations Currency 2023 2022 Total Operations Currency' -> ['2023', '2022', '', '', '',
@@ -292,10 +314,13 @@ class Columns:
 
     def dated(self, figs: list, cells: list[int]) -> list:
         """A row's figures with the year, months and quarter of their columns: one figure a column of the header's
-        ``pattern`` when the row prints as many (none dated already, as a cell of two figures is), else as the
-        header's years and kinds say."""
-        if self.pattern and len(figs) == len(self.pattern) and not self.quarters and not any(f.period for f in figs):
-            return timed([replace(f, period=p) if p else f for f, p in zip(figs, self.pattern)], self.months)
+        ``pattern`` when the row prints as many (none dated already, as a cell of two figures is), or the years'
+        before the changes the pattern ends with, else as the header's years and kinds say."""
+        if self.pattern and not self.quarters and not any(f.period for f in figs):
+            if len(figs) == len(self.pattern):
+                return timed([replace(f, period=p) if p else f for f, p in zip(figs, self.pattern)], self.months)
+            if (changed := changes_after(figs, self.pattern)) is not None:
+                return timed(changed, self.months)
         return by_kinds(figs, self.kinds, self.years, self.months) or \
             dated_figures(figs, self.years, cells, self.year_cells, self.compared, self.months, self.quarters)
 
