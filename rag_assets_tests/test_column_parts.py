@@ -141,3 +141,25 @@ NAMES_WITH_YEAR = ("(in millions)\n\nThe following table provides information fo
 def test_names_a_line_each_with_the_year_after_the_last_give_each_parts_column(part, item, year, value):
     found = find_operand(Item(item, year, part=part), LIB.items[item], [SourcePage("s", 63, NAMES_WITH_YEAR, False)])
     assert found is not None and found.value == value
+
+
+# two tables of parts on one page, each under a line ending with its fiscal year, the names one to a line
+YEAR_ABOVE_NAMES = ("The following tables represent segment information for the year ended December 31, 2024 :As "
+                    "of/Year ended December 31, 2024\n\nNorthern Rail\n\nSouthern Rail\n\nFreight Consolidated\n\n"
+                    "(in thousands)\n\n| Revenues | $ | 5,100,000 | $ | 3,200,000 | $ | 540,000 | $ | 8,840,000 |\n"
+                    "|---|---|---|---|---|---|---|---|---|\n| Cost of revenues | | 2,800,000 | | 2,900,000 | | 260,000 | "
+                    "| 5,960,000 |\n\nThe following tables represent segment information for the year ended December 31, "
+                    "2023 : As of/Year ended December 31, 2023\n\nNorthern Rail\n\nSouthern Rail\n\n"
+                    "Freight Consolidated\n\n(in thousands)\n\n| Revenues | $ | 4,200,000 | $ | 1,950,000 | $ | 650,000 "
+                    "| $ | 6,800,000 |\n|---|---|---|---|---|---|---|---|---|\n")
+
+
+@pytest.mark.parametrize("part, year, value", [("northern rail", 2024, 5_100_000e3), ("southern rail", 2023, 1_950_000e3),
+                                               ("freight", 2023, 650_000e3)])
+def test_a_table_of_parts_under_a_line_ending_with_its_year_is_of_that_year(part, year, value):
+    """'... year ended December 31, 2023' above 'Northern Rail' / 'Southern Rail' / 'Freight Consolidated': the
+    second table's columns are 2023's, the first's 2024's."""
+    page = SourcePage("s", 61, YEAR_ABOVE_NAMES, False)
+    found = find_operand(Item("revenue", year, part=part), LIB.items["revenue"], [page])
+    assert found is not None and found.value == value
+    assert find_operand(Item("revenue", 2022, part=part), LIB.items["revenue"], [page]) is None

@@ -34,12 +34,30 @@ def name_lines(before: str) -> tuple[str, ...]:
 YEAR_END_RE = re.compile(r"(?:(?<=\bTotal)|(?<=\bTOTAL)|(?<=\bConsolidated)|(?<=\bCONSOLIDATED))\s+((?:19|20)\d\d)$")
 
 
+# the fiscal year a line heading a table of parts ends with ('segment information for the year ended December
+# 31, 2016 :As of/Year ended December 31, 2016')
+YEAR_ENDED_RE = re.compile(r"\b(?:years?|twelve\s+months)\s+ended\s+[A-Z][a-z]+\.?\s+\d{1,2},?\s+((?:19|20)\d\d)\s*:?$",
+                           re.I)
+SCALE_LINE_RE = re.compile(r"^\((?:in|dollars\s+in|amounts\s+in)\s+[a-z ,]+\)$", re.I)  # '(in thousands)'
+
+
 def names_year(before: str) -> str:
-    """The year the last line of names above a table ends with ('Other International Operations Total 2021'):
-    the year of the columns below, or ''."""
-    last = next((ln.strip() for ln in reversed(before.splitlines()) if ln.strip()), "")
+    """The year of the columns of parts below: the one the last line of names above a table ends with ('Other
+    International Operations Total 2021'), or else the fiscal year the line above two lines of names or more
+    ends with ('Year ended December 31, 2016' / 'Domestic Streaming' / 'International Streaming'); '' when
+    neither."""
+    lines = [ln.strip() for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
+    last = lines[-1] if lines else ""
     m = YEAR_END_RE.search(last)
-    return m.group(1) if m and NAME_LINE_RE.match(YEAR_END_RE.sub("", last)) else ""
+    if m and NAME_LINE_RE.match(YEAR_END_RE.sub("", last)):
+        return m.group(1)
+    while lines and SCALE_LINE_RE.match(lines[-1]):
+        lines.pop()
+    names = 0
+    while lines and NAME_LINE_RE.match(lines[-1]) and len(lines[-1]) <= NAME_LINE_CHARS:
+        lines, names = lines[:-1], names + 1
+    m = YEAR_ENDED_RE.search(lines[-1]) if lines and names >= 2 else None
+    return m.group(1) if m else ""
 
 
 def cell_names(cells: list[str]) -> tuple[str, ...]:
