@@ -46,6 +46,9 @@ def formula(question: str) -> str | None:
     ("What share of Globex's revenue came from its Canadian Operations?", "canadian operations"),  # 'its'
     ("What was Globex's North America EBIT in fiscal 2021?", "north america"),  # a metric ends the name
     ("Europe Q2 sales", "europe"),
+    ("What were Globex's domestic streaming revenues in 2016?", "domestic streaming"),  # lower-case words before
+    ("international DVD net sales in 2016", "international dvd"),  # the item name the part with the region
+    ("What were Globex's international net sales in 2016?", "international"),
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part
@@ -209,3 +212,22 @@ def test_yes_no_comparing_two_parts_reads_each_parts_figure_of_the_year_asked():
         ("positive", "(operating income [canadian operations] 2021 - operating income [other international "
                      "operations] 2021)")
     assert crit("Did Globex have higher net sales in 2021 than in 2020?")[0] == "up"  # two years: a movement
+
+
+# a segment's own results under its heading, its backlog dated by 'at year-end', its contribution as printed
+OWN_TABLE = ("Marine Systems\n\nMarine Systems' operating results included the following (in millions):\n\n"
+             "| | 2022 | 2021 |\n|---|---|---|\n| Net sales | $ 2,105 | $ 2,240 |\n"
+             "| Contribution profit | 388 | 402 |\n| Backlog at year-end | $ 9,480 | $ 8,870 |\n")
+
+
+@pytest.mark.parametrize("question, value", [
+    ("What was the backlog of Globex's Marine Systems segment at year-end 2022?", 9_480e6),
+    ("What was the contribution profit of Globex's Marine Systems segment in 2021?", 402e6),
+])
+def test_a_parts_row_the_library_does_not_know_is_read_as_printed(question, value):
+    """'Backlog at year-end' is the backlog ('at year-end' says when, not what); 'contribution profit' is a row
+    as printed (a noun, not the verb 'contribute')."""
+    found = plan(question, LIB)
+    assert found is not None and isinstance(found.node, Item) and found.node.part == "marine systems"
+    op = find_operand(found.node, LIB.items.get(found.node.name), [SourcePage("s", 43, OWN_TABLE, False)])
+    assert op is not None and op.value == value

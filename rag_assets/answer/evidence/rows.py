@@ -11,13 +11,16 @@ from rag_assets.answer.question.metric_library import ItemSpec, fold
 from rag_assets.answer.question.period import TO_DATE
 
 QUALIFIER_RE = re.compile(r",?\s*(?:\(|\bnet\s+of\b|\bless\s+allowances?\b|,\s*(?:less|net\s+of|"
-                          r"including|excluding|at\s|as\s+of)\b)", re.I)
+                          r"including|excluding|at\s|as\s+of)\b|"  # when, not what: 'Backlog at year-end'
+                          r"\s+at\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:period|year|quarter)|(?:year|period)[\s-]end)\b)",
+                          re.I)
 
 
 def label_match(label: str, labels: tuple[str, ...]) -> float:
     """3 when the row's label is one of ``labels``; 2 when it starts with one and adds at most three words
     ('Net income attributable to X'); 1 when it holds every word of one; 0 otherwise. A label's trailing
-    qualifier ('Accounts receivable, net of allowances of $132 at December 31, 2019') is left out."""
+    qualifier ('Accounts receivable, net of allowances of $132 at December 31, 2019', 'Backlog at year-end') is
+    left out."""
     head = label_head(label)
     return max(words_match(label, labels), words_match(head, labels) if head.strip() and head != label else 0.0)
 

@@ -46,8 +46,26 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
         m = re.search(rf"(?<![\w-])(?P<name>{_alternation(library.regions)})(?![\w-])(?!\s+dollars?\b)", text, re.I)
         if m:
             start, end = _capital_run(text, m.start(), m.end(), library)
+            end = _noun_run(text, end, library)
             return _run_name(text[start:end]) or fold(m.group("name")), _without(text, start, end)
     return "", text
+
+
+def _noun_run(text: str, end: int, library: Library) -> int:
+    """Where a region's part name ends when lower-case words between it and the item name the part with it
+    ('domestic streaming revenues' -> 'domestic streaming', 'international DVD revenues'): the words (two at
+    most, none an item, a metric or a question's word) when an item or metric of the library follows them."""
+    for k in (1, 2):
+        m = re.match(rf"(?:\s+(?![A-Z][a-z])[\w&-]+){{{k}}}", text[end:])
+        if m is None:
+            return end
+        words = fold(m.group(0)).split()
+        if any(w in NOT_NAME_WORDS or w in NOT_PART_WORDS or library.item_in(w) or library.metric_in(w) or
+               re.search(r"\d", w) for w in words):
+            return end
+        if _starts_named(text[end + m.end():], library):
+            return end + m.end()
+    return end
 
 
 def _capital_run(text: str, start: int, end: int, library: Library) -> tuple[int, int]:

@@ -188,7 +188,7 @@ NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|wo
                          r"grow\w*|grew|increas\w*|decreas\w*|declin\w*|fall\w*|fell|exceed\w*|chang\w*|improv\w*|"
                          r"spen[dt]\w*|pa(?:y|id)\s+out|end|generate\w*|expect\w*|accelerat\w*|will|outlook|"
                          r"guidance|forecast\w*|versus|vs|compared|against|than|mak\w*|made|account\w*|represent\w*|"
-                         r"contribut\w*|compris\w*|constitut\w*|any)\b")
+                         r"contribut(?:e|es|ed|ing)|compris\w*|constitut\w*|any)\b")
 
 
 PRINTED_WORDS = 6  # a line item as printed is a short noun phrase
