@@ -235,6 +235,14 @@ def test_yes_no_decided_by_figures_in_the_forms_analysts_write():
     assert bound == pytest.approx(0.333)
 
 
+@pytest.mark.parametrize("when", ["at December 31, 2022", "as of Dec. 31, 2022", "at year-end 2022", "in 2022"])
+def test_two_items_compared_at_a_date_are_two_figures_of_that_date_not_a_movement(when):
+    """'greater than its total equity at December 31, 2022': the debt against the equity of that date; the date
+    after the second item is no second period."""
+    c = criterion(f"Was Acme's long-term debt greater than its total equity {when}?", LIB)
+    assert (c.test, show(c.now), c.before) == ("positive", "(total debt 2022 - total equity 2022)", None)
+
+
 def test_percent_is_asked_by_the_word_wherever_it_stands_and_a_printed_percent_is_a_quantity():
     assert asked_unit("By what percent did Vandelay's exports rise in FY2021?").percent
     assert asked_unit("What is Vandelay's FY2021 gross margin percentage?").percent

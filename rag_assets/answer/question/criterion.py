@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rag_assets.answer.question.formulas import (FormulaError, Node, Op, Parser, items_of, money, of_months, of_part,
-                                                 shifted, substitute)
+from rag_assets.answer.question.formulas import (MONTHS, FormulaError, Node, Op, Parser, items_of, money, of_months,
+                                                 of_part, shifted, substitute)
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
@@ -29,7 +29,8 @@ DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contrac
                      r"trending\s+down|deteriorat|weaken|slid|slip|dip|"
                      r"(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+down\b)\w*", re.I)
 _COMPARATIVE = r"(more|less|fewer|higher|lower|greater|larger|smaller|bigger)"
-_THEN_TIME = r"(?:\s+(?:in|for|at|during|as\s+of)\s+(?:(?:fiscal|fy|the|q\d)\b|fy\s?\d{4}|(?:19|20)\d\d\b).*)?(?:\?|$)"
+_THEN_TIME = (r"(?:\s+(?:in|for|at|during|as\s+of|on)\s+(?:(?:fiscal|fy|the|q\d|year[\s-]end)\b|fy\s?\d{4}|(?:19|20)\d\d\b|"
+              rf"(?:{MONTHS})\.?\s+\d{{1,2}}\b).*)?(?:\?|$)")  # "than its equity at December 31, 2022"
 MORE_THAN_RES = (  # 'more current assets than current liabilities', 'X larger than Y', 'more on A than on B'
     re.compile(rf"\b{_COMPARATIVE}\s+(.+?)\s+than\s+(?:it\s+\w+\s+(?:on|in|for)\s+)?(.+?){_THEN_TIME}", re.I),
     re.compile(rf"\b(?:was|were|is|are)\s+(.+?)\s+{_COMPARATIVE}\s+than\s+(?:its\s+|their\s+|the\s+)?(.+?){_THEN_TIME}",
