@@ -78,18 +78,33 @@ def test_a_count_the_years_sentences_agree_on_is_read_without_the_model():
 
 
 def test_the_model_chooses_among_different_counts_of_the_year_found_on_any_page():
-    """Two sentences of 2021 print different counts of employees (the headcount and the year's hires), on pages
-    retrieval did not rank: the model chooses, and the chosen page is cited."""
+    """Two sentences of 2021 print different counts of patents (those held and those granted in the year), on
+    pages retrieval did not rank: the model chooses, and the chosen page is cited."""
     from rag_assets_tests.llm_fakes import ScriptedLLM
 
     pages = [Page("s", 3, "Our business\n\nWe design pumps.\n"),
-             Page("s", 11, "Human capital\n\nAs of December 31, 2021, we had approximately 9,100 employees.\n"),
-             Page("s", 12, "Hiring\n\nDuring 2021, we hired more than 1,500 employees.\n")]
-    llm = ScriptedLLM([{"step_by_step_analysis": "[1] is the headcount", "candidate": 1, "value_as_written": "9,100"}])
-    reading = read_number(llm, "How many employees did Globex have at the end of 2021?", "employees", pages[:1],
-                          default_lexicon(), year=2021, counted="employees", count_pages=pages)
+             Page("s", 11, "Intellectual property\n\nAs of December 31, 2021, we held approximately 9,100 patents.\n"),
+             Page("s", 12, "Innovation\n\nDuring 2021, we were granted more than 1,500 patents.\n")]
+    llm = ScriptedLLM([{"step_by_step_analysis": "[1] is held", "candidate": 1, "value_as_written": "9,100"}])
+    reading = read_number(llm, "How many patents did Globex hold at the end of 2021?", "patents", pages[:1],
+                          default_lexicon(), year=2021, counted="patents", count_pages=pages)
     assert reading.value == 9100 and reading.candidate.page_index == 11
     assert [c.figures[0].written for c in reading.candidates] == ["9,100", "1,500"]
+
+
+def test_the_whole_headcount_is_the_largest_of_the_years_counts_of_employees():
+    """'approximately 50,000 employees ... were union represented' is part of the 156,000 the workforce
+    sentence prints after its noun, for 2022 and 2021 in order: Python takes the whole, no model."""
+    pages = [Page("s", 3, "Human Capital\n\nAs of December 31, 2022 and 2021, our total workforce was approximately "
+                          "156,000 and 142,000 with 13% and 12% located outside of the U.S.\n"),
+             Page("s", 4, "Approximately 50,000 employees, which constitute 32% of our total workforce, were union "
+                          "represented as of December 31, 2022.\n")]
+    for year, value in ((2022, 156_000), (2021, 142_000)):
+        reading = read_number(NeverCalled(), f"How many employees did Globex have at the end of {year}?",
+                              "employees", pages, default_lexicon(), year=year, counted="employees")
+        assert reading.value == value and reading.candidate.page_index == 3
+    assert counted_noun("Approximately how many people did Globex employ at the end of 2022?") == "employees"
+    assert counted_noun("How many people did Globex's clinics treat in 2022?") == "people"
 
 
 def test_employees_are_also_counted_as_the_people_a_sentence_says_the_company_employs():

@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, page_blocks
-from rag_assets.answer.question.counts import COUNTED_AS, noun_parts
+from rag_assets.answer.question.counts import COUNTED_AS, NAMED_BEFORE, WHOLE_COUNTS, noun_parts
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
 # words that never stand between a count and its noun: '31, 2021, we had 73,300 employees' counts no '31'
@@ -21,6 +21,11 @@ FORWARD_RE = re.compile(r"\b(?:project(?:s|ed|ing)?|forecasts?|expects?|expected
                         r"will|intends?\s+to|over\s+the\s+next|in\s+the\s+coming)\b", re.I)
 FIGURE_BEFORE_RE = re.compile(r"\d[\d,.]*\)?\s+$")  # a figure just before another: a flattened table row
 YEAR_IN_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+
+
+def counts_a_whole(noun: str) -> bool:
+    """``noun`` is one bare noun a filing counts as a whole and in parts ('employees', not 'union employees')."""
+    return len(noun.split()) == 1 and _singular(noun) in WHOLE_COUNTS
 
 
 def _singular(word: str) -> str:
@@ -49,6 +54,36 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
     return out
 
 
+_ABOUT = r"(?:(?:approximately|about|around|roughly|nearly|some|over|more\s+than)\s+)?"
+_COUNT = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:\s+(?:thousand|million))?)(?![\d,]*\s*%)"
+
+
+def named_before(sentence: str, head: str) -> list[str]:
+    """The counts a sentence prints after the counted noun and a verb ('Total workforce level at December 31,
+    2018 was approximately 153,000', 'the number of employees totaled 9,800', 'total workforce was approximately
+    156,000 and 142,000'): the figures as printed, in order."""
+    want = _singular(head.lower())
+    nouns = (f"{want}s", f"number\s+of\s+{want}s", *NAMED_BEFORE.get(want, ()))
+    m = re.search(rf"\b(?:{'|'.join(nouns)})\b[^.;]{{0,60}}?\b(?:was|were|totall?ed|numbered|stood\s+at|reached|of)\s+"
+                  rf"{_ABOUT}{_COUNT}(?:\s+and\s+{_COUNT})?", sentence, re.I)
+    if m is None or YEAR_IN_RE.fullmatch(m.group(1)):
+        return []
+    return [g for g in m.groups() if g]
+
+
+def _of_year(cand: Candidate, written: list[str], year: int | None) -> Candidate | None:
+    """The candidate with the one figure of ``written`` that is ``year``'s: the only one, or the one whose place
+    among two or more is the year's among the sentence's years ('As of December 31, 2022 and 2021 ... 156,000
+    and 142,000'); None when that cannot be told."""
+    figs = [f for w in written for f in cand.figures if f.written.strip("()") == w][:len(written)]
+    if len(figs) == 1:
+        return replace(cand, figures=tuple(figs))
+    years = list(dict.fromkeys(YEAR_IN_RE.findall(cand.label)))
+    if year is not None and len(figs) == len(years) and str(year) in years:
+        return replace(cand, figures=(figs[years.index(str(year))],))
+    return None
+
+
 def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     """The sentences of ``pages`` (best-ranked first) that print a count of ``noun``, each with that figure
     only, none about the future ('we expect to open 25 warehouses'); of the asked ``year`` when any sentence
@@ -66,6 +101,9 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
                 figs = tuple(f for f in cand.figures if f.written.strip("()") in written)
                 if figs:
                     found.append(replace(cand, figures=figs[:1]))
+                elif not after_head and (before := named_before(cand.label, head)):
+                    if (one := _of_year(cand, before, year)) is not None:
+                        found.append(one)
     if year is None:
         return found
     dated = [c for c in found if str(year) in YEAR_IN_RE.findall(c.label)]

@@ -18,6 +18,15 @@ NOUN_OF = {"headcount": "employees", "workforce": "employees"}
 SCALED_COUNT_RE = re.compile(r"\bhow\s+many\s+(?:thousand|million|billion)s?\s+of\s+", re.I)
 # other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
 COUNTED_AS = {"employee": (r"\bemploy", ("people", "person", "staff", "individual", "worker"))}
+# what a question counts by another noun when its verb says what: 'how many people did X employ' counts employees
+PEOPLE_NOUNS = frozenset({"people", "persons", "staff", "workers", "individuals"})
+# things a filing counts as a whole and in parts (by region, segment, union, contract): of a year's differing
+# counts of one of them, the largest is the whole ('156,000 employees', '50,000 employees ... union represented');
+# never shares (authorized, issued and outstanding are different counts, none the whole of the others)
+WHOLE_COUNTS = frozenset({"employee", "store", "warehouse", "location", "restaurant", "branch", "office", "member",
+                          "customer", "subscriber", "holder"})
+# nouns a filing names a count by before it ('total workforce was approximately 156,000'), beside the noun itself
+NAMED_BEFORE = {"employee": ("workforce", "headcount")}
 NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|cents?|millions?|billions?|thousands?|percent(?:age)?|points?|bps|times|"
                          r"days|years?)\b", re.I)  # units of an amount, a ratio or a change of one
 # nouns of amounts, never counted: 'membership fees', 'net sales', 'total assets' are money
@@ -43,6 +52,8 @@ def counted_noun(question: str) -> str:
         if m:
             noun = fold(m.group("noun"))
             noun = NOUN_OF.get(noun, noun)
+            if noun in PEOPLE_NOUNS and re.search(r"\bemploy", question, re.I):
+                noun = "employees"
             return "" if NOT_COUNTED.search(noun) else noun
     return ""
 

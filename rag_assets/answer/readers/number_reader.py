@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
-from rag_assets.answer.evidence.counts import count_candidates
+from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.operands import names_any
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
@@ -236,13 +236,18 @@ def _model_pick(llm, question: str, reading: NumberReading, year: int | None, ma
 
 
 def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
-    """The count every sentence of the year prints beside ``counted``: the answer, no model asked."""
+    """The count every sentence of the year prints beside ``counted``: the answer, no model asked. When they
+    differ and ``counted`` is a bare noun counted as a whole and in parts (``WHOLE_COUNTS``: 'employees', not
+    'full time employees'), the largest: the whole counts its parts ('approximately 50,000 employees ... were
+    union represented' is part of 156,000)."""
     reading = NumberReading(candidates=counts)
-    chosen = reading.candidate = counts[0]
+    chosen = reading.candidate = max(counts, key=lambda c: c.value_of(c.figures[0]))
     reading.written = chosen.figures[0].written
     reading.value = float(f"{chosen.value_of(chosen.figures[0]):.12g}")
+    agree = len({c.value_of(c.figures[0]) for c in counts}) == 1
     reading.notes.append(f"a count printed beside '{counted}': {chosen.figures[0].written} (page "
-                         f"{chosen.page_index}); every sentence of the pages that prints one agrees")
+                         f"{chosen.page_index}); " + ("every sentence of the pages that prints one agrees" if agree
+                                                      else "the largest of the year's, the whole of its parts"))
     return reading
 
 
@@ -260,7 +265,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     several; ``months``: a part of the year asked, which a candidate must print; ``quarter``: (year, quarter)
     asked, read in the column naming it where a table names quarters."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
-    if len({c.value_of(c.figures[0]) for c in counts}) == 1:
+    if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted):
         return _agreed_count(counts[:limit], counted)
     for n, cand in enumerate(counts, 1):
         cand.id = n
