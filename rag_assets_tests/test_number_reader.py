@@ -123,6 +123,9 @@ def test_the_pick_is_checked_figure_period_and_owner():
     owner, fig = find_figure(cands, cfo, "19.970", notes)  # written in thousands of the table's scale
     assert (owner, fig.written) == (cfo, "19,970") and "in another scale" in notes[0]
     assert find_figure(cands, cfo, "199.70", []) is None  # the decimal point moved by two places: another figure
+    assert find_figure(cands, cfo, "19.97", [])[1].written == "19,970"  # in billions, to the copy's decimals
+    assert find_figure(cands, cfo, "20.0", [])[1].written == "19,970"  # rounded, three digits kept
+    assert find_figure(cands, cfo, "20", []) is None  # two digits: too few to tell which figure it copies
 
 
 def _pick(candidate: int, written: str) -> dict:

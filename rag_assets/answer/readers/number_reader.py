@@ -90,14 +90,21 @@ def _digits(text: str) -> str:
 
 
 def _rescaled(cand: Candidate, digits: str) -> list[Figure]:
-    """The figures of ``cand`` that print the same digits as ``digits`` with the decimal point moved by a multiple
-    of three places ('3.877' for '3,877'; never '38.77')."""
+    """The figures of ``cand`` that ``digits`` copies in another scale: the decimal point moved by a multiple of
+    three places ('3.877' for '3,877'; never '38.77'), maybe rounded or cut to the copy's decimals ('17.694' for
+    '17,694,642' in thousands), when the copy keeps three significant digits or more."""
     try:
         copied = float(digits)
     except ValueError:
         return []
-    return [f for f in cand.figures if not f.percent and _digits(f.written).replace(".", "") == digits.replace(".", "")
-            and any(math.isclose(abs(f.value), copied * 10 ** k) for k in (-9, -6, -3, 3, 6, 9))]
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    if len(digits.replace(".", "").lstrip("0")) < 3:
+        return []
+    def copies(value: float) -> bool:  # rounded or cut to the copy's decimals
+        return math.isclose(round(value, decimals), copied) or math.isclose(math.floor(value * 10 ** decimals + 1e-9) /
+                                                                            10 ** decimals, copied)
+    return [f for f in cand.figures if not f.percent and
+            any(copies(abs(f.value) / 10 ** k) for k in (-9, -6, -3, 3, 6, 9))]
 
 
 def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
