@@ -374,3 +374,21 @@ def test_a_header_line_of_years_then_changes_dates_the_years_figures_of_every_ro
     assert found is not None and found.value == 4_100_000e3
     rows = {c.label: c for c in page_candidates(TWO_A_YEAR, "t", 25)}
     assert not any(f.period for c in rows.values() for f in c.figures)
+
+
+AVERAGE_BALANCES = ("The following tables provide a summary of the average balances of deposits.\n\n(in millions)\n\n"
+                    "Average balances\n\nThree months ended Six months ended\n\n"
+                    "| | June 30, 2024 | June 30, 2023 | June 30, 2024 | June 30, 2023 |\n|---|---|---|---|---|\n"
+                    "| Total deposits | 2,387,400 | 2,532,300 | 2,354,100 | 2,523,900 |\n")
+PERIOD_END = ("Consolidated balance sheets\n\n(in millions)\n\n| | June 30, 2024 | December 31, 2023 |\n|---|---|---|\n"
+              "| Total deposits | 2,398,900 | 2,340,100 |\n")
+
+
+def test_a_balance_at_a_quarters_end_is_never_read_from_a_table_of_average_balances():
+    """'Average balances / Three months ended' prints the quarter's average deposits, not those at its end,
+    though its label is the item's exactly."""
+    item = Item("total deposits", 2024, months=3, quarter=2)
+    pages = [SourcePage("q", 57, AVERAGE_BALANCES, False), SourcePage("q", 97, PERIOD_END, True)]
+    found = find_operand(item, None, pages, quarters={"q": 2})
+    assert found is not None and (found.value, found.page_index) == (2_398_900e6, 97)
+    assert find_operand(item, None, [SourcePage("q", 57, AVERAGE_BALANCES, False)], quarters={"q": 2}) is None

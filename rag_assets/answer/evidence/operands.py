@@ -106,6 +106,8 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
         for i, cand in enumerate(rows):
             if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities) or cand.of_parts:
                 continue  # another entity's table; a table of parts, whose first block is a segment's
+            if _averaged(cand, item):
+                continue
             match = _row_match(cand, spec, labels)
             fig = year_figure(cand, item.year, months, own(quarters, cand), item.quarter, ratio) \
                 if match >= 1.0 else None
@@ -123,6 +125,17 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     scale, words = (1.0, "") if ratio else (cand.scale, cand.scale_words)
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index, scale, words,
                    months=item.months, quarter=item.quarter)
+
+
+AVERAGE_RE = re.compile(r"\baverage\b", re.I)
+AVERAGE_BALANCES_RE = re.compile(r"\baverage\s+(?:daily\s+)?balances?\b", re.I)
+
+
+def _averaged(cand: Candidate, item: Item) -> bool:
+    """A row of a table of average balances ('Average balances / Three months ended ...' / 'Total deposits'):
+    the balance's average over the period, not the balance an item asks (unless it asks an average)."""
+    return not AVERAGE_RE.search(f"{item.name} {cand.label}") and \
+        AVERAGE_BALANCES_RE.search(f"{cand.caption[-80:]} {cand.section}") is not None
 
 
 def _signed(value: float, spec: ItemSpec | None, rows: list[Candidate], i: int, year: int) -> float:

@@ -12,8 +12,8 @@ from rag_assets.answer.question.period import TO_DATE
 
 QUALIFIER_RE = re.compile(r",?\s*(?:\(|\bnet\s+of\b|\bless\s+allowances?\b|,\s*(?:less|net\s+of|"
                           r"including|excluding|at\s|as\s+of)\b|"  # when, not what: 'Backlog at year-end'
-                          r"\s+at\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:period|year|quarter)|(?:year|period)[\s-]end)\b)",
-                          re.I)
+                          r"\s+at\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?(?:period|year|quarter)|"
+                          r"(?:year|period)[\s-]end)\b)", re.I)
 
 
 def label_match(label: str, labels: tuple[str, ...]) -> float:
