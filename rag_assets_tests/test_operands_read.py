@@ -32,6 +32,14 @@ def test_a_change_in_points_of_a_ratio_the_library_does_not_know_is_planned_as_p
     assert money(plan("What was Tarn's membership fee revenue in 2023?", LIB).node)  # an amount stays one
 
 
+@pytest.mark.parametrize("written", ["(ROTCE)", "(“ROTCE”)", ""])
+def test_a_printed_item_written_with_its_abbreviation_is_the_item_as_printed(written):
+    """'return on tangible common equity (ROTCE)' is the row 'Return on tangible common equity': the
+    abbreviation in brackets names it again, it is no word of it."""
+    q = f"What was Tarn's return on tangible common equity {written} in the second quarter of 2023, in percent?"
+    assert show(plan(q, LIB).node) == "return on tangible common equity 2023 (Q2)"
+
+
 def test_columns_headed_by_dates_date_the_rows_and_declare_their_scale():
     rows = {c.label: c for c in page_candidates(CAPITAL, "s", 3)}
     assert [f.period for f in rows["CET1 capital"].figures] == ["2023", "2022"]

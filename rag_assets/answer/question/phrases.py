@@ -192,13 +192,14 @@ NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|wo
 
 
 PRINTED_WORDS = 6  # a line item as printed is a short noun phrase
+ABBREVIATION_RE = re.compile(r"\s*\(\s*[\"“]?[A-Z][A-Za-z0-9&]{1,9}[\"”]?\s*\)")  # '(ROTCE)', '(“CET1”)' after words
 
 
 def printed_item(text: str) -> str | None:
     """A line item the library does not know, as the question writes it ('membership fee revenue', 'research and
     development expense'), matched to a statement row as printed; None when the words are no short noun
     phrase."""
-    key = name_key(text)
+    key = name_key(ABBREVIATION_RE.sub("", text))  # 'return on tangible common equity (ROTCE)': the words
     words = key.split()
     if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or SCOPE_RE.search(key) or \
             re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
