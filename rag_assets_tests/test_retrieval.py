@@ -109,6 +109,18 @@ def test_page_types_from_titles_at_the_top_only():
     assert keyword_query("What was the capital expenditure?", lex).page_types == ("cash_flow",)
 
 
+def test_a_title_capitalized_in_its_first_word_only_types_the_page():
+    """'Acme Bank & Co. Consolidated statements of income (unaudited)' is a 10-Q's statement of income; the same
+    words in running text ('reflected on the Firm's Consolidated balance sheets') and a parent company's
+    'Condensed statements of operations' are not the company's statements."""
+    lex = default_lexicon()
+    assert page_types("Acme Bank & Co. Consolidated statements of income (unaudited)\nThree months ended", lex) == \
+        {"income_statement"}
+    assert page_types("Condensed Consolidated balance sheets\n(in millions)", lex) == {"balance_sheet"}
+    assert page_types("Impact of derivatives on the Consolidated balance sheets The following table", lex) == set()
+    assert page_types("23. Parent company only\nCondensed statements of operations (In thousands)", lex) == set()
+
+
 def test_page_type_prior_ranks_the_wanted_statement(tmp_path):
     write_report(tmp_path)
     on = Retriever(tmp_path, None, "bm25", lexicon=default_lexicon(), page_type_prior=True)

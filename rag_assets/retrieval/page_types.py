@@ -23,11 +23,26 @@ def title_re(titles: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"\b(?:" + "|".join(phrases) + r")\b", re.IGNORECASE)
 
 
+TITLE_LEAD = ("Consolidated", "Condensed", "Interim")
+
+
+def _led_title(before: str) -> bool:
+    """The words before a title in lower case are its capitalized lead ('JPMorgan Chase & Co. Consolidated
+    statements of income', 'Condensed Consolidated ...'), not running text ('on the Consolidated balance sheets':
+    a lower-case word before)."""
+    words = before.split()
+    lead = 0
+    while lead < min(2, len(words)) and words[-1 - lead] in TITLE_LEAD:
+        lead += 1
+    led = "Consolidated" in words[len(words) - lead:]  # a parent company's 'Condensed statements' are not its
+    return led and (len(words) == lead or not words[-1 - lead][0].islower())
+
+
 def page_types(text: str, lexicon: Lexicon, head_chars: int = HEAD_CHARS) -> set[str]:
     """The types whose title is printed as a title on a line starting in the first ``head_chars`` characters
     of ``text``: on a heading line, or capitalized ("CONSOLIDATED STATEMENTS OF CASH FLOWS", "Statement of
-    Cash Flows"); running text that names a statement in lower case ("see the statement of cash flows") does
-    not type the page."""
+    Cash Flows", "Consolidated statements of income"); running text that names a statement in lower case ("see
+    the consolidated statement of cash flows") does not type the page."""
     found: set[str] = set()
     start = 0
     for line in text.splitlines():
@@ -39,7 +54,7 @@ def page_types(text: str, lexicon: Lexicon, head_chars: int = HEAD_CHARS) -> set
             if pt.name in found or not pt.titles:
                 continue
             m = title_re(pt.titles).search(line)
-            if m and (heading or m.group(0)[0].isupper()):
+            if m and (heading or m.group(0)[0].isupper() or _led_title(line[:m.start()])):
                 found.add(pt.name)
     return found
 
