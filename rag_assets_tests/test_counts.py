@@ -143,3 +143,19 @@ def test_a_sentence_about_the_future_counts_nothing_the_year_had():
                                "In 2022 we delivered 480 commercial airplanes.\n", False)
     found = count_candidates([page], "commercial airplanes", 2022)
     assert [c.figures[0].written for c in found] == ["480"]
+
+
+def test_a_headcount_row_counts_employees_at_the_latest_date_of_the_year_and_a_noun_is_no_verb():
+    """A 10-Q's selected data prints 'Headcount' by quarter: at June 30 of the year asked it is the latest
+    quarter's (300,066), the firm's, not a segment's smaller headcount; '5,132 individuals ... who became
+    employees' counts no employees ('employees' is no verb of employing)."""
+    pages = [Page("s", 2, "Selected data\n\n(in millions, except headcount) 2Q24 1Q24 4Q23 3Q23\n\n"
+                          "| Net income | 14,472 | 12,622 | 9,937 | 13,151 |\n|---|---|---|---|---|\n"
+                          "| Headcount | 300,066 | 296,877 | 293,723 | 288,474 |\n\n"
+                          "(e) Excluded 5,132 individuals associated with the acquisition who became employees "
+                          "effective July 2, 2024.\n"),
+             Page("s", 26, "Consumer banking\n\n| | 2024 | 2023 |\n|---|---|---|\n| Headcount | 137,087 | 130,907 |\n")]
+    reading = read_number(NeverCalled(), "How many employees did Globex have at June 30, 2024?", "employees",
+                          pages, default_lexicon(), year=2024, counted="employees")
+    assert reading.value == 300_066 and reading.candidate.page_index == 2
+    assert counted_in("Excluded 5,132 individuals who became employees in July.", "employees") == []

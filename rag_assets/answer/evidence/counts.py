@@ -14,7 +14,8 @@ BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 
 # words that never stand between a count and its noun: '31, 2021, we had 73,300 employees' counts no '31'
 NOT_MODIFIERS = frozenset({"we", "had", "have", "ha", "has", "were", "wa", "was", "is", "are", "approximately", "about",
                            "of", "the", "and", "or", "in", "at", "a", "as", "to", "our", "its", "their", "by", "for",
-                           "from", "with", "than", "that", "which", "there", "it", "they", "", "compared"})
+                           "from", "with", "than", "that", "which", "who", "whom", "whose", "there", "it", "they", "",
+                           "compared"})
 # a sentence about the future counts nothing the year had: 'we project demand for 41,170 new airplanes over the next
 # 20 years', 'we expect to open 25 new warehouses'
 FORWARD_RE = re.compile(r"\b(?:project(?:s|ed|ing)?|forecasts?|expects?|expected|anticipates?|anticipated|plans?\s+to|"
@@ -71,6 +72,22 @@ def named_before(sentence: str, head: str) -> list[str]:
     return [g for g in m.groups() if g]
 
 
+def row_count(cand: Candidate, head: str, year: int | None) -> Candidate | None:
+    """A table row that counts ``head`` ('Headcount', 'Number of employees', 'Total warehouses') with its figure
+    of ``year`` at the year's end: its year's column, else its latest quarter's column of the year (a balance
+    as of the latest date the report prints for the year); None for another row or no such figure."""
+    want = _singular(head.lower())
+    names = {f"{want}s", f"total {want}s", f"number of {want}s", f"total number of {want}s",
+             *NAMED_BEFORE.get(want, ())}
+    label = re.sub(r"\s*\(.*$|[^\w\s]", "", cand.label.lower()).strip()
+    if cand.source != "row" or label not in names or year is None:
+        return None
+    figs = [f for f in cand.figures if f.period == str(year) and not f.percent and f.months in (0, 12, 3)]
+    whole = [f for f in figs if not f.quarter]
+    fig = whole[0] if whole else max(figs, key=lambda f: f.quarter, default=None)
+    return replace(cand, figures=(fig,)) if fig is not None else None
+
+
 def _of_year(cand: Candidate, written: list[str], year: int | None) -> Candidate | None:
     """The candidate with the one figure of ``written`` that is ``year``'s: the only one, or the one whose place
     among two or more is the year's among the sentence's years ('As of December 31, 2022 and 2021 ... 156,000
@@ -91,9 +108,11 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     head, after_head = noun_parts(noun)
     if not head:
         return []
-    found = []
+    found, rows = [], []
     for page in pages:
         for kind, block in page_blocks(page.text, page.sha1, page.page_index):
+            rows += [one for cand in block if kind == "table" and not after_head and not cand.of_parts
+                     and (one := row_count(cand, head, year)) is not None]
             for cand in block if kind == "text" else ():
                 if FORWARD_RE.search(cand.label):
                     continue
@@ -105,7 +124,7 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
                     if (one := _of_year(cand, before, year)) is not None:
                         found.append(one)
     if year is None:
-        return found
+        return found + rows
     dated = [c for c in found if str(year) in YEAR_IN_RE.findall(c.label)]
     undated = [c for c in found if not YEAR_IN_RE.findall(c.label)]
-    return dated or undated
+    return dated + rows or undated

@@ -17,7 +17,7 @@ COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s
 NOUN_OF = {"headcount": "employees", "workforce": "employees"}
 SCALED_COUNT_RE = re.compile(r"\bhow\s+many\s+(?:thousand|million|billion)s?\s+of\s+", re.I)
 # other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
-COUNTED_AS = {"employee": (r"\bemploy", ("people", "person", "staff", "individual", "worker"))}
+COUNTED_AS = {"employee": (r"\bemploy(?:s|ed|ing)?\b", ("people", "person", "staff", "individual", "worker"))}
 # what a question counts by another noun when its verb says what: 'how many people did X employ' counts employees
 PEOPLE_NOUNS = frozenset({"people", "persons", "staff", "workers", "individuals"})
 # things a filing counts as a whole and in parts (by region, segment, union, contract): of a year's differing
