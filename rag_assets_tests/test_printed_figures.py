@@ -276,3 +276,15 @@ def test_selling_and_administrative_expense_is_sga_without_the_word_general():
     item = "selling general and administrative"
     found = find_operand(Item(item, 2021), LIB.items[item], [page])
     assert found is not None and found.value == 13_025e6
+
+
+def test_share_repurchases_are_the_cash_flow_statements_purchases_of_common_stock():
+    """'How much did X spend on share repurchases' is the cash-flow row 'Purchases of common stock for
+    treasury', summed over the years asked, as spent (positive)."""
+    q = "How much did Tarn spend on share repurchases in total over fiscal 2020 to fiscal 2022, in USD millions?"
+    assert show(plan(q, LIB).node) == \
+        "((share repurchases 2020 + share repurchases 2021) + share repurchases 2022)"
+    page = SourcePage("s", 48, "(In millions)\n| | Fiscal 2022 | Fiscal 2021 | Fiscal 2020 |\n|---|---|---|---|\n"
+                               "| Purchases of common stock for treasury | (876.8) | (301.4) | (3.4) |\n", True)
+    found = find_operand(Item("share repurchases", 2021), LIB.items["share repurchases"], [page])
+    assert found is not None and found.value == pytest.approx(301.4e6)
