@@ -49,6 +49,8 @@ def formula(question: str) -> str | None:
     ("What were Globex's domestic streaming revenues in 2016?", "domestic streaming"),  # lower-case words before
     ("international DVD net sales in 2016", "international dvd"),  # the item name the part with the region
     ("What were Globex's international net sales in 2016?", "international"),
+    ("What were Globex's Canadian operations total revenue in fiscal 2021?", "canadian operations"),  # adjective
+    ("What were Globex's Premier Services total revenues net of interest expense in 2022?", "premier services"),
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part
@@ -180,6 +182,9 @@ def test_a_segments_figures_are_answered_from_the_ingested_segment_note(answerer
                           "Answer in percent.", "number")
     assert rec.value == pytest.approx(100 * 540 / 760, rel=1e-3)
     assert {o["part"] for o in rec.computation["operands"]} == {"avionics", ""}
+    rec = answerer.answer("What were Halvorsen Instruments Avionics segment net sales in FY2022, in USD millions?",
+                          "number")  # the company without its possessive: still the segment's owner
+    assert rec.value == pytest.approx(4210.0) and rec.computation["operands"][0]["part"] == "avionics"
 
 
 @pytest.mark.slow
@@ -231,3 +236,17 @@ def test_a_parts_row_the_library_does_not_know_is_read_as_printed(question, valu
     assert found is not None and isinstance(found.node, Item) and found.node.part == "marine systems"
     op = find_operand(found.node, LIB.items.get(found.node.name), [SourcePage("s", 43, OWN_TABLE, False)])
     assert op is not None and op.value == value
+
+
+@pytest.mark.parametrize("question, written, part", [
+    ("What were Tarn Consumer segment operating revenues in 2022?", ("Tarn",), "consumer"),
+    ("What was Tarn Holdings Aeronautics segment net sales in 2021?", ("Tarn Holdings", "Tarn"), "aeronautics"),
+    ("What were Tarn's Consumer segment revenues in 2022?", ("Tarn",), "consumer"),  # already its owner
+    ("Did Tarn Communications report a loss in 2022?", ("Tarn",), ""),  # the company's longer name, no part
+])
+def test_the_company_written_before_a_part_without_a_possessive_owns_it(question, written, part):
+    """'Tarn Consumer segment': the routed company (as the question writes it) owns the part, which is
+    'consumer', not 'tarn consumer' (no filing prints that)."""
+    from rag_assets.answer.question.parts import owned_parts
+
+    assert read_part(owned_parts(question, written, LIB), LIB)[0] == part

@@ -68,6 +68,19 @@ def _noun_run(text: str, end: int, library: Library) -> int:
     return end
 
 
+def owned_parts(question: str, written: tuple[str, ...], library: Library) -> str:
+    """``question`` with the company (as ``written``) made the owner of a part it names without a possessive
+    ('Verizon Consumer segment' -> "Verizon's Consumer segment"), so the part is 'consumer', not 'verizon
+    consumer'; any other writing of the company is left as it is ('Verizon Communications reported')."""
+    if not library.part_nouns:
+        return question
+    noun = rf"(?:{_alternation(library.part_nouns)})s?\b"
+    for name in written:
+        pattern = rf"(?<![\w&]){re.escape(name)}(?=\s+{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*\s+{noun})"
+        question = re.sub(pattern, f"{name}'s", question, count=1)
+    return question
+
+
 def _capital_run(text: str, start: int, end: int, library: Library) -> tuple[int, int]:
     """The run of capitalized words around a region's name in ``text`` (the printed name the region is part of:
     'Other International Operations', 'United States Operations'), not past a company's possessive, a figure
@@ -127,7 +140,7 @@ def _starts_named(after: str, library: Library) -> bool:
     does a name that more nouns continue ('Common equity Tier 1 capital ratio' is one printed ratio, not the
     'equity' of a part named 'Common')."""
     words = fold(after).split()
-    for k in range(min(5, len(words)), 0, -1):
+    for k in range(min(7, len(words)), 0, -1):
         run = " ".join(words[:k])
         named = library.metric_is(run) or any(run in spec.names or run in spec.labels
                                               for spec in library.items.values())

@@ -16,6 +16,7 @@ from rag_assets.answer.routing.filing_routes import FilingRoutes
 from rag_assets.answer.routing.filings import Filing
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.period import asks_latest_year, with_latest_year
+from rag_assets.answer.question.parts import owned_parts
 from rag_assets.answer.question.planning import QuestionPlan, plan_question
 from rag_assets.answer.readers.names_reader import read_names
 from rag_assets.answer.evidence.numbers import NA
@@ -119,6 +120,7 @@ class Answerer:
         take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
         asked = with_latest_year(question, self.filing_routes.period_year(route)) if asks_latest_year(question) \
             else question  # 'the most recent fiscal year': the routed report's
+        asked = owned_parts(asked, route.written, default_library())  # 'Verizon Consumer segment': Verizon's
         plan = self.plan(asked, kind)
         rec.plan = plan.to_dict()
         rec.llm_calls += len(plan.model_calls)
