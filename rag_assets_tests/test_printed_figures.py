@@ -288,3 +288,24 @@ def test_share_repurchases_are_the_cash_flow_statements_purchases_of_common_stoc
                                "| Purchases of common stock for treasury | (876.8) | (301.4) | (3.4) |\n", True)
     found = find_operand(Item("share repurchases", 2021), LIB.items["share repurchases"], [page])
     assert found is not None and found.value == pytest.approx(301.4e6)
+
+
+SHARES_OF_REVENUE = ("Net Operating Revenues by Operating Segment\n\nInformation about our net operating revenues by "
+                     "operating segment as a percentage of Company net operating revenues is as follows:\n\n"
+                     "| Year Ended December 31, | 2024 | | 2023 | |\n|---|---|---|---|---|\n"
+                     "| Northern Region | | 20.7 % | | 16.8 % |\n| Southern Region | 11.2 | | 8.9 | |\n"
+                     "| Total | 100.0% | | 100.0 % | |\n")
+MIXED = ("Loans by type, in dollars and as a percentage of the total:\n\n| | 2024 | % | 2023 | % |\n|---|---|---|---|---|\n"
+         "| Recreation | 41,966 | 66% | 39,000 | 64% |\n| Home improvement | 11,340 | 18 | 10,200 | 17 |\n")
+
+
+def test_a_table_in_percent_of_a_whole_prints_no_amount_though_only_its_first_row_says_percent():
+    """'as a percentage of Company net operating revenues': the Southern Region's bare '11.2' is 11.2 % of the
+    whole, never 11.2 million of revenue; a table of amounts and their shares keeps its amounts."""
+    rows = {c.label: c for c in page_candidates(SHARES_OF_REVENUE, "k", 51)}
+    assert all(f.percent for f in rows["Southern Region"].figures)
+    found = find_operand(Item("revenue", 2024, part="southern region"), LIB.items["revenue"],
+                         [SourcePage("k", 51, SHARES_OF_REVENUE, False)])
+    assert found is None
+    rows = {c.label: c for c in page_candidates(MIXED, "m", 41)}
+    assert [f.percent for f in rows["Home improvement"].figures] == [False, False, False, False]

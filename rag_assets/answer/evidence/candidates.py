@@ -14,7 +14,7 @@ from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
 from rag_assets.answer.evidence.quarter_columns import lone_year, quarter_columns
 from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, cells_of, column_pattern,
                                                       durations, heading_of, trailing_header)
-from rag_assets.answer.evidence.units import declared_scale, unscaled_label
+from rag_assets.answer.evidence.units import declared_scale, in_percent, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
 
@@ -165,7 +165,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, where)), mult, words,
                              total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
                              names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else names_at))
-    return out
+    return in_percent(out, caption)
 
 
 def _heading_kind(heading: str) -> str:

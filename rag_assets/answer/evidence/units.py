@@ -4,6 +4,7 @@ page prints, and what a question asks for (a currency, a percentage, a count).""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rag_assets.answer.question.unit import CURRENCY_CODES
 _CUR = rf"(?:us\$|a\$|c\$|hk\$|s\$|[$€£¥]|\b(?:{CURRENCY_CODES}))"
@@ -94,3 +95,18 @@ def unscaled_label(label: str, figures: tuple[float, ...] = ()) -> bool:
     if m.group(0).lower() == "margin" and not UNSCALED_LABEL_RE.search(label[:m.start()] + label[m.end():]):
         return not any(abs(v) > 100 for v in figures)
     return True
+
+
+# 'net operating revenues by operating segment as a percentage of Company net operating revenues': every figure
+PERCENT_TABLE_RE = re.compile(r"(?<!\band\s)\bas\s+an?\s+(?:percent(?:age)?|%)\s+of\b(?![^.]*\b(?:dollars|amounts?)\b)",
+                              re.I)
+
+
+def in_percent(rows: list, caption: str) -> list:
+    """The rows of a table its caption says is in percent of a whole, whose first row prints its '%' (the others
+    bare) and no figure of which passes 100 or prints a currency: every figure a percent."""
+    figures = [f for c in rows for f in c.figures]
+    if not rows or not PERCENT_TABLE_RE.search(caption[-200:]) or not all(f.percent for f in rows[0].figures) or \
+            any(abs(f.value) > 100 or re.search(r"[$€£¥]", f.written) for f in figures):
+        return rows
+    return [replace(c, figures=tuple(replace(f, percent=True) for f in c.figures)) for c in rows]
