@@ -309,3 +309,15 @@ def test_a_table_in_percent_of_a_whole_prints_no_amount_though_only_its_first_ro
     assert found is None
     rows = {c.label: c for c in page_candidates(MIXED, "m", 41)}
     assert [f.percent for f in rows["Home improvement"].figures] == [False, False, False, False]
+
+
+def test_dividends_per_share_are_an_item_read_unscaled_and_asked_in_cents():
+    """'Dividends per share $ 2.04' under a statement in millions is 2.04 dollars a share: 204 cents."""
+    q = "What was Tarn's fiscal 2022 dividend per share, in cents?"
+    found = plan(q, LIB)
+    assert show(found.node) == "dividends per share 2022" and asked_unit(q).amount(2.04) == pytest.approx(204)
+    page = SourcePage("s", 44, "(In Millions, Except per Share Data)\n| | Fiscal 2022 | Fiscal 2021 |\n|---|---|---|\n"
+                               "| Net earnings | 2,707.3 | 2,339.8 |\n| Earnings per share — diluted | $ 4.42 | $ 3.78 |\n"
+                               "| Dividends per share | $ 2.04 | $ 2.02 |\n", True)
+    operand = find_operand(Item("dividends per share", 2022), LIB.items["dividends per share"], [page])
+    assert operand is not None and operand.value == pytest.approx(2.04)
