@@ -43,6 +43,12 @@ FRAMES = (
             "What was Globex's research and development in 2022?"),
            ("How much did Initech pay in dividends during fiscal 2019? Answer in USD millions.",
             "What was Initech's dividends during fiscal 2019? Answer in USD millions."))),
+    Frame("how much did X contribute to Y",
+          re.compile(r"^how\s+much\s+(?:cash\s+|money\s+)?did\s+(?P<x>[^?.]+?)\s+contribute\s+to\s+(?:its\s+|their\s+|the\s+)?"
+                     r"(?P<y>[^?.]+?)(?=\s+(?:in|for|during|over|at|as\s+of|between|from)\b|[,?.]|$)", re.I),
+          "What was {x}'s contributions to {y}",
+          (("How much cash did Globex contribute to its pension plans in 2021?",
+            "What was Globex's contributions to pension plans in 2021?"),)),
     Frame("what Y did X record",
           re.compile(rf"^what\s+(?!(?:was|were|is|are|did|does|do|share|proportion|percentage|portion|fraction|part|"
                      rf"amount|percent)\b)(?P<y>[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),
