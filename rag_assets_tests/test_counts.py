@@ -159,3 +159,13 @@ def test_a_headcount_row_counts_employees_at_the_latest_date_of_the_year_and_a_n
                           pages, default_lexicon(), year=2024, counted="employees")
     assert reading.value == 300_066 and reading.candidate.page_index == 2
     assert counted_in("Excluded 5,132 individuals who became employees in July.", "employees") == []
+
+
+def test_a_count_a_sentence_prints_is_read_before_a_table_rows():
+    """'approximately 152,700 employees worldwide' in the business section is the count; the table of employees
+    and full-time positions further on is read only where no sentence prints one."""
+    pages = [Page("s", 6, "Item 1. BUSINESS\n\nGeneral Globex and its subsidiaries have approximately 152,700 "
+                          "employees worldwide engaged in research.\n"),
+             Page("s", 10, "Employees\n\n| | 2022 | 2021 |\n|---|---|---|\n| Employees | 155,800 | 144,300 |\n")]
+    assert [c.figures[0].written for c in count_candidates(pages, "employees", 2022)] == ["152,700"]
+    assert [c.figures[0].written for c in count_candidates(pages[1:], "employees", 2022)] == ["155,800"]

@@ -104,7 +104,8 @@ def _of_year(cand: Candidate, written: list[str], year: int | None) -> Candidate
 def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     """The sentences of ``pages`` (best-ranked first) that print a count of ``noun``, each with that figure
     only, none about the future ('we expect to open 25 warehouses'); of the asked ``year`` when any sentence
-    names it (a sentence naming other years only is another year's)."""
+    names it (a sentence naming other years only is another year's). Where no sentence counts it, the table rows
+    that do ('Headcount')."""
     head, after_head = noun_parts(noun)
     if not head:
         return []
@@ -124,7 +125,7 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
                     if (one := _of_year(cand, before, year)) is not None:
                         found.append(one)
     if year is None:
-        return found + rows
+        return found or rows
     dated = [c for c in found if str(year) in YEAR_IN_RE.findall(c.label)]
     undated = [c for c in found if not YEAR_IN_RE.findall(c.label)]
-    return dated + rows or undated
+    return dated or undated or rows  # a row counts only where no sentence does
