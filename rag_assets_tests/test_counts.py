@@ -169,3 +169,16 @@ def test_a_count_a_sentence_prints_is_read_before_a_table_rows():
              Page("s", 10, "Employees\n\n| | 2022 | 2021 |\n|---|---|---|\n| Employees | 155,800 | 144,300 |\n")]
     assert [c.figures[0].written for c in count_candidates(pages, "employees", 2022)] == ["152,700"]
     assert [c.figures[0].written for c in count_candidates(pages[1:], "employees", 2022)] == ["155,800"]
+
+
+def test_a_count_of_shares_repurchased_is_never_the_amount_spent_on_them():
+    """'How many shares did X repurchase' counts shares; 'how much did X spend on share repurchases' is the
+    cash-flow amount."""
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import plan_question
+
+    lib = default_library()
+    counted = plan_question("How many shares of common stock did Globex repurchase in 2022, in millions?", "number", lib)
+    assert counted.counted == "shares" and counted.metric is None
+    spent = plan_question("How much did Globex spend on share repurchases in 2022, in USD millions?", "number", lib)
+    assert spent.formula == "share repurchases 2022"

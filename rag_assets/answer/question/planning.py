@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from rag_assets.answer.question.formulas import items_of, show
+from rag_assets.answer.question.formulas import items_of, money, show
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
@@ -62,6 +62,9 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     if kind == "number":
         out.counted = counted_noun(text)
         out.metric = plan(question, library)
+        if out.counted and out.metric is not None and money(out.metric.node) and \
+                all(i.name in library.items for i in items_of(out.metric.node)):
+            out.metric = None  # 'how many shares did X repurchase' counts shares: never the amount spent on them
         if out.metric is None and llm is not None and period.target is not None and not asks_part(text):
             from rag_assets.answer.question.model_plan import model_plan
 
