@@ -59,12 +59,17 @@ _ABOUT = r"(?:(?:approximately|about|around|roughly|nearly|some|over|more\s+than
 _COUNT = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:\s+(?:thousand|million))?)(?![\d,]*\s*%)"
 
 
+def _count_names(want: str) -> tuple[str, ...]:
+    """The names a filing counts ``want`` (singular) by: its plural, 'number of' it, and the other nouns of it
+    (``NAMED_BEFORE``: 'workforce', 'headcount')."""
+    return (f"{want}s", f"number of {want}s", *NAMED_BEFORE.get(want, ()))
+
+
 def named_before(sentence: str, head: str) -> list[str]:
     """The counts a sentence prints after the counted noun and a verb ('Total workforce level at December 31,
     2018 was approximately 153,000', 'the number of employees totaled 9,800', 'total workforce was approximately
     156,000 and 142,000'): the figures as printed, in order."""
-    want = _singular(head.lower())
-    nouns = (f"{want}s", f"number\s+of\s+{want}s", *NAMED_BEFORE.get(want, ()))
+    nouns = (re.escape(n).replace(r"\ ", r"\s+") for n in _count_names(_singular(head.lower())))
     m = re.search(rf"\b(?:{'|'.join(nouns)})\b[^.;]{{0,60}}?\b(?:was|were|totall?ed|numbered|stood\s+at|reached|of)\s+"
                   rf"{_ABOUT}{_COUNT}(?:\s+and\s+{_COUNT})?", sentence, re.I)
     if m is None or YEAR_IN_RE.fullmatch(m.group(1)):
@@ -77,8 +82,7 @@ def row_count(cand: Candidate, head: str, year: int | None) -> Candidate | None:
     of ``year`` at the year's end: its year's column, else its latest quarter's column of the year (a balance
     as of the latest date the report prints for the year); None for another row or no such figure."""
     want = _singular(head.lower())
-    names = {f"{want}s", f"total {want}s", f"number of {want}s", f"total number of {want}s",
-             *NAMED_BEFORE.get(want, ())}
+    names = {*_count_names(want), f"total {want}s", f"total number of {want}s"}
     label = re.sub(r"\s*\(.*$|[^\w\s]", "", cand.label.lower()).strip()
     if cand.source != "row" or label not in names or year is None:
         return None
