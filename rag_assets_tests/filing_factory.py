@@ -82,6 +82,33 @@ def write_10k(path: Path, company: str, year: int, figures: dict[str, dict[int, 
     return path
 
 
+def write_release(path: Path, company: str, year: int, figures: dict[str, tuple[float, float, float, float]]) -> Path:
+    """A fourth-quarter earnings release of ``company`` for fiscal ``year``: a cover line, then one table whose
+    columns are the fourth quarter's and the full year's ('Fourth Quarter' over '2024 2023', 'Full Year' over
+    '2024 2023'). ``figures``: row label -> (quarter this year, quarter last year, year, last year), in millions."""
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(40, H - 70, f"{company} Reports Fourth-Quarter and Full-Year {year} Results")
+    c.setFont("Helvetica", 10)
+    c.drawString(40, H - 95, f"{company} today announced results for the fourth quarter and the full year {year}.")
+    c.setFont("Helvetica-Bold", 9)
+    c.drawString(300, H - 130, "Fourth Quarter")
+    c.drawString(470, H - 130, "Full Year")
+    c.drawString(40, H - 148, "(In millions)")
+    for x, y in zip((330, 410, 490, 570), (year, year - 1, year, year - 1)):
+        c.drawRightString(x, H - 148, str(y))
+    c.setFont("Helvetica", 9)
+    y = H - 166
+    for label, values in figures.items():
+        c.drawString(40, y, label)
+        for x, v in zip((330, 410, 490, 570), values):
+            c.drawRightString(x, y, _fmt(v))
+        y -= 15
+    c.showPage()
+    c.save()
+    return path
+
+
 def answerer_over_10k(root: Path, company: str, year: int, figures: dict[str, dict[int, float]],
                       segments: dict[str, dict[str, dict[int, float]]] | None = None):
     """An answerer (no model) over one synthetic 10-K written into ``root``'s inbox and ingested by the real

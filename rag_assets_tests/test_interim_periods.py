@@ -25,7 +25,7 @@ LIB = default_library()
     ("free cash flow for the nine months ended September 30, 2022", 3, 9),
     ("revenue year to date through the second quarter of 2023", 2, 6),  # the year to date of a quarter named
     ("revenue for the year to date", None, TO_DATE),
-    ("provision for credit losses in the quarter ended June 30, 2023", None, 3),  # the quarter's columns
+    ("provision for credit losses in the quarter ended June 30, 2023", 2, 3),  # the calendar quarter it closes
     ("revenue in fiscal 2023", None, 0),
     ("revenue in H2 2023", None, 0),  # no column prints a second half: not a period Python reads
 ])
@@ -392,3 +392,20 @@ def test_a_balance_at_a_quarters_end_is_never_read_from_a_table_of_average_balan
     found = find_operand(item, None, pages, quarters={"q": 2})
     assert found is not None and (found.value, found.page_index) == (2_398_900e6, 97)
     assert find_operand(item, None, [SourcePage("q", 57, AVERAGE_BALANCES, False)], quarters={"q": 2}) is None
+
+
+@pytest.mark.parametrize("text, years, quarter, months", [
+    # a 52/53-week year that ends in the first days of January is the year before's, as its columns print it
+    ("Globex's net earnings for the fiscal year ended January 3, 2027", (2026,), None, 0),
+    ("Globex's sales for the fiscal quarter ended January 3, 2027", (2026,), 4, 3),
+    ("the change in net earnings from the fiscal year ended January 4, 2026 to the fiscal year ended January 3, "
+     "2027", (2025, 2026), None, 0),
+    ("Globex's net earnings for the three months ended July 4, 2027", (2027,), 2, 3),  # the second quarter's end
+    ("revenue for the quarter ended September 30, 2026", (2026,), 3, 3),
+    ("revenue for the fiscal year ended May 31, 2026", (2026,), None, 0),  # unchanged: a date late in its month
+    ("revenue for the quarter ended August 31, 2026", (2026,), None, 3),  # no calendar quarter: not guessed
+    ("total assets as of January 2, 2027", (2026,), None, 0),
+])
+def test_a_period_named_by_its_end_date_is_the_fiscal_year_and_quarter_it_closes(text, years, quarter, months):
+    period = asked_period(text)
+    assert (period.years, period.quarter, period.months) == (years, quarter, months)

@@ -33,8 +33,9 @@ def label_head(label: str) -> str:
 def folded_label(label: str) -> str:
     """A row label folded for comparison with the library's labels, its note reference ('(Note 8)') and whose
     shareholders it is ('attributable to 3M common shareholders') and the loss it may be ('Earnings (loss) per
-    share') left out."""
-    plain = re.sub(r"\(\s*note\s*\d+\s*\)|\((?:loss|losses|deficit)\)", " ", label, flags=re.I)
+    share') and an aside in brackets that prints figures ('Dividends (per share - $1.48, $1.40 and $1.32 in 2017,
+    2016 and 2015, respectively)' is the dividends' row, not a per-share one) left out."""
+    plain = re.sub(r"\(\s*note\s*\d+\s*\)|\((?:loss|losses|deficit)\)|\([^()]*\d[^()]*\)", " ", label, flags=re.I)
     return ATTRIBUTABLE_RE.sub(" ", fold(plain)).strip()
 
 

@@ -70,6 +70,8 @@ class AskedPeriod:
     # the columns asked: 3 a quarter, 6 a half year, 9 nine months, TO_DATE; 0 the fiscal year; 12 the fiscal year's
     # columns of a quarter's document
     months: int = 0
+    # each quarter named with its year, in the order written ('from 1Q23 to 2Q23': (2023, 1), (2023, 2))
+    points: tuple[tuple[int, int], ...] = ()
 
     @property
     def target(self) -> int | None:
@@ -110,6 +112,41 @@ DOCUMENT_QUARTER_RE = re.compile(rf"\b(?:Q[1-4]|(?:{'|'.join(ORDINAL)})[\s-]+(?:
 FULL_YEAR_RE = re.compile(r"\bfull[\s-]+(?:fiscal[\s-]+)?year\b|\b(?:twelve|12)[\s-]+months\b", re.I)
 
 
+QUARTER_OF_YEAR_RE = re.compile(rf"{Q_ASKED_RE.pattern}\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?({YEAR})(?![\w])", re.I)
+
+
+MONTH_NUMBERS = {m: n for n, names in enumerate(("jan january", "feb february", "mar march", "apr april", "may",
+                                                  "jun june", "jul july", "aug august", "sep sept september",
+                                                  "oct october", "nov november", "dec december"), 1)
+                 for m in names.split()}
+DATE_RE = re.compile(rf"\b({'|'.join(sorted(MONTH_NUMBERS, key=len, reverse=True))})\.?\s+(\d{{1,2}}),?\s+({YEAR})\b",
+                     re.I)
+LAST_DAYS = 7  # a period ending in the first week of a month ends the month before (52/53-week fiscal calendars)
+ENDED_DATE_RE = re.compile(rf"{QUARTER_ENDED_RE.pattern}\s+({DATE_RE.pattern})", re.I)
+
+
+def _month_end(m: re.Match) -> tuple[int, int]:
+    """The (year, month) a date of ``DATE_RE`` closes: 'January 1, 2023' closes December 2022 (a 52/53-week year
+    that ends in the first days of January is the year before's), 'July 2, 2023' closes June 2023."""
+    year, month = int(m.group(3)), MONTH_NUMBERS[m.group(1).lower()]
+    if int(m.group(2)) <= LAST_DAYS:
+        year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+    return year, month
+
+
+def _calendar_quarter(ended: re.Match | None) -> int | None:
+    """The quarter 'the quarter ended <date>' names when it closes a calendar quarter ('July 2, 2023': the
+    second); None for another month (a fiscal year that ends in May numbers its quarters otherwise)."""
+    month = _month_end(DATE_RE.search(ended.group(0)))[1] if ended else 0
+    return month // 3 if month % 3 == 0 and month else None
+
+
+def _dated_years(text: str) -> str:
+    """``text`` with each date's year written as the year its period closes ('the fiscal year ended January 1,
+    2023' -> '... January 1, 2022': fiscal 2022); only the years are read from it."""
+    return DATE_RE.sub(lambda m: f"{m.group(1)} {m.group(2)}, {_month_end(m)[0]}", text)
+
+
 def _quarter(q: re.Match) -> int:
     """The quarter a match of ``Q_ASKED_RE`` names ('Q2', 'second quarter')."""
     return int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]
@@ -124,6 +161,8 @@ def asked_period(question: str) -> AskedPeriod:
     document = DOCUMENT_QUARTER_RE.search(text) if FULL_YEAR_RE.search(text) else None
     if document:  # the full year's columns of the quarter's document: routed to it, read in 12 months
         text = DOCUMENT_QUARTER_RE.sub(lambda m: f"{m.group(1)} ", text)
+    ended = ENDED_DATE_RE.search(text)  # 'the quarter ended July 2, 2023': a calendar quarter, the second
+    text = _dated_years(text)
     years: list[int] = []
     for m in SPAN_RE.finditer(text):
         a, b = int(m.group(2)), int(m.group(3))
@@ -131,7 +170,7 @@ def asked_period(question: str) -> AskedPeriod:
             years += range(a, b + 1)
     years = _window(text) + years + [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
     q = Q_ASKED_RE.search(text)
-    quarter = _quarter(q) if q else None
+    quarter = _quarter(q) if q else _calendar_quarter(ended)
     part_year = PART_YEAR_RE.search(text) is not None
     months = 6 if HALF_RE.search(text) else 9 if NINE_RE.search(text) else TO_DATE if TO_DATE_RE.search(text) \
         else 3 if quarter and not part_year or QUARTER_ENDED_RE.search(text) else 0
@@ -141,4 +180,7 @@ def asked_period(question: str) -> AskedPeriod:
         months = 3 * quarter
     if document:
         quarter, months = _quarter(Q_ASKED_RE.search(document.group(0))), 12
-    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months)
+    points = tuple(dict.fromkeys((int(m.group(3)), _quarter(m)) for m in QUARTER_OF_YEAR_RE.finditer(text)))
+    if points and months == 3 and not document:  # the latest quarter named is read in its own filing
+        quarter = max(points)[1]
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months, points)

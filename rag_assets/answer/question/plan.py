@@ -87,7 +87,19 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         return None
     if found is None or dimension_problem(found.node, question):
         return None
-    return replace(found, node=of_months(as_written(found.node, text, library), period.months, period.quarter or 0))
+    node = of_months(as_written(found.node, text, library), period.months, period.quarter or 0)
+    return replace(found, node=at_quarters(node, period))
+
+
+def at_quarters(node: Node, period: AskedPeriod) -> Node:
+    """``node`` of two periods with each item read in the quarter the question names for it: the earlier year's
+    items in the earlier quarter named ('the change from 1Q23 to 2Q23': 2023's first quarter, not 2022's). Unchanged
+    unless two quarters are named and the items are of two years."""
+    points, years = sorted(period.points), sorted({i.year for i in items_of(node)})
+    if period.months != 3 or len(points) != 2 or len(years) != 2:
+        return node
+    at = dict(zip(years, points))
+    return substitute(node, {i: replace(i, year=at[i.year][0], quarter=at[i.year][1]) for i in items_of(node)})
 
 
 def as_written(node: Node, question: str, library: Library) -> Node:

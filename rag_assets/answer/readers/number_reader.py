@@ -13,6 +13,7 @@ from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.operands import names_any
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
+from rag_assets.answer.question.period import FULL_YEAR_RE
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
 from rag_assets.llm.prompts import build_messages
@@ -34,9 +35,16 @@ class NumberReading:
     written: str = ""  # the figure read, as printed
 
 
+def without_full_year(query: str) -> str:
+    """``query`` without the words that say the period is the whole year: 'full-year adjusted EPS' names the row
+    'Adjusted EPS'."""
+    return FULL_YEAR_RE.sub(" ", query)
+
+
 def metric_text(query: str) -> str:
-    """The metric a question asks for: its retrieval query without the asked currency ('(in USD)')."""
-    return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", query))
+    """The metric a question asks for: its retrieval query without the asked currency ('(in USD)') and the words
+    of a full year (``without_full_year``)."""
+    return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", without_full_year(query)))
 
 
 def names_the_part(cand: Candidate, part: str) -> bool:
@@ -64,6 +72,20 @@ def _of_quarter(fig, cand: Candidate, quarter: tuple[int, int] | None) -> bool:
     return fig.period == str(quarter[0]) and fig.quarter == quarter[1]
 
 
+def _of_months(fig, cand: Candidate, months: int) -> bool:
+    """``fig`` may be of the length of period asked: any figure when the row's columns are all of one length,
+    else only those of the months asked (a year, 0: its twelve-month columns, never the fourth quarter's beside
+    them in an earnings release; a quarter, 3: never the six months' beside it)."""
+    lengths = {f.months for f in cand.figures}
+    if cand.source != "row" or len(lengths) < 2:
+        return True
+    if months in (0, 12):
+        return fig.months in (0, 12) if lengths & {0, 12} and lengths - {0, 12} else True
+    if months < 0:
+        return 0 < fig.months < 12
+    return fig.months == months if months in lengths else True
+
+
 def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
               quarter: tuple[int, int] | None = None) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts
@@ -76,7 +98,8 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
     for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
         if part and not names_the_part(cand, part) or months and not of_months(cand, months):
             continue
-        figs = tuple(f for f in cand.figures if f.percent == want_percent and _of_quarter(f, cand, quarter))
+        figs = tuple(f for f in cand.figures if f.percent == want_percent and _of_quarter(f, cand, quarter)
+                     and _of_months(f, cand, months))
         if figs:
             cand.figures = figs
             out.append(cand)
@@ -203,23 +226,37 @@ def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, page
 
 
 def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, months: int,
-              quarter: tuple[int, int] | None) -> tuple[Candidate, Figure] | None:
+              quarter: tuple[int, int] | None, own_quarters: dict[str, int] | None = None,
+              template: frozenset[str] = frozenset()) -> tuple[Candidate, Figure] | None:
     """The figure Python reads without the model: the rows that print nearly every word of the metric
-    (``names_metric``) each hold one figure of the period asked, and all of them the same value (the best-ranked
-    row then); None when no row does, the rows disagree, or no year is asked."""
+    (``names_metric``), or exactly its words (``template`` words aside: 'Book value per share'), each hold one
+    figure of the period asked; of those, the rows adding the fewest words of their own ('Book value per share'
+    before 'Tangible book value per share'), when they all print the same value (the best-ranked row then); None
+    when no row does, they disagree, or no year is asked. ``own_quarters``: the quarter each interim filing
+    reports on, whose unnamed quarter columns are that quarter's."""
     if year is None:
         return None
+    want = {w for w in metric.own if not any(ch.isdigit() for ch in w)}
     picks = []
     for cand in cands:
-        if cand.source == "row" and names_metric(metric, cand.label):
-            figs = [f for f in cand.figures if _of_period(f, year, months, quarter)]
-            if len(figs) == 1:
-                picks.append((cand, figs[0]))
-    return picks[0] if picks and len({c.value_of(f) for c, f in picks}) == 1 else None
+        extra = set(tokenize(cand.label)) - want - template
+        if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra
+                                        and want <= set(tokenize(cand.label))):
+            continue
+        own = (own_quarters or {}).get(cand.sha1, 0)
+        figs = [f for f in cand.figures if _of_period(f, year, months, quarter, own)]
+        if len(figs) == 1:
+            picks.append((len(extra), cand, figs[0]))
+    fewest = [(c, f) for n, c, f in picks if n == min(p[0] for p in picks)]
+    return fewest[0] if fewest and len({c.value_of(f) for c, f in fewest}) == 1 else None
 
 
-def _of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | None) -> bool:
+def _of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | None, own_quarter: int = 0) -> bool:
+    """``fig`` is of the period asked: the quarter's column (a column naming it, or a three-month column of the
+    filing that reports on it: ``own_quarter``), else the year's column of the months asked."""
     if quarter:
+        if not fig.quarter and fig.months == 3 and own_quarter == quarter[1]:
+            return fig.period == str(quarter[0])
         return fig.period == str(quarter[0]) and fig.quarter == quarter[1]
     return fig.period == str(year) and (fig.months == months if months else fig.months in (0, 12) and not fig.quarter)
 
@@ -261,7 +298,8 @@ def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
-                count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None) -> NumberReading:
+                count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
+                own_quarters: dict[str, int] | None = None) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -270,7 +308,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     count question counts: a count printed beside it in ``count_pages`` (default ``pages``) is the answer when the
     sentences of the year print one (``evidence.counts``), and the model chooses among them when they print
     several; ``months``: a part of the year asked, which a candidate must print; ``quarter``: (year, quarter)
-    asked, read in the column naming it where a table names quarters."""
+    asked, read in the column naming it where a table names quarters (or, ``own_quarters``, in the three-month
+    column of a filing that reports on it)."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted):
         return _agreed_count(counts[:limit], counted)
@@ -281,7 +320,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
-    found = sure_pick(reading.candidates, MetricQuery.of(query, lexicon), year, months, quarter) if not counts else None
+    found = sure_pick(reading.candidates, MetricQuery.of(without_full_year(query), lexicon), year, months, quarter,
+                      own_quarters, lexicon.template_words if lexicon else frozenset()) if not counts else None
     if found is not None:
         reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
                              "period asked (Python): no model pick")
@@ -291,7 +331,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         return reading
     chosen, fig = found
     if not _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min,
-                    MetricQuery.of(query, lexicon)):
+                    MetricQuery.of(without_full_year(query), lexicon)):
         return reading
     reading.candidate, reading.percent, reading.written = chosen, fig.percent, fig.written
     reading.value = float(f"{chosen.value_of(fig):.12g}")

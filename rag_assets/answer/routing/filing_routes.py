@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from rag_assets.answer.routing.filings import (COVER_PAGES, LATER_FILING_YEARS, Filing, cover_names, cover_year,
-                                               covers, detect, select)
+from rag_assets.answer.routing.filings import (COVER_PAGES, LATER_FILING_YEARS, Filing, also_printing, cover_names,
+                                               cover_year, covers, detect, select)
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.wording import asks_expectation
 from rag_assets.answer.routing.listed import ListedSymbols
@@ -48,6 +48,14 @@ class FilingRoutes:
                 notes.append(f"{route.company}: {why} ({', '.join(f.label for f in chosen)})")
             out.append(replace(route, sha1s=tuple(f.sha1 for f in chosen)))
         return out
+
+    def also_printing(self, route: Route, question: str) -> Route | None:
+        """The route to the company's other filings that print the period ``question`` asks
+        (``filings.also_printing``): read when the chosen filings do not print the figure; None when there are
+        none."""
+        others = also_printing([self.filing(s) for s in self.router.by_name.get(route.company, ())],
+                               set(route.sha1s), asked_period(question))
+        return replace(route, sha1s=tuple(f.sha1 for f in others)) if others and route.sha1s else None
 
     def read_covers(self) -> bool:
         """Add the registrant's name and trading symbols every filing prints (``filings.cover_names``) to the

@@ -138,6 +138,22 @@ def select(filings: list[Filing], asked: AskedPeriod, forward: bool = False) -> 
     return filings, "no period named and no dated annual report: every filing"
 
 
+def also_printing(filings: list[Filing], chosen: set[str], asked: AskedPeriod) -> list[Filing]:
+    """The company's filings besides ``chosen`` that print the period asked too, read when the chosen ones do not
+    print the figure: for a fiscal year, that year's fourth-quarter interim filings (a fourth-quarter earnings
+    release prints the full year's columns beside the quarter's); for a quarter or a part of a year, that year's
+    annual report (its quarterly data) and the next year's interim filings of the same quarter (their
+    comparative columns)."""
+    target = asked.target
+    rest = [f for f in filings if f.sha1 not in chosen and f.year is not None]
+    if target is None or asked.months == 12:
+        return []
+    if asked.quarter:
+        return [f for f in rest if f.doc_type in ("annual", "") and f.year == target
+                or f.doc_type in ("quarterly", "earnings") and f.year == target + 1 and f.quarter == asked.quarter]
+    return [f for f in rest if f.doc_type in ("quarterly", "earnings") and f.year == target and f.quarter == 4]
+
+
 REGISTRANT_RE = re.compile(r"([^\n]{2,160})\n?\s*(?:##\s*)?\(\s*Exact\s+name\s+of\s+(?:the\s+)?registrant", re.I)
 FILE_NUMBER_RE = re.compile(r"^.*?commission\s+file\s+(?:number|no\.?)\s*:?\s*[\d-]+\s*", re.I)
 SYMBOL_RE = re.compile(r"\b(?:under|with)\s+the\s+(?:ticker\s+|trading\s+)?symbols?\s+[“\"'‘]?([A-Z]{2,5})\b")

@@ -24,7 +24,7 @@ from rag_assets.answer.readers.passage_reader import na_value, read_passages
 from rag_assets.answer.routing.question_text import retrieval_query, too_long
 from rag_assets.answer.readers.readings import take_boolean, take_computed, take_decided, take_names, take_retrieval
 from rag_assets.answer.service.number_reads import NumberReads
-from rag_assets.answer.readers.record import AnswerRecord, na_reason
+from rag_assets.answer.readers.record import AnswerRecord, answered, na_reason
 from rag_assets.answer.routing.router import Route
 from rag_assets.config import RunConfig
 from rag_assets.llm.clients import LLMClient
@@ -32,6 +32,11 @@ from rag_assets.llm.deadlines import deadline
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets.retrieval.rerank import NoReranker, Reranker
 from rag_assets.retrieval.search import RetrievedPage, Retriever, ScoredChunk, merge_pages
+
+
+# what an answer read in a company's other filings replaces in the record (``Answerer._read_route``)
+TAKEN_FROM_SECOND = ("value", "references", "retrieved_chunks", "ranked_pages", "pages_sent", "raw_output", "parsed",
+                     "grounded", "candidates", "evidence_ok", "computation", "plan", "index_versions", "sub_answers")
 
 
 class Answerer:
@@ -85,7 +90,7 @@ class Answerer:
             elif kind == "comparative" or len(routes) >= 2:
                 answer_comparative(self.cfg, self.llm, question, routes, rec, self._sub_question)
             else:
-                self._single(question, kind, routes[0], rec)
+                self._read_route(question, kind, routes[0], rec)
         except Exception as exc:  # one question's failure is recorded (an error, never an answer), not fatal
             rec.error = f"{type(exc).__name__}: {exc}"
         if rec.error:  # an error is never an answer: no value, no pages
@@ -109,6 +114,19 @@ class Answerer:
 
     # -- internals --------------------------------------------------------------------------------
 
+    def _read_route(self, question: str, kind: str, route: Route, rec: AnswerRecord, query: str | None = None
+                    ) -> None:
+        """``_single`` on the filings chosen; when they give no answer (N/A, or a yes/no False for want of
+        evidence), again on the company's other filings that print the period asked too (a year's figure only
+        its fourth-quarter earnings release prints: ``FilingRoutes.also_printing``): ``take_other_filings``."""
+        self._single(question, kind, route, rec, query)
+        other = None if rec.error or answered(rec.to_dict()) else self.filing_routes.also_printing(route, question)
+        if other is not None:
+            second = AnswerRecord(question_text=rec.question_text, kind=kind, config=rec.config)
+            self._single(question, kind, other, second, query)
+            labels = ", ".join(self.filing_routes.filing(s).label for s in other.sha1s)
+            take_other_filings(rec, second, other, labels)
+
     def _single(self, question: str, kind: str, route: Route, rec: AnswerRecord, query: str | None = None) -> None:
         """Answer ``question`` from ``route``'s report(s); ``query`` is what is searched and what quotes and
         figures must name (default: the question without its template tail and the company's name)."""
@@ -126,7 +144,7 @@ class Answerer:
         rec.llm_calls += len(plan.model_calls)
         computes = (plan.metric or plan.criterion) and not plan.quarter
         by_year = self.filing_routes.year_filings(route) if computes else {}  # other reports by the years they print
-        quarters = self.filing_routes.quarters(route, by_year) if plan.metric or plan.criterion else {}
+        quarters = self.filing_routes.quarters(route, by_year) if plan.metric or plan.criterion or plan.quarter else {}
         read = partial(self.numbers.operand, route)  # an operand no statement row prints
         if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year, quarters,
                                               read):
@@ -141,7 +159,7 @@ class Answerer:
             self._read_names(question, query, route, ranked, rec)
             return
         if kind == "number" and self.cfg.number_reader == "candidates":
-            self.numbers.question(question, query, route, ranked, rec, plan)
+            self.numbers.question(question, query, route, ranked, rec, plan, quarters)
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
 
@@ -167,7 +185,22 @@ class Answerer:
 
     def _sub_question(self, sub_q: str, route: Route, sub: AnswerRecord, query: str) -> None:
         """A comparison's number sub-question for one company (``answer.comparative``)."""
-        self._single(sub_q, "number", route, sub, query=query)
+        self._read_route(sub_q, "number", route, sub, query=query)
+
+
+def take_other_filings(rec: AnswerRecord, second: AnswerRecord, other: Route, labels: str) -> None:
+    """``second``, the answer read in the company's other filings of the period (``labels``), into ``rec`` when it
+    is one (its value, pages and what explains them); else why it is not, in ``rec``'s notes."""
+    rec.routed = [*rec.routed, *other.sha1s]
+    rec.llm_calls += second.llm_calls
+    if second.error or not answered(second.to_dict()):
+        why = second.error or na_reason(second.to_dict()) or "no answer"
+        rec.notes.append(f"{other.company}: not found in the other filings of the period either ({labels}: {why})")
+        return
+    notes = [*rec.notes, f"{other.company}: not found in the filings chosen; read in {labels}", *second.notes]
+    for name in TAKEN_FROM_SECOND:
+        setattr(rec, name, getattr(second, name))
+    rec.notes = notes
 
 
 def reads_statements(cfg, llm, kind: str, question: str) -> bool:

@@ -30,16 +30,17 @@ class NumberReads:
         self._dollars: dict[str, str] = {}  # report -> what a bare '$' means in it
 
     def question(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
-                 rec: AnswerRecord, plan: QuestionPlan) -> None:
+                 rec: AnswerRecord, plan: QuestionPlan, quarters: dict[str, int] | None = None) -> None:
         """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader); the
-        plan's part of the company, which every candidate must name, and what a count question counts."""
+        plan's part of the company, which every candidate must name, and what a count question counts;
+        ``quarters``: the quarter each interim filing of the route reports on."""
         pages = ranked[: self.cfg.number_pages]
         every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
         year = asked_period(question).target
         reading = read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
                               self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
                               part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
-                              quarter=(year, plan.quarter) if plan.quarter and year else None)
+                              quarter=(year, plan.quarter) if plan.quarter and year else None, own_quarters=quarters)
         read = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
                     question)
