@@ -560,3 +560,21 @@ def test_the_row_printing_exactly_the_metrics_words_is_read_without_the_model_in
     tangible = MetricQuery.of("What was tangible book value per share at the end of 2Q24?", lex)
     chosen, fig = sure_pick(cands, tangible, 2024, 3, (2024, 2), {"q": 2}, lex.template_words)
     assert (chosen.label, fig.written) == ("Tangible book value per share", "61.20")
+
+
+def test_a_count_of_shares_too_small_for_a_listed_company_is_in_its_tables_scale():
+    """'Diluted weighted average common shares outstanding 1,212.6' in a table 'in millions' counts 1.2 billion
+    shares (it was read as 1,212.6 shares and answered 0.0012 million); a count printed whole stays as printed,
+    and a per-share row never takes the scale."""
+    page = ("YEAR ENDED JUNE 30,\n\n| (Dollars in millions, except per share data) | 2025 | 2024 |\n|---|---|---|\n"
+            "| Net income | 3,050 | 2,870 |\n"
+            "| Diluted weighted average common shares outstanding | 1,212.6 | 1,240.3 |\n"
+            "| Shares outstanding at year end | 1,198,402,117 | 1,230,118,554 |\n"
+            "| Diluted earnings per common share | 2.52 | 2.31 |\n")
+    rows = {c.label: c for c in page_candidates(page, "n", 9)}
+    diluted = rows["Diluted weighted average common shares outstanding"]
+    assert diluted.value_of(diluted.figures[0]) == pytest.approx(1_212_600_000)
+    whole = rows["Shares outstanding at year end"]
+    assert whole.value_of(whole.figures[0]) == 1_198_402_117
+    eps = rows["Diluted earnings per common share"]
+    assert eps.value_of(eps.figures[0]) == 2.52

@@ -17,7 +17,7 @@ from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.plan import plan
 from rag_assets.answer.readers.number_reader import shortlist, without_full_year
-from rag_assets.answer.routing.filings import Filing, also_printing
+from rag_assets.answer.routing.filings import Filing, also_printing, select
 from rag_assets.answer.service.run import NoLLM, build_answerer
 from rag_assets.config import get_config
 from rag_assets.orchestration.definitions import ingestion_graph
@@ -44,6 +44,21 @@ def test_the_other_filings_that_print_the_period_asked():
     assert also_printing(filings, {"r"}, asked_period(
         "full-year 2024 revenue according to the Q4 2024 earnings release")) == []
     assert also_printing(filings, {"a"}, asked_period("revenue")) == []  # no period asked
+
+
+def test_a_date_on_an_annual_reports_cover_is_read_in_that_report():
+    """'Shares outstanding as of January 31, 2025' is printed on the cover of the FY2024 10-K, filed weeks after
+    the year's end: that report is read, not N/A for want of a 2025 filing; a date later in the year is not."""
+    annual = Filing("a", COMPANY, "annual", 2024)
+    filings = [annual, Filing("o", COMPANY, "annual", 2023)]
+    chosen, why = select(filings, asked_period("shares outstanding as of January 31, 2025"))
+    assert chosen == [annual] and "cover" in why
+    assert select(filings, asked_period("total debt as of June 30, 2025"))[0] == []  # no filing covers it
+    # a report of the year the date is in comes first (a fiscal year that ends on March 31)
+    later = Filing("l", COMPANY, "annual", 2025)
+    assert select(filings + [later], asked_period("total assets as of March 31, 2025"))[0] == [later]
+    # the year's end of a 52/53-week year is its own year's: read as FY2024, as before
+    assert select(filings, asked_period("total assets as of January 2, 2025"))[0] == [annual]
 
 
 @dataclass

@@ -86,11 +86,20 @@ def asks_percent(metric: str) -> bool:
     return bool(PERCENT_ASKED_RE.search(metric))
 
 
+SHARE_COUNT_RE = re.compile(r"\bshares\s+outstanding\b|\bweighted\s+average\s+(?:number|shares)\b", re.I)
+FEWEST_SHARES = 1e5  # no listed company has fewer shares: a smaller count of shares is printed in its table's scale
+
+
 def unscaled_label(label: str, figures: tuple[float, ...] = ()) -> bool:
     """A row of per-share amounts, percentages, ratios or counts: a table's scale never applies to it. A margin
-    row whose figures pass 100 is an amount ('Gross margin 5,063' in a table in millions), not a percentage."""
+    row whose figures pass 100 is an amount ('Gross margin 5,063' in a table in millions), not a percentage; a
+    count of shares below ``FEWEST_SHARES`` is in the table's scale ('Diluted weighted average common shares
+    outstanding 1,618.4' in a table in millions)."""
     m = UNSCALED_LABEL_RE.search(label)
     if m is None:
+        return False
+    if figures and SHARE_COUNT_RE.search(label) and max(abs(v) for v in figures) < FEWEST_SHARES and \
+            not UNSCALED_LABEL_RE.search(SHARE_COUNT_RE.sub(" ", label)):
         return False
     if m.group(0).lower() == "margin" and not UNSCALED_LABEL_RE.search(label[:m.start()] + label[m.end():]):
         return not any(abs(v) > 100 for v in figures)

@@ -72,6 +72,7 @@ class AskedPeriod:
     months: int = 0
     # each quarter named with its year, in the order written ('from 1Q23 to 2Q23': (2023, 1), (2023, 2))
     points: tuple[tuple[int, int], ...] = ()
+    as_of: tuple[int, int] | None = None  # the (year, month) of a date asked 'as of' ('as of January 31, 2023')
 
     @property
     def target(self) -> int | None:
@@ -122,6 +123,7 @@ MONTH_NUMBERS = {m: n for n, names in enumerate(("jan january", "feb february", 
 DATE_RE = re.compile(rf"\b({'|'.join(sorted(MONTH_NUMBERS, key=len, reverse=True))})\.?\s+(\d{{1,2}}),?\s+({YEAR})\b",
                      re.I)
 LAST_DAYS = 7  # a period ending in the first week of a month ends the month before (52/53-week fiscal calendars)
+AS_OF_DATE_RE = re.compile(rf"\b(?:as\s+of|at)\s+(?:the\s+close\s+of\s+business\s+(?:on\s+)?)?({DATE_RE.pattern})", re.I)
 ENDED_DATE_RE = re.compile(rf"{QUARTER_ENDED_RE.pattern}\s+({DATE_RE.pattern})", re.I)
 
 
@@ -162,6 +164,8 @@ def asked_period(question: str) -> AskedPeriod:
     if document:  # the full year's columns of the quarter's document: routed to it, read in 12 months
         text = DOCUMENT_QUARTER_RE.sub(lambda m: f"{m.group(1)} ", text)
     ended = ENDED_DATE_RE.search(text)  # 'the quarter ended July 2, 2023': a calendar quarter, the second
+    as_of = AS_OF_DATE_RE.search(text)
+    as_of = _month_end(DATE_RE.search(as_of.group(1))) if as_of else None
     text = _dated_years(text)
     years: list[int] = []
     for m in SPAN_RE.finditer(text):
@@ -183,4 +187,4 @@ def asked_period(question: str) -> AskedPeriod:
     points = tuple(dict.fromkeys((int(m.group(3)), _quarter(m)) for m in QUARTER_OF_YEAR_RE.finditer(text)))
     if points and months == 3 and not document:  # the latest quarter named is read in its own filing
         quarter = max(points)[1]
-    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months, points)
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months, points, as_of)

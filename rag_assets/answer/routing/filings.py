@@ -86,13 +86,22 @@ def covers(filing: Filing, asked: AskedPeriod, forward: bool = False) -> bool | 
     if filing.year is None or asked.target is None:
         return None
     target, year = asked.target, filing.year
-    if forward and target == year + 1:
+    if forward and target == year + 1 or filing.doc_type in ("annual", "") and on_cover(year, asked):
         return True
     if filing.doc_type in ("annual", ""):
         return year - LATER_FILING_YEARS <= target <= year
     if target == year and asked.quarter and filing.quarter:
         return asked.quarter <= filing.quarter
     return year - 1 <= target <= year
+
+
+COVER_MONTHS = 3  # an annual report is filed within three months of its year: its cover's dates are in them
+
+
+def on_cover(year: int, asked: AskedPeriod) -> bool:
+    """A date asked 'as of' falls in the first months after the fiscal ``year`` ends, when its annual report is
+    filed: the report's cover prints it ('shares outstanding as of January 31, 2023' in the 2022 10-K)."""
+    return asked.as_of is not None and asked.as_of[0] == year + 1 and asked.as_of[1] <= COVER_MONTHS
 
 
 def uncovered(filings: list[Filing], asked: AskedPeriod, forward: bool = False) -> bool:
@@ -123,6 +132,9 @@ def select(filings: list[Filing], asked: AskedPeriod, forward: bool = False) -> 
         same = [f for f in annual if f.year == target]
         if same:
             return same, f"the FY{target} annual report"
+        filed = [f for f in annual if f.year and on_cover(f.year, asked)]
+        if filed:
+            return filed, f"the FY{filed[0].year} annual report (its cover is dated after the year's end)"
         later = sorted((f for f in annual if f.year and target < f.year <= target + LATER_FILING_YEARS),
                        key=lambda f: f.year)
         if later:
