@@ -51,6 +51,10 @@ def formula(question: str) -> str | None:
     ("What were Globex's international net sales in 2016?", "international"),
     ("What were Globex's Canadian operations total revenue in fiscal 2021?", "canadian operations"),  # adjective
     ("What were Globex's Premier Services total revenues net of interest expense in 2022?", "premier services"),
+    ("What were Globex's Business segment operating revenues in 2022?", "business"),  # a name capitalized alone
+    ("operating revenues of the Business segment in 2022", "business"),
+    ("Globex's Orbital business segment operating profit", "orbital"),  # 'business' lower-case names none
+    ("What Segment had the largest revenue in 2021?", ""),  # a question's word capitalized names none
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part

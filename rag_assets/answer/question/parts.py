@@ -17,6 +17,11 @@ NOT_NAME_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all
                             "other", "reportable", "operating", "business", "that", "this", "these", "largest",
                             "smallest", "biggest", "main", "primary", "core", "new", "one", "two", "three", "per",
                             "did", "does", "was", "were", "is", "are", "by", "s"})
+# of ``NOT_NAME_WORDS``, those that open or qualify a question even capitalized; another one capitalized alone
+# before the part noun is the part's name ('Business segment', 'Operating segment' as a filing prints them)
+OPENING_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all", "any", "total", "our", "its",
+                           "their", "the", "a", "an", "this", "that", "these", "did", "does", "was", "were", "is",
+                           "are", "in", "for", "of", "by", "per", "s"})
 LEAD_RE = re.compile(r"(?:\b(?:of|for|from|in|at|by|within|across)\s+)?(?:\b(?:the|its|their)\s+)?$", re.I)
 
 
@@ -176,6 +181,8 @@ def _name(words: str) -> str:
     words = re.sub(r"['’]s?$", "", re.split(r"['’]s?\s+", words.strip())[-1])  # "Operations's": its possessive
     if re.match(r"Other\s+[A-Z]", words):  # 'Other International Operations': a name the filing prints
         return _run_name(words)
+    if re.fullmatch(r"[A-Z][a-z]+", words) and fold(words) not in OPENING_WORDS:  # "Verizon's Business segment"
+        return fold(words)
     kept = fold(words).split()
     while kept and kept[0] in NOT_NAME_WORDS:
         kept.pop(0)
