@@ -52,6 +52,10 @@ def test_the_number_beside_the_noun_is_the_count():
     assert counted_in("there were approximately 12,000 registered holders of record", "holders") == ["12,000"]
     assert counted_in("Severance for 1,200 of our employees cost $45 million", "employees") == []  # 'of our'
     assert counted_in("We spent $4 million on employees", "employees") == []  # an amount
+    # holders counted as the filing prints them: 'shareholders', 'stockholders' of record
+    assert counted_in("At January 31, 2025, there were 48,120 shareholders of record.", "holders") == ["48,120"]
+    assert counted_in("we had 3,305 stockholders of record", "holders") == ["3,305"]
+    assert counted_in("we had 3,305 nonemployee directors", "employees") == []  # a compound is no count of its head
 
 
 PAGES = [Page("s", 3, "Our business\n\nWe design pumps. Severance costs were $45 million in 2021.\n"),

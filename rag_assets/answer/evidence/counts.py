@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, page_blocks
-from rag_assets.answer.question.counts import COUNTED_AS, NAMED_BEFORE, WHOLE_COUNTS, noun_parts
+from rag_assets.answer.question.counts import COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, WHOLE_COUNTS, noun_parts
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
 # words that never stand between a count and its noun: '31, 2021, we had 73,300 employees' counts no '31'
@@ -40,7 +40,7 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
     out = []
     want = _singular(head.lower())
     verb, others = COUNTED_AS.get(want, ("", ()))
-    wants = {want, *others} if verb and re.search(verb, sentence, re.I) else {want}
+    wants = {want, *COMPOUND_NOUNS.get(want, ()), *(others if verb and re.search(verb, sentence, re.I) else ())}
     for m in TEXT_FIGURE_RE.finditer(sentence):
         if re.search(r"[$€£¥%]|percent", m.group(0), re.I):
             continue
