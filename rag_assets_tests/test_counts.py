@@ -56,6 +56,9 @@ def test_the_number_beside_the_noun_is_the_count():
     assert counted_in("At January 31, 2025, there were 48,120 shareholders of record.", "holders") == ["48,120"]
     assert counted_in("we had 3,305 stockholders of record", "holders") == ["3,305"]
     assert counted_in("we had 3,305 nonemployee directors", "employees") == []  # a compound is no count of its head
+    # a date's year before the count is no figure of a flattened row
+    assert counted_in("At January 31, 2025, 2,104,330,512 shares of the registrant's common stock were outstanding, "
+                      "after deducting 40,115,002 shares held in treasury.", "shares") == ["2,104,330,512", "40,115,002"]
 
 
 PAGES = [Page("s", 3, "Our business\n\nWe design pumps. Severance costs were $45 million in 2021.\n"),

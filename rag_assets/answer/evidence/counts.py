@@ -20,7 +20,9 @@ NOT_MODIFIERS = frozenset({"we", "had", "have", "ha", "has", "were", "wa", "was"
 # 20 years', 'we expect to open 25 new warehouses'
 FORWARD_RE = re.compile(r"\b(?:project(?:s|ed|ing)?|forecasts?|expects?|expected|anticipates?|anticipated|plans?\s+to|"
                         r"will|intends?\s+to|over\s+the\s+next|in\s+the\s+coming)\b", re.I)
-FIGURE_BEFORE_RE = re.compile(r"\d[\d,.]*\)?\s+$")  # a figure just before another: a flattened table row
+# a figure just before another: a flattened table row; a date's year before a comma is none ('At January 31, 2023,
+# 4,199,882,937 shares')
+FIGURE_BEFORE_RE = re.compile(r"(?<![\d,.])(?!(?:19|20)\d\d,\s+$)\d[\d,.]*\)?\s+$")
 YEAR_IN_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 
