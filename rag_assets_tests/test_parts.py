@@ -55,6 +55,8 @@ def formula(question: str) -> str | None:
     ("operating revenues of the Business segment in 2022", "business"),
     ("Globex's Orbital business segment operating profit", "orbital"),  # 'business' lower-case names none
     ("What Segment had the largest revenue in 2021?", ""),  # a question's word capitalized names none
+    ("the contribution profit of Globex's domestic DVD segment in 2015", "domestic dvd"),  # lower case, an acronym
+    ("What was Globex's VoIP segment revenue?", "voip"),
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part

@@ -11,6 +11,7 @@ import re
 from rag_assets.answer.question.metric_library import Library, fold
 
 NAME_WORD = r"(?:[A-Z][\w.&'’-]*|&)"
+LOWER_WORD = r"(?:[a-z][\w&-]*|[A-Z]{2,5}(?![\w'’]))"  # a word of a part named in lower case, or an acronym ('DVD')
 # words that open a question or qualify a part without naming it ('What segment', 'each segment', 'its largest')
 NOT_NAME_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all", "any", "total", "our", "its",
                             "their", "the", "a", "an", "in", "for", "of", "and", "company", "companys", "consolidated",
@@ -37,13 +38,13 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
     if not library.part_nouns:
         return "", text
     noun = rf"(?:{_alternation(library.part_nouns)})s?(?:['’]s?)?(?!\w)"
-    patterns = (rf"(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)\s+{noun}",
-                rf"(?:\b(?:the|its|their)|['’]s)\s+(?P<name>[a-z][\w&-]*(?:\s+[a-z][\w&-]*){{0,2}})\s+{noun}")
+    patterns = (rf"(?:\b(?:the|its|their)|['’]s)\s+(?P<name>{LOWER_WORD}(?:\s+{LOWER_WORD}){{0,2}})\s+{noun}",
+                rf"(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)\s+{noun}")
     for pattern in patterns:
         for m in re.finditer(pattern, text):
             name = _name(m.group("name"))
             if name:
-                return name, _without(text, m.start() + _owner_at(m.group("name")), m.end())
+                return name, _without(text, _owner_start(text, m), m.end())
     named = _owned_name(text, library)
     if named:
         return named
@@ -158,6 +159,16 @@ def _starts_named(after: str, library: Library) -> bool:
 CONTINUES_RE = re.compile(r"(?!(?:in|for|during|at|as|of|over|from|between|to|and|or|than|per|on|by|with|was|were|is|"
                           r"are|did|does|has|have|had|margin|margins|growth|change|increase|decrease|rate|share|"
                           r"percentage|percent|compared|versus|vs|ratio)$)[a-z]+$")
+
+
+def _owner_start(text: str, m: re.Match) -> int:
+    """Where the words naming a part matched by ``m`` begin with their owner: at the company's name when they
+    follow its possessive ("Netflix's domestic DVD segment"; 'EBIT of Nike's Greater China' -> "Nike's Greater
+    China"), else where the match starts."""
+    if re.match(r"['’]s\b", text[m.start():]):
+        owner = re.search(rf"{NAME_WORD}(?:\s+{NAME_WORD})*$", text[:m.start()])
+        return owner.start() if owner else m.start()
+    return m.start() + _owner_at(m.group("name"))
 
 
 def _owner_at(words: str) -> int:
