@@ -321,3 +321,32 @@ def test_dividends_per_share_are_an_item_read_unscaled_and_asked_in_cents():
                                "| Dividends per share | $ 2.04 | $ 2.02 |\n", True)
     operand = find_operand(Item("dividends per share", 2022), LIB.items["dividends per share"], [page])
     assert operand is not None and operand.value == pytest.approx(2.04)
+
+
+EQUITY_WITH_ASIDES = (
+    "CONSOLIDATED STATEMENTS OF CHANGES IN EQUITY\n\n(dollars in millions, except per share amounts)\n\n"
+    "| Years Ended December 31, | 2026 | 2025 | 2024 |\n|---|---|---|---|\n"
+    "| Net income | 7,120 | 6,840 | 6,505 |\n"
+    "| Dividends declared ($3.10, $2.95, $2.80 per share) | (4,210) | (4,050) | (3,870) |\n"
+    "| Dividends (per share - $1.21, $1.15 and $1.09 in 2026, 2025 and 2024, respectively) | (1,640) | (1,570) | "
+    "(1,495) |\n")
+
+
+def test_per_share_amounts_a_label_prints_in_brackets_are_a_row_of_their_own_and_the_total_keeps_its_scale():
+    """'Dividends declared ($3.10, $2.95, $2.80 per share)' prints the total in millions and the amounts per
+    share in its label: the total had been read as per share (4,210 dollars, unscaled) and as the dividends per
+    share asked."""
+    from rag_assets.answer.evidence.candidates import page_candidates
+
+    rows = {c.label: c for c in page_candidates(EQUITY_WITH_ASIDES, "e", 40)}
+    total = rows["Dividends declared ($3.10, $2.95, $2.80 per share)"]
+    assert total.value_of(total.figures[0]) == -4_210_000_000
+    declared = rows["Dividends declared per share"]
+    assert [(f.period, declared.value_of(f)) for f in declared.figures] == [("2026", 3.10), ("2025", 2.95),
+                                                                           ("2024", 2.80)]
+    named = rows["Dividends per share"]  # dated by the years the bracket names
+    assert [(f.period, f.value) for f in named.figures] == [("2026", 1.21), ("2025", 1.15), ("2024", 1.09)]
+    assert "Net income per share" not in rows
+    node = plan("What were Globex's dividends declared per share in 2026?", default_library()).node
+    spec = default_library().items["dividends per share"]
+    assert find_operand(node, spec, [SourcePage("e", 40, EQUITY_WITH_ASIDES, True)]).written == "$3.10"

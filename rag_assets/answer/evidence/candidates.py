@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from rag_assets.answer.evidence.asides import ASIDE_RE, per_share_aside
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
@@ -160,11 +161,12 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
             continue
         own = declared_scale(label) or cols.scale  # 'Sales (millions)': the row declares its own scale
         values = tuple(f.value for f in figs)
-        unscaled = unscaled_label(f"{_heading_kind(heading)} {label}", values)  # 'Per share:' / 'Diluted'
+        unscaled = unscaled_label(f"{_heading_kind(heading)} {ASIDE_RE.sub(' ', label)}", values)  # 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
         out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, where)), mult, words,
                              total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
                              names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else names_at))
+        out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
     return in_percent(out, caption)
 
 
