@@ -151,6 +151,8 @@ def test_units_asked():
     u = asked_unit("Answer in units of percents and round to one decimal place.")
     assert u.percent and u.decimals == 1 and u.ratio(0.05432) == 5.4
     assert asked_unit("What was the revenue (in USD)?").words == "full units"  # the ERC convention
+    assert asked_unit("How many cents of diluted earnings per share did Globex report?").scale == 0.01
+    assert asked_unit("How many cents per share did Globex pay?").scale == 1.0  # what is counted is not the unit
 
 
 def test_formula_language():

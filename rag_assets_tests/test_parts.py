@@ -57,6 +57,7 @@ def formula(question: str) -> str | None:
     ("What Segment had the largest revenue in 2021?", ""),  # a question's word capitalized names none
     ("the contribution profit of Globex's domestic DVD segment in 2015", "domestic dvd"),  # lower case, an acronym
     ("What was Globex's VoIP segment revenue?", "voip"),
+    ("Using the segment note, what is the Canadian Operations' total revenue?", "canadian operations"),  # its own 's
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part
@@ -256,3 +257,16 @@ def test_the_company_written_before_a_part_without_a_possessive_owns_it(question
     from rag_assets.answer.question.parts import owned_parts
 
     assert read_part(owned_parts(question, written, LIB), LIB)[0] == part
+
+
+def test_a_place_asked_by_its_name_is_the_part_a_filing_names_by_its_adjective():
+    """'Revenue in Canada' is the column or row 'Canadian Operations' (it had been N/A); 'Indiana' is not India."""
+    from rag_assets.answer.evidence.column_parts import part_column
+    from rag_assets.answer.evidence.operands import names_part
+
+    lines = ("United States Operations", "Canadian Operations", "Other International Operations Total")
+    assert part_column((), lines, "canada", 4) == 1
+    assert part_column((), lines, "canadian operations", 4) == 1
+    assert names_part("Canadian Operations", "canada") and names_part("European", "europe")
+    assert names_part("North American operations", "north america")
+    assert not names_part("Indiana", "india") and not names_part("Canadian dollar hedges", "canada")

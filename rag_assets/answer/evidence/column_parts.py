@@ -80,6 +80,7 @@ def part_column(names: tuple[str, ...], lines: tuple[str, ...], part: str, count
             folded = folded[1:]  # the row label's column heading ('(in millions)', 'Segment')
         hits = [i for i, n in enumerate(folded) if _is_part(n, wanted)]
         return hits[0] if hits and len(folded) == count else None
+    wanted = _as_printed(lines, wanted)
     runs = _runs(lines, wanted)
     for run in sorted(runs, key=len):  # one name a figure, the part's own line first
         at = _exact([fold(ln).split() for ln in run], wanted, count)
@@ -91,7 +92,16 @@ def part_column(names: tuple[str, ...], lines: tuple[str, ...], part: str, count
 
 def _is_part(tokens: list[str], wanted: list[str]) -> bool:
     tokens = [t for t in tokens if t not in {"segment", "segments"}]
-    return tokens == wanted or tokens[-len(wanted):] == wanted and tokens[0] in TOTAL_WORDS
+    return tokens == wanted or tokens[-len(wanted):] == wanted and tokens[0] in TOTAL_WORDS or \
+        adjective_of(" ".join(t for t in tokens if t != "operations"), " ".join(wanted))
+
+
+def adjective_of(words: str, place: str) -> bool:
+    """``words`` are the adjective of the place ``place`` names: 'canadian' of 'canada', 'chinese' of 'china',
+    'european' of 'europe', 'north american' of 'north america' (a column or row 'Canadian Operations' is the
+    part 'Canada')."""
+    stem = place[:-1] if place[-1:] in "aeiou" else place
+    return len(stem) >= 4 and words.startswith(stem) and words[len(stem):] in ("n", "an", "ian", "ean", "ese")
 
 
 def _runs(lines: tuple[str, ...], wanted: list[str]) -> list[tuple[str, ...]]:
@@ -109,6 +119,22 @@ def _runs(lines: tuple[str, ...], wanted: list[str]) -> list[tuple[str, ...]]:
                 out.append((" ".join(run),))  # a name broken across lines ('Display' / 'Technologies ...')
             start = end + 1
     return out
+
+
+def _as_printed(lines: tuple[str, ...], wanted: list[str]) -> list[str]:
+    """The part's name as the name lines print it: ``wanted``, or where only its adjective is printed, that
+    adjective with the 'operations' after it ('canada' -> 'canadian operations')."""
+    for line in lines:
+        tokens = fold(line).split()
+        if _find(tokens, wanted) is not None:
+            return wanted
+    for line in lines:
+        tokens = fold(line).split()
+        n = len(wanted)
+        for i in range(len(tokens) - n + 1):
+            if tokens[i:i + n - 1] == wanted[:-1] and adjective_of(tokens[i + n - 1], wanted[-1]):
+                return tokens[i:i + n + (tokens[i + n:i + n + 1] == ["operations"])]
+    return wanted
 
 
 def _find(tokens: list[str], wanted: list[str]) -> int | None:

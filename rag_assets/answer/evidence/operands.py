@@ -8,7 +8,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
-from rag_assets.answer.evidence.column_parts import part_column
+from rag_assets.answer.evidence.column_parts import adjective_of, part_column
 from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
                                              preference, printed_labels, stem, year_figure)
 from rag_assets.answer.question.formulas import Item, printed_ratio
@@ -203,7 +203,8 @@ def names_part(label: str, part: str) -> bool:
     folded = re.sub(r"^total\s+", "", folded)
     if 0 < len(tight := folded.replace(" ", "")) <= 4 and tight == part.replace(" ", ""):
         return True  # an abbreviation written with or without its dots: 'U.S.' is 'US'
-    return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded) >= 4)
+    return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded) >= 4 or
+                             adjective_of(re.sub(r"\s+operations$", "", folded), part))
 
 
 def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[str, ...], library_names=()) -> float:

@@ -49,6 +49,15 @@ FRAMES = (
           "What was {x}'s contributions to {y}",
           (("How much cash did Globex contribute to its pension plans in 2021?",
             "What was Globex's contributions to pension plans in 2021?"),)),
+    Frame("how much did X sell",
+          re.compile(r"^how\s+much\s+did\s+(?P<x>[^?.]+?)\s+sell\b(?P<y>[^?.]*?)(?=\s+(?:in|for|during|over|between|"
+                     r"from)\s+(?:the\s+)?(?:fiscal|FY|Q[1-4]|\d{4}|first|second|third|fourth|three|six|nine|twelve|"
+                     r"full|year|quarter|half)\b|[,?.]|$)", re.I),
+          "What was {x}'s sales{y}",
+          (("How much did Globex sell worldwide in the second quarter of 2023?",
+            "What was Globex's sales worldwide in the second quarter of 2023?"),
+           ("How much did Initech sell to customers in Japan in 2021?",
+            "What was Initech's sales to customers in Japan in 2021?"))),
     Frame("what Y did X record",
           re.compile(rf"^what\s+(?!(?:was|were|is|are|did|does|do|share|proportion|percentage|portion|fraction|part|"
                      rf"amount|percent)\b)(?P<y>[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),

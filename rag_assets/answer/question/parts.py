@@ -96,8 +96,9 @@ def _capital_run(text: str, start: int, end: int, library: Library) -> tuple[int
 
     while (m := re.search(r"(?:^|\s)([A-Z][\w.&-]*)\s+$", text[:start])) and name_word(m.group(1)):
         start = m.start(1)
-    while (m := re.match(r"\s+([A-Z][\w.&-]*)(?![\w'’])", text[end:])) and name_word(m.group(1)):
-        end += m.end(1)
+    while (m := re.match(r"\s+([A-Z][\w.&-]*s)['’](?!\w)|\s+([A-Z][\w.&-]*)(?![\w'’])", text[end:])) and \
+            name_word(m.group(1) or m.group(2)):
+        end += m.end()  # 'the Canadian Operations' total revenue': the part's own possessive ends it
     return start, end
 
 

@@ -19,6 +19,7 @@ ASKED_SCALE_RES = [
     re.compile(rf"\b{_SCALE}\s+of\s+(?:{_MONEY})", re.I),                     # millions of US dollars
     re.compile(rf"(?:{_MONEY})\s?(bn|mn|mln|mm|m|k)\b", re.I),                # USD bn, $m
     re.compile(r"\bin\s+(?:us\s+|u\.s\.\s+)?(cents)\b", re.I),                   # in cents, in US cents
+    re.compile(r"(?<=\bhow many )(cents)\s+of\b", re.I),                       # how many cents of EPS
     re.compile(rf"(?:{_MONEY})\s*,\s*{_SCALE}\b", re.I),                        # (USD, thousands)
     re.compile(r"\bin\s+(bn|mn|mln|mm)\b", re.I),                               # in bn USD, in mn
     re.compile(r"(?:\bin\s+|\$\s?|usd\s?)['’]?(000)s?\b", re.I),                # in $000s, in '000, USD 000
