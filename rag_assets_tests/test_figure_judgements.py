@@ -65,6 +65,9 @@ def test_a_criterion_of_every_year_holds_only_when_each_year_does(answerer):
     rec = answerer.answer(f"Did {COMPANY}'s revenue grow every year from FY2021 to FY2023?", "boolean")
     assert rec.value is False and rec.llm_calls == 0
     assert rec.computation["how"] == "a figure criterion (up) in each of 2 years"
+    for wording in ("post consecutive annual revenue increases", "grow its revenue in successive years"):
+        rec = answerer.answer(f"Did {COMPANY} {wording} from FY2021 through FY2023?", "boolean")
+        assert rec.value is False and rec.computation["how"] == "a figure criterion (up) in each of 2 years"
     rec = answerer.answer(f"Were {COMPANY}'s 'Sales of products' more than 70% of total revenues in each of FY2022 "
                           "and FY2023?", "boolean")
     assert rec.value is True and rec.llm_calls == 0  # 760 / 1,000 and 880 / 1,200

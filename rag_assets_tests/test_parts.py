@@ -270,3 +270,11 @@ def test_a_place_asked_by_its_name_is_the_part_a_filing_names_by_its_adjective()
     assert names_part("Canadian Operations", "canada") and names_part("European", "europe")
     assert names_part("North American operations", "north america")
     assert not names_part("Indiana", "india") and not names_part("Canadian dollar hedges", "canada")
+
+
+def test_a_ratio_asked_as_a_share_of_its_own_denominator_is_the_ratio():
+    """'the gross profit margin as a fraction of net sales' had been divided by revenue twice (2.2e-11)."""
+    assert formula("Express Globex's FY2022 gross profit margin as a fraction of net sales.") == \
+        "(gross profit 2022 / revenue 2022)"
+    assert formula("What was Globex's FY2022 gross profit as a fraction of net sales?") == \
+        "(gross profit 2022 / revenue 2022)"

@@ -108,7 +108,8 @@ def criterion(question: str, library: Library) -> Criterion | None:
 
 EACH_RE = re.compile(r"\b(?:each|every)\s+(?:single\s+)?(?:of\s+)?(?:the\s+)?(?:(?:fiscal\s+)?years?\b|(?:19|20)\d\d|fy|fiscal)|"
                      r"\b(?:in\s+)?all\s+(?:of\s+)?(?:the\s+)?(?:(?:two|three|four|five)\s+)?years\b|\bconsistently\b|"
-                     r"\byear\s+after\s+year\b|\b(?:each|every)\s+year\b", re.I)
+                     r"\byear\s+after\s+year\b|\b(?:each|every)\s+year\b|\bconsecutive\b|\bsuccessive\b|"
+                     r"\bwithout\s+interruption\b", re.I)
 
 
 def _each_year(found: Criterion, body: str, asked: AskedPeriod) -> Criterion:

@@ -58,6 +58,20 @@ FRAMES = (
             "What was Globex's sales worldwide in the second quarter of 2023?"),
            ("How much did Initech sell to customers in Japan in 2021?",
             "What was Initech's sales to customers in Japan in 2021?"))),
+    Frame("what percentage of X's Y did Z contribute",
+          re.compile(r"^what\s+(?P<share>percentage|percent|share|proportion|portion|fraction|part)\s+of\s+(?P<y>[^?.]+?)"
+                     r"\s+did\s+(?:the\s+|its\s+)?(?P<z>[^?.]+?)\s+(?:contribute|account\s+for|represent|make\s+up)\b",
+                     re.I),
+          "What {share} of {y} came from {z}",
+          (("What percentage of Globex's FY2021 total revenue did Cloud Services contribute?",
+            "What percentage of Globex's FY2021 total revenue came from Cloud Services?"),
+           ("What share of Initech's 2022 net sales did its Europe segment account for?",
+            "What share of Initech's 2022 net sales came from Europe segment?"))),
+    Frame("how many times did A cover B",
+          re.compile(r"^how\s+many\s+times\s+(?:did|does|do)\s+(?P<a>[^?.]+?)\s+cover\s+(?P<b>[^?.]+?)(?=[,?.]|$)", re.I),
+          "What was {a} divided by {b}",
+          (("How many times did Globex's 2022 operating income cover its interest expense?",
+            "What was Globex's 2022 operating income divided by its interest expense?"),)),
     Frame("what Y did X record",
           re.compile(rf"^what\s+(?!(?:was|were|is|are|did|does|do|share|proportion|percentage|portion|fraction|part|"
                      rf"amount|percent)\b)(?P<y>[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),
@@ -79,6 +93,14 @@ FRAMES = (
            ("What were the total deposits of Initech at the end of Q2 2023?",
             "What were Initech's total deposits at the end of Q2 2023?"),
            ("What is the FY2019 fixed asset turnover ratio for Globex?", "What is Globex's FY2019 fixed asset turnover ratio?"))),
+    Frame("what was Y at X",
+          re.compile(rf"^(?i:what)\s+(?P<v>(?i:was|were|is|are))\s+(?!(?i:the)\b)(?P<y>[^?.]+?)\s+(?i:at)\s+(?P<x>{_NAME})"
+                     rf"(?!['’])(?=\s+(?:in|for|during|at|as\s+of|over|from|between|on|through)\b|\s*[,?.]|\s*$)"),
+          "What {v} {x}'s {y}",
+          (("What were Cloud Services revenues at Globex for FY2022?",
+            "What were Globex's Cloud Services revenues for FY2022?"),
+           ("What were total deposits at Globex Bank at June 30, 2023?",
+            "What were Globex Bank's total deposits at June 30, 2023?"))),
 )
 # a period (and a part with it) written before the asking words: 'In Q4 2022, what was ...', 'For the fiscal year ending May
 # 31, 2019, what was ...'; moved after the figure it dates, before the question's first comma

@@ -87,8 +87,17 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         return None
     if found is None or dimension_problem(found.node, question):
         return None
-    node = of_months(as_written(found.node, text, library), period.months, period.quarter or 0)
+    node = of_months(as_written(_of_its_base(found.node), text, library), period.months, period.quarter or 0)
     return replace(found, node=at_quarters(node, period))
+
+
+def _of_its_base(node: Node) -> Node:
+    """A ratio asked as a share of its own denominator is the ratio: 'the gross profit margin as a fraction of net
+    sales' is gross profit / revenue, not that divided by revenue again."""
+    if isinstance(node, Op) and node.op == "/" and isinstance(node.left, Op) and node.left.op == "/" and \
+            node.left.right == node.right:
+        return node.left
+    return node
 
 
 def at_quarters(node: Node, period: AskedPeriod) -> Node:
