@@ -34,6 +34,10 @@ class Page:
     ("By how many percentage points did Globex's capital ratio change between 2021 and 2022?", "", ""),
     ("How many basis points did Globex's margin expand in 2022?", "", ""),
     ("How many thousands of employees did Globex have in 2021?", "employees", "employees"),  # a count in thousands
+    ("Report the number of Globex warehouses in operation at the end of 2021.", "warehouses", "warehouses"),
+    ("At year-end 2021, what was Globex's total warehouse count?", "warehouses", "warehouses"),  # 'X count'
+    ("What was Globex's employee count in 2021?", "employees", "employees"),
+    ("What was Globex's share count in 2021?", "", ""),  # shares are counted by their kind, never so
 ])
 def test_what_a_question_counts(question, noun, head):
     assert counted_noun(question) == noun and head_noun(noun) == head

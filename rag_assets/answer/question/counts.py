@@ -13,7 +13,8 @@ COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s
                         r"have|in|at|as|of|for|worked|work|operated|served|on)\b", re.I),
              re.compile(r"\b(?:total\s+)?number\s+of\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s+(?:did|does|do|were|was|"
                         r"are|is|had|has|have|in|at|as|of|for|that|which|employed|operated|on)\b", re.I),
-             re.compile(r"\b(?P<noun>headcount|workforce)\b", re.I))
+             re.compile(r"\b(?P<noun>headcount|workforce)\b", re.I),
+             re.compile(r"\b(?P<noun>(?!total\b|share\b|the\b)[a-z][\w-]*)\s+count\b"))  # 'warehouse count': warehouses
 NOUN_OF = {"headcount": "employees", "workforce": "employees"}
 SCALED_COUNT_RE = re.compile(r"\bhow\s+many\s+(?:thousand|million|billion)s?\s+of\s+", re.I)
 # other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
@@ -52,7 +53,8 @@ def counted_noun(question: str) -> str:
     for pattern in COUNT_RES:
         m = pattern.search(question)
         if m:
-            noun = fold(m.group("noun"))
+            written = re.sub(r"^(?:[A-Z][\w&.'’-]*\s+)+(?=[a-z])", "", m.group("noun"))  # 'Costco warehouses'
+            noun = fold(written) + ("s" if m.re is COUNT_RES[-1] and not written.endswith("s") else "")
             noun = NOUN_OF.get(noun, noun)
             if noun in PEOPLE_NOUNS and re.search(r"\bemploy", question, re.I):
                 noun = "employees"

@@ -72,6 +72,20 @@ FRAMES = (
           "What was {a} divided by {b}",
           (("How many times did Globex's 2022 operating income cover its interest expense?",
             "What was Globex's 2022 operating income divided by its interest expense?"),)),
+    Frame("did X sell more than",
+          re.compile(r"^did\s+(?P<x>[^?.]+?)\s+sell\s+more\b", re.I),
+          "Were {x}'s sales higher",
+          (("Did Globex sell more in FY2022 than in FY2020?", "Were Globex's sales higher in FY2022 than in FY2020?"),)),
+    Frame("did X sell less than",
+          re.compile(r"^did\s+(?P<x>[^?.]+?)\s+sell\s+less\b", re.I),
+          "Were {x}'s sales lower",
+          (("Did Globex sell less in 2023 than in 2022?", "Were Globex's sales lower in 2023 than in 2022?"),)),
+    Frame("X YEAR: Y",
+          re.compile(rf"^(?P<x>{_NAME})\s+(?P<p>(?:FY\s?)?(?:19|20)\d\d)\s*:\s*(?P<y>(?!(?:what|how|which|did|does|do|was|"
+                     rf"were|is|are|give|report|state|provide|calculate|compute)\b)[^?]+?)\s*\??$", re.I),
+          "What was {x}'s {y} in {p}?",
+          (("Globex 2019: operating income divided by net revenues?",
+            "What was Globex's operating income divided by net revenues in 2019?"),)),
     Frame("what Y did X record",
           re.compile(rf"^what\s+(?!(?:was|were|is|are|did|does|do|share|proportion|percentage|portion|fraction|part|"
                      rf"amount|percent)\b)(?P<y>[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),
@@ -104,13 +118,15 @@ FRAMES = (
 )
 # a period (and a part with it) written before the asking words: 'In Q4 2022, what was ...', 'For the fiscal year ending May
 # 31, 2019, what was ...'; moved after the figure it dates, before the question's first comma
-LEAD_RE = re.compile(rf"^(?P<lead>(?:in|for|during|over|as\s+of|at\s+the\s+end\s+of|at)\s+(?:[^,?.]|,\s*(?=\d{{4}})|"
+LEAD_RE = re.compile(rf"^(?P<lead>(?:in|for|during|over|as\s+of|at\s+the\s+end\s+of|at|compared\s+(?:with|to))\s+(?:[^,?.]|,\s*(?=\d{{4}})|"
                      rf"\.(?=\d))+?),\s+(?P<ask>{_ASKS}\b[^?]*?)(?P<end>\?|$)", re.I)
 LEAD_EXAMPLES = (
     ("In Q4 2022, what was Globex's Cloud segment sales, in USD millions?",
      "What was Globex's Cloud segment sales in Q4 2022, in USD millions?"),
     ("For the fiscal year ending May 31, 2019, what was Globex's revenue?",
      "What was Globex's revenue for the fiscal year ending May 31, 2019?"),
+    ("Compared with fiscal 2020, were Globex's fiscal 2022 net sales larger?",
+     "Were Globex's fiscal 2022 net sales larger compared with fiscal 2020?"),
 )
 
 
