@@ -109,6 +109,25 @@ def write_release(path: Path, company: str, year: int, figures: dict[str, tuple[
     return path
 
 
+def ingest_inbox(store) -> list:
+    """Every report of ``store``'s inbox ingested by the real pipeline (Dagster's ``materialize`` on an ephemeral
+    instance), each run checked to succeed; the reports found."""
+    import dagster as dg
+
+    from rag_assets.orchestration.definitions import ingestion_graph
+    from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource
+
+    found = store.scan_inbox()
+    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
+           "llm": LLMResource()}
+    with dg.instance_for_test() as instance:
+        instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in found])
+        for r in found:
+            assert dg.materialize(ingestion_graph(res), partition_key=r.sha1, instance=instance, resources=res).success
+    return found
+
+
 def answerer_over_10k(root: Path, company: str, year: int, figures: dict[str, dict[int, float]],
                       segments: dict[str, dict[str, dict[int, float]]] | None = None):
     """An answerer (no model) over one synthetic 10-K written into ``root``'s inbox and ingested by the real

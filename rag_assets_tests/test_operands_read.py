@@ -123,24 +123,14 @@ def samples_ingested(tmp_path_factory, sample_pdfs):
     """The sample reports ingested into one data root: (root, {company: sha1})."""
     import shutil
 
-    import dagster as dg
-
-    from rag_assets.orchestration.definitions import ingestion_graph
-    from rag_assets.orchestration.ingest_assets import reports_partitions
-    from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+    from rag_assets.orchestration.resources import ReportStore
+    from rag_assets_tests.filing_factory import ingest_inbox
 
     root = tmp_path_factory.mktemp("operands_data")
     (root / "pdfs").mkdir()
     for p in [*sample_pdfs, sample_pdfs[0].parent / "subset.csv"]:
         shutil.copy(p, root / "pdfs" / p.name)
-    store = ReportStore(data_root=str(root))
-    found = store.scan_inbox()
-    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
-           "llm": LLMResource()}
-    with dg.instance_for_test() as instance:
-        instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in found])
-        for r in found:
-            dg.materialize(ingestion_graph(res), partition_key=r.sha1, instance=instance, resources=res)
+    found = ingest_inbox(ReportStore(data_root=str(root)))
     return root, {r.company_name: r.sha1 for r in found}
 
 

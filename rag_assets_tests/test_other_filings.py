@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import dagster as dg
 import pytest
 
 from rag_assets.answer.evidence.candidates import MetricQuery
@@ -20,11 +19,9 @@ from rag_assets.answer.readers.number_reader import shortlist, without_full_year
 from rag_assets.answer.routing.filings import Filing, also_printing, select
 from rag_assets.answer.service.run import NoLLM, build_answerer
 from rag_assets.config import get_config
-from rag_assets.orchestration.definitions import ingestion_graph
-from rag_assets.orchestration.ingest_assets import reports_partitions
-from rag_assets.orchestration.resources import EmbedderResource, LLMResource, ParserResource, ReportStore
+from rag_assets.orchestration.resources import ReportStore
 from rag_assets.retrieval.query import default_lexicon
-from rag_assets_tests.filing_factory import write_10k, write_release
+from rag_assets_tests.filing_factory import ingest_inbox, write_10k, write_release
 
 COMPANY = "Harrow Quill"
 LIB = default_library()
@@ -128,13 +125,7 @@ def annual_and_release(tmp_path_factory):
         rows.append(f"{r.sha1},{COMPANY},{'HQ_2024Q4_EARNINGS' if release else 'HQ_2024_10K'},"
                     f"{'Earnings' if release else '10k'},2024")
     (inbox / "subset.csv").write_text("\n".join(rows) + "\n")
-    found = store.scan_inbox()
-    res = {"store": store, "parser": ParserResource(route="weight_free"), "embedder": EmbedderResource(),
-           "llm": LLMResource()}
-    with dg.instance_for_test() as instance:
-        instance.add_dynamic_partitions(reports_partitions.name, [r.sha1 for r in found])
-        for r in found:
-            assert dg.materialize(ingestion_graph(res), partition_key=r.sha1, instance=instance, resources=res).success
+    found = ingest_inbox(store)
     reports = store.indexed_reports()
     answerer = build_answerer(get_config("local"), root, reports, llm=NoLLM(), filings=store.filings(reports))
     return answerer, {("release" if "q4" in r.path else "annual"): r.sha1 for r in found}
