@@ -147,3 +147,17 @@ def test_a_figure_no_filing_of_the_period_prints_stays_na_and_says_where_it_was_
     rec = answerer.answer(f"What was {COMPANY}'s 2024 goodwill impairment, in USD millions?", "number")
     assert rec.value == "N/A" and rec.references == []
     assert any("not found in the other filings of the period either" in n for n in rec.notes)
+
+
+def test_an_answer_that_may_be_read_in_another_filing_is_reused_only_while_that_filing_is_unchanged(
+        annual_and_release):
+    """The answer's key holds every report it may read: the release too, whose figure answers when the annual
+    report prints none (the key had held the annual report only, so a re-ingested release left a stale answer)."""
+    from rag_assets.answer.service.fingerprint import answer_key
+    from rag_assets.answer.service.run import question_key
+
+    answerer, sha1 = annual_and_release
+    question = f"What was {COMPANY}'s 2024 research and development expense, in USD millions?"
+    assert answerer.filing_routes.reports_read(question) == [sha1["annual"], sha1["release"]]
+    annual_only = answer_key("fp", {sha1["annual"]: answerer.retriever.index(sha1["annual"]).versions()})
+    assert question_key(answerer, question, "fp") not in ("", annual_only)

@@ -57,6 +57,15 @@ class FilingRoutes:
                                set(route.sha1s), asked_period(question))
         return replace(route, sha1s=tuple(f.sha1 for f in others)) if others and route.sha1s else None
 
+    def reports_read(self, question: str) -> list[str]:
+        """Every report an answer to ``question`` may read: each route's filings, then the company's other
+        filings of the period, read when those give no answer (``also_printing``)."""
+        out = []
+        for route in self.routes(question):
+            other = self.also_printing(route, question)
+            out += [*route.sha1s, *(other.sha1s if other else ())]
+        return out
+
     def read_covers(self) -> bool:
         """Add the registrant's name and trading symbols every filing prints (``filings.cover_names``) to the
         router, once; True when that was done now."""

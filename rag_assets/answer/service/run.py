@@ -61,13 +61,14 @@ def build_reranker(cfg: RunConfig, llm, retriever: Retriever) -> Reranker:
 
 
 def question_key(answerer: Answerer, question: str, settings_fp: str) -> str:
-    """The fingerprint an answer to ``question`` gets now (settings, routed reports and their index versions);
-    '' when a routed report cannot be read (the question is answered again and fails clearly then)."""
+    """The fingerprint an answer to ``question`` gets now (settings, every report it may read and their index
+    versions: the routed filings and those read when they give no answer); '' when a report cannot be read (the
+    question is answered again and fails clearly then)."""
     if too_long(answerer.cfg, question):
         return ""
     try:
-        routed = [s for route in answerer.routes(question) for s in route.sha1s]
-        return answer_key(settings_fp, {s: answerer.retriever.index(s).versions() for s in routed})
+        read = answerer.filing_routes.reports_read(question)
+        return answer_key(settings_fp, {s: answerer.retriever.index(s).versions() for s in read})
     except Exception:  # noqa: BLE001 - a report that cannot be loaded is the answer's error, not the key's
         return ""
 
