@@ -161,3 +161,18 @@ def test_an_answer_that_may_be_read_in_another_filing_is_reused_only_while_that_
     assert answerer.filing_routes.reports_read(question) == [sha1["annual"], sha1["release"]]
     annual_only = answer_key("fp", {sha1["annual"]: answerer.retriever.index(sha1["annual"]).versions()})
     assert question_key(answerer, question, "fp") not in ("", annual_only)
+
+
+def test_the_model_calls_of_both_readings_are_counted_in_the_answer():
+    """What the reading in the other filings cost (calls and tokens) is added to the answer's, whether or not it
+    found the figure (its tokens had been dropped)."""
+    from rag_assets.answer.readers.record import AnswerRecord
+    from rag_assets.answer.routing.router import Route
+    from rag_assets.answer.service.answerer import take_other_filings
+
+    for value, expected in ((2480.0, 2480.0), ("N/A", "N/A")):
+        rec = AnswerRecord("q", "number", llm_calls=2, prompt_tokens=900, completion_tokens=40)
+        second = AnswerRecord("q", "number", value=value, llm_calls=1, prompt_tokens=500, completion_tokens=20,
+                              references=[{"pdf_sha1": "r", "page_index": 0}] if value != "N/A" else [])
+        take_other_filings(rec, second, Route(COMPANY, ("r",), 0), "release")
+        assert (rec.value, rec.llm_calls, rec.prompt_tokens, rec.completion_tokens) == (expected, 3, 1400, 60)

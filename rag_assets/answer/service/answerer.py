@@ -192,7 +192,8 @@ def take_other_filings(rec: AnswerRecord, second: AnswerRecord, other: Route, la
     """``second``, the answer read in the company's other filings of the period (``labels``), into ``rec`` when it
     is one (its value, pages and what explains them); else why it is not, in ``rec``'s notes."""
     rec.routed = [*rec.routed, *other.sha1s]
-    rec.llm_calls += second.llm_calls
+    for spent in ("llm_calls", "prompt_tokens", "completion_tokens"):  # both readings' model calls are the answer's
+        setattr(rec, spent, getattr(rec, spent) + getattr(second, spent))
     if second.error or not answered(second.to_dict()):
         why = second.error or na_reason(second.to_dict()) or "no answer"
         rec.notes.append(f"{other.company}: not found in the other filings of the period either ({labels}: {why})")
