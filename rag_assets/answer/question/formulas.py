@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from rag_assets.answer.question.metric_library import POSSESSIVE_RE, Library, fold
+from rag_assets.answer.question.period import MONTH_NUMBERS
 
 YEAR = r"(?:fy\s?)?((?:19|20)\d\d)"
 
@@ -152,8 +153,7 @@ ASIDE_RE = re.compile(r"\((?:from|using|as|in|i\.e\.|e\.g\.|see|taken|reported|e
                       r"cash[\s-]+flows?\s+statement|income\s+statement|balance\s+sheet|p&l(?:\s+statement)?)", re.I)
 SUM_RE = re.compile(r"\b(?:the\s+)?sum\s+of\s+(.+?)\s+and\s+(.+?)(?=$|[.,;)])", re.I)
 SPLIT_RE = re.compile(r"([()+*/^\u2212])")
-MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|"
-          "jun|jul|aug|sep|sept|oct|nov|dec")
+MONTHS = "|".join(MONTH_NUMBERS)  # a month as questions write it, in full or cut
 # Words that only say when (years, dates, year ends): an operand's words lose them from either end.
 PERIOD_WORD_RE = re.compile(rf"(?:fy\s?)?(?:19|20)\d\d|fy|fiscal|years?|year[\s-]?ends?|ends?|close|closing|"
                             rf"balances?|ended|ending|at|as|of|for|in|on|over|across|during|between|from|to|through|and|the|its|"

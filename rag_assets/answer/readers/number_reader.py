@@ -239,9 +239,9 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
     want = {w for w in metric.own if not any(ch.isdigit() for ch in w)}
     picks = []
     for cand in cands:
-        extra = set(tokenize(cand.label)) - want - template
-        if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra
-                                        and want <= set(tokenize(cand.label))):
+        printed = set(tokenize(cand.label))
+        extra = printed - want - template
+        if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
             continue
         own = (own_quarters or {}).get(cand.sha1, 0)
         figs = [f for f in cand.figures if _of_period(f, year, months, quarter, own)]

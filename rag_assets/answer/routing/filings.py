@@ -157,9 +157,9 @@ def also_printing(filings: list[Filing], chosen: set[str], asked: AskedPeriod) -
     annual report (its quarterly data) and the next year's interim filings of the same quarter (their
     comparative columns)."""
     target = asked.target
-    rest = [f for f in filings if f.sha1 not in chosen and f.year is not None]
     if target is None or asked.months == 12:
         return []
+    rest = [f for f in filings if f.sha1 not in chosen and f.year is not None]
     if asked.quarter:
         return [f for f in rest if f.doc_type in ("annual", "") and f.year == target
                 or f.doc_type in ("quarterly", "earnings") and f.year == target + 1 and f.quarter == asked.quarter]
