@@ -2,6 +2,7 @@
 copy (the default): close vectors under another name, each text's vector its own."""
 
 import logging
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -75,16 +76,50 @@ def test_the_int8_vectors_are_the_same_bytes_in_any_process():
     assert runs == {here}
 
 
-def test_an_int8_copy_that_fails_its_check_leaves_fp32_under_the_fp32_name(tmp_path, monkeypatch, caplog):
+def test_an_int8_copy_that_fails_its_check_leaves_fp32_and_is_not_rebuilt_by_the_next_process(
+        tmp_path, monkeypatch, caplog):
     """The failing side: a copy farther from fp32 than allowed is not cached; the embedder says so and runs
-    the fp32 graph, whose vectors carry the fp32 name."""
+    the fp32 graph, whose vectors carry the fp32 name. The refusal is remembered on this machine, so the next
+    embedder (each report's run makes one) does not quantize again (that took ~4 s and 60 MB a report)."""
     monkeypatch.setenv("RAG_ASSETS_MODELS", str(tmp_path))
     monkeypatch.setattr(onnx_graph, "INT8_MIN_COSINE", 1.01)  # no int8 copy is that close
     with caplog.at_level(logging.WARNING):
         e = MiniLMOnnxEmbedder()
     assert (e.graph, e.model_name) == ("fused", MiniLMOnnxEmbedder.FP32_NAME)
-    assert "fp32 graph" in caplog.text and "differs" in caplog.text
-    assert not list(tmp_path.joinpath("onnx").glob("*int8*")), "nothing half-written is cached"
+    assert "fp32 graph" in caplog.text and "int8 copy's vectors differ" in caplog.text
+    assert not list(tmp_path.joinpath("onnx").glob("*int8*.onnx")), "nothing half-written is cached"
+    (refused,) = tmp_path.joinpath("onnx").glob("*.refused")
+
+    import onnxruntime.quantization
+
+    def no_second_build(*args, **kwargs):
+        raise AssertionError("the refused copy was built again")
+
+    monkeypatch.setattr(onnxruntime.quantization, "quantize_dynamic", no_second_build)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        again = MiniLMOnnxEmbedder()
+    assert again.graph == "fused" and "refused before on this CPU" in caplog.text
+    refused.unlink()  # a removed refusal is tried again
+    with pytest.raises(AssertionError, match="built again"):
+        onnx_graph.int8_model_path(Path(e.model_path))
+
+
+def test_int8_sessions_side_by_side_give_the_bytes_of_one(tmp_path, monkeypatch):
+    """int8 runs one window a call, so each core runs a single-threaded session of its own; the vectors do not
+    depend on how many there are."""
+    monkeypatch.setenv("RAG_ASSETS_MODELS", str(tmp_path))
+    two, one = MiniLMOnnxEmbedder(threads=2), MiniLMOnnxEmbedder(threads=1)
+    assert (len(two.sessions), len(one.sessions)) == (2, 1)
+    assert np.array_equal(two.embed(TEXTS), one.embed(TEXTS))
+
+
+def test_the_int8_check_reads_real_language_of_every_window_length():
+    batches = onnx_graph.text_probe_batches()
+    lengths = {int(m.sum()) for b in batches for m in b["attention_mask"]}
+    assert lengths == {256, 131, 40, 7}
+    first = batches[0]["input_ids"][0]
+    assert first[0] == 101 and 102 in first and len({tuple(b["input_ids"][0][:8]) for b in batches}) == len(batches)
 
 
 def _lookup_model(path, table: np.ndarray) -> str:
@@ -130,7 +165,8 @@ def test_queued_runs_share_the_cores_and_the_cli_takes_them_all():
     assert default_resources({})["embedder"].threads == max(1, cores // 2)  # the queue's two runs at once
     alone = default_resources({}, runs_at_once=1)["embedder"]
     assert alone.threads == cores
-    assert alone.get().session.get_session_options().intra_op_num_threads == cores
+    sessions = alone.get().sessions  # int8: a single-threaded session per core
+    assert len(sessions) == cores and {s.get_session_options().intra_op_num_threads for s in sessions} == {1}
     assert default_resources({"RAG_ASSETS_EMBED_THREADS": "3"})["embedder"].threads == 3
     with pytest.raises(SettingsError, match="RAG_ASSETS_EMBED_THREADS"):
         default_resources({"RAG_ASSETS_EMBED_THREADS": "-1"})

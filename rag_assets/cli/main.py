@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     from rag_assets.answer.service.lineage import LineageBusy
 
     if args.cmd.startswith("bench") or args.cmd == "evaluate":  # figures are only comparable on one CPU kind
-        from rag_assets.tools.machine import machine_line
+        from rag_assets.storage.machine import machine_line
 
         print(machine_line(), flush=True)
     try:

@@ -11,6 +11,7 @@ import random
 import re
 import time
 from abc import ABC, abstractmethod
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -69,18 +70,24 @@ class MiniLMOnnxEmbedder(Embedder):
 
     def __init__(self, model_path: str | None = None, batch_size: int | None = None, threads: int | None = None,
                  graph: str = "int8"):
-        import onnxruntime as ort
-
         self.model_path, self.graph = self._graph(model_path, graph)
         self.model_name = self.INT8_NAME if self.graph == "int8" else self.FP32_NAME
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or os.cpu_count() or 1
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(self.model_path, sess_options=opts, providers=["CPUExecutionProvider"])
+        cores = threads or os.cpu_count() or 1
+        # int8 runs one window a call, too small to share among threads: one single-threaded session per core,
+        # side by side (1.4x on 2 AVX2 cores, the same bytes); fp32 batches share one session's threads
+        self.sessions = [self._session(1) for _ in range(cores)] if self.graph == "int8" else [self._session(cores)]
         self.batch_size = batch_size or (1 if self.graph == "int8" else 4)
         self.tok = tokenizer()
         self.cls_id = self.tok.token_to_id("[CLS]")
         self.sep_id = self.tok.token_to_id("[SEP]")
+
+    def _session(self, threads: int):
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        return ort.InferenceSession(self.model_path, sess_options=opts, providers=["CPUExecutionProvider"])
 
     @staticmethod
     def _graph(model_path: str | None, graph: str) -> tuple[str, str]:
@@ -122,19 +129,33 @@ class MiniLMOnnxEmbedder(Embedder):
             at = {t: i for i, t in enumerate(distinct)}
             return rows[[at[t] for t in texts]]
         windows, owner = self._windows(texts)
-        order = sorted(range(len(windows)), key=lambda k: len(windows[k]))
-        vecs = np.zeros((len(windows), self.dim), dtype=np.float32)
+        vecs = self._window_vectors(windows)
         weights = np.array([len(w) - 2 for w in windows], dtype=np.float32).clip(min=1)
-        for b in range(0, len(order), self.batch_size):
-            idx = order[b : b + self.batch_size]
-            ids, mask = padded([windows[k] for k in idx])
-            (hidden,) = self.session.run(
-                None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-            )
-            vecs[idx] = mean_pool(hidden, mask)
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         np.add.at(out, owner, normalize(vecs) * weights[:, None])
         return normalize(out)
+
+    def _window_vectors(self, windows: list[list[int]]) -> np.ndarray:
+        """Mean-pooled vectors of the windows, in batches of similar length dealt to the sessions in turn."""
+        order = sorted(range(len(windows)), key=lambda k: len(windows[k]))
+        batches = [order[b : b + self.batch_size] for b in range(0, len(order), self.batch_size)]
+        vecs = np.zeros((len(windows), self.dim), dtype=np.float32)
+
+        def run(worker: int) -> None:
+            session = self.sessions[worker]
+            for idx in batches[worker :: len(self.sessions)]:
+                ids, mask = padded([windows[k] for k in idx])
+                (hidden,) = session.run(
+                    None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+                )
+                vecs[idx] = mean_pool(hidden, mask)
+
+        if len(self.sessions) == 1:
+            run(0)
+        else:
+            with ThreadPoolExecutor(len(self.sessions)) as pool:
+                list(pool.map(run, range(len(self.sessions))))
+        return vecs
 
 
 def int8_or_fp32(fused_path: str) -> str:

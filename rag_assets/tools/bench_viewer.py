@@ -69,7 +69,7 @@ def summary(replies: list[Reply]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     from rag_assets.storage.paths import data_root
-    from rag_assets.tools.machine import machine_line
+    from rag_assets.storage.machine import machine_line
     from rag_assets.viewer.evidence import page_url
     from rag_assets.viewer.reports import catalog_reports
     from rag_assets.viewer.server import Viewer, serve
