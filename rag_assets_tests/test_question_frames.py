@@ -38,9 +38,23 @@ NUMBER_REWORDINGS = [
     ]),
     ("What is the FY2017 - FY2019 3 year average of capex as a % of revenue for Initech?", [
         "What is the fiscal year 2017 - fiscal year 2019 3 year average of capex as a % of revenue for Initech?",
+        "Compute the FY2017 - FY2019 3 year average of capex as a % of revenue for Initech.",  # 'as a %': a unit
     ]),
     ("What was Globex's total revenues in North America in fiscal 2021, in USD millions?", [
         "In North America in fiscal 2021, what was Globex's total revenues, in USD millions?",
+    ]),
+    # 'as of' a date is no definition ('compute X as F'); found by rewording questions as instructions
+    ("What is Initech's current ratio as of the end of FY2022?", [
+        "Compute Initech's current ratio as of the end of FY2022.",
+        "Calculate the current ratio of Initech as at the end of FY2022.",
+    ]),
+    # a question pasted with runs of spaces, a line break or a no-break space reads as typed
+    ("What was Globex's net PP&E at the end of FY2018, in USD bn?", [
+        "What was Globex's  net PP&E at the end of FY2018,  in  USD  bn?",
+        "What was Globex's net PP&E\nat the end of FY2018,\u00a0in USD bn? ",
+    ]),
+    ("Compute Globex's three-year mean of operating income as a percentage of net sales for FY19-FY21.", [
+        "Compute  Globex's  three-year  mean  of  operating  income  as  a  percentage  of  net  sales  for  FY19-FY21.",
     ]),
 ]
 
@@ -60,6 +74,9 @@ BOOLEAN_REWORDINGS = [
     ("Was Globex's net income in the second quarter of 2023 greater than that of the second quarter of 2022?", [
         "Did Globex's net income in the second quarter of 2023 exceed that of the second quarter of 2022?",
         "Was Globex's net income in the second quarter of 2023 above that of the second quarter of 2022?",
+    ]),
+    ("Did Globex's net income fall by more than half in FY2017 compared with FY2016?", [
+        "Did  Globex's  net  income  fall  by  more  than  half  in  FY2017  compared  with  FY2016?",
     ]),
 ]
 

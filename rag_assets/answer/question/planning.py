@@ -13,6 +13,7 @@ from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.plan import MetricPlan, asks_part, plan
+from rag_assets.answer.question.text import as_read
 from rag_assets.answer.question.unit import asked_unit
 from rag_assets.answer.question.wording import canonical
 
@@ -56,6 +57,7 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     """``question``'s plan: Python's reader, then (number questions naming a year and the whole company, ``llm``
     given) the model's plan checked by Python. A part of the company (a segment, a region, per share, adjusted)
     is never planned by the model either: the company's statements would give its total."""
+    question = as_read(question)
     text = canonical(question)
     period = asked_period(text)
     out = QuestionPlan(kind, period.years, period.quarter, period.months, asked_unit(question).words)

@@ -26,12 +26,14 @@ _END = (r"(?=\.\s|\.?\s*$|\?|;|,\s*(?:where|with)\b|"
         r"\s+(?:round(?:ed)?\s+to|to\s+(?:one|two|three|\d)\s+dec))")
 _F = rf"(?P<f>[^?;]+?){_END}"
 _NAME = r"(?P<name>(?:[^.?!:;=(),]|\([^()]*\)|,\s*(?=\d{4}))+?)"
-_NOT_A_UNIT = r"(?!an?\s+(?:%|percent|percentage|ratio|decimal|fraction|share|multiple|number)\b)"
+_NOT_A_UNIT = r"(?!an?\s+(?:%|(?:percent|percentage|ratio|decimal|fraction|share|multiple|number)\b))"  # '%' ends no word
+_NOT_A_DATE = r"(?!(?:of|at|reported|printed|stated|shown|disclosed|presented|per)\b)"  # 'compute X as of <date>'
 NAMED_RES = [
     re.compile(rf"{_NAME}\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed|measured)\s+as:?\s+{_F}", re.I),
     re.compile(rf"\bdefine\s+{_NAME}\s+as:?\s+{_F}", re.I),
     re.compile(rf"\b(?:with|where)\s+{_NAME}\s+(?:defined|calculated|computed|measured)\s+as:?\s+{_F}", re.I),
-    re.compile(rf"\b(?:compute|calculate|calculating|computing)\s+{_NAME}\s+as:?\s+{_NOT_A_UNIT}{_F}", re.I),
+    re.compile(rf"\b(?:compute|calculate|calculating|computing)\s+{_NAME}\s+as:?\s+{_NOT_A_UNIT}{_NOT_A_DATE}{_F}",
+               re.I),
     re.compile(rf"\b(?:where|with)\s+(?P<name>[^.?!:;=,()]{{1,60}}?)\s+(?:is|equals|being)\s+{_NOT_A_UNIT}{_F}",
                re.I),
     re.compile(r"(?P<name>[A-Za-z][^.?!:;=,()]{0,60}?)\s*=\s*(?P<f>[^=?;]+?)"

@@ -18,6 +18,7 @@ from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.period import asks_latest_year, with_latest_year
 from rag_assets.answer.question.parts import owned_parts
 from rag_assets.answer.question.planning import QuestionPlan, plan_question
+from rag_assets.answer.question.text import as_read
 from rag_assets.answer.readers.names_reader import read_names
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.readers.passage_reader import na_value, read_passages
@@ -69,7 +70,7 @@ class Answerer:
             rec.value = None
             return rec
         with deadline(self.cfg.question_deadline_s):
-            self._answer(question, kind, rec)
+            self._answer(as_read(question), kind, rec)
         rec.na_reason = na_reason({"value": rec.value, "error": rec.error, "notes": rec.notes,
                                    "references": rec.references})
         rec.seconds = round(time.perf_counter() - t0, 3)
