@@ -727,3 +727,27 @@ def test_a_signal_whose_interruption_was_dropped_interrupts_the_next_stage():
                 pass
         with latched_signals() as latch:  # nothing left: the next stage runs
             assert latch.signo is None
+
+
+def test_an_index_of_other_vectors_is_rebuilt_by_ingest(inbox, tmp_path, monkeypatch, capsys, caplog):
+    """Issue 46: reports indexed while this machine refused the int8 graph (fp32 vectors) stayed 'up to date'
+    to ingest once the graph was accepted, and their questions found no index of the int8 vectors. Ingest now
+    rebuilds the index of the vectors this machine's embedder makes, and only that stage."""
+    from rag_assets.index import onnx_graph
+    from rag_assets.index.embedding import MiniLMOnnxEmbedder
+
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    monkeypatch.setenv("RAG_ASSETS_MODELS", str(tmp_path / "models"))
+    monkeypatch.setattr(onnx_graph, "INT8_MIN_COSINE", 1.01)  # refused here: fp32 vectors
+    ingest(inbox, quiet=True)
+    paths = _store_report(inbox.parent, NORTHWIND.company)
+    assert paths.faiss_dir_for(MiniLMOnnxEmbedder.FP32_NAME).is_dir()
+    monkeypatch.setattr(onnx_graph, "INT8_MIN_COSINE", 0.97)
+    for refused in (tmp_path / "models").rglob("*.refused"):
+        refused.unlink()  # accepted now (as a newer check accepts it)
+    with caplog.at_level("WARNING"):
+        rows = ingest(inbox, quiet=True)
+    assert {r["status"] for r in rows} == {"ok"}
+    assert paths.faiss_dir_for(MiniLMOnnxEmbedder.INT8_NAME).is_dir()
+    assert "no index of the vectors the embedder makes here" in caplog.text
+    assert all(r["status"] == "up to date" for r in ingest(inbox, quiet=True))

@@ -171,6 +171,8 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     if new:
         instance.add_dynamic_partitions(reports_partitions.name, new)
     rows = []
+    # the embedder may make other vectors than those indexed (an int8 graph refused, then accepted, here)
+    vectors = resources["embedder"].get().model_name if "embedder" in resources else None
     tags = {SOURCE_TAG: "cli", PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname()}
     log_level = "INFO" if verbose else "CRITICAL"  # the run's own event log keeps every trace
     bar = tqdm(found, desc="reports", unit="report", disable=quiet)
@@ -178,7 +180,7 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
         try:
             for src in bar:
                 paths = store.paths(src.sha1)
-                todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths, src.partition)
+                todo = list(STAGES) if force else assets_to_rebuild(instance, defs, paths, src.partition, vectors)
                 row = _run_report(job, instance, src, todo, {**tags, "company": src.company_name}, log_level)
                 if row.pop("interrupted") or dropped_signal():  # (a signal whose interruption was dropped)
                     stop["signal"] = stop["signal"] or INTERRUPT

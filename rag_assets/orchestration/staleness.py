@@ -38,14 +38,16 @@ def dagster_stale(instance: dg.DagsterInstance, defs: dg.Definitions, partition:
 
 
 def assets_to_rebuild(instance: dg.DagsterInstance, defs: dg.Definitions, paths: ReportPaths,
-                      partition: str) -> list[str]:
+                      partition: str, vectors: str | None = None) -> list[str]:
     """What a run must materialize for ``paths``' partition, in stage order (empty: up to date): what Dagster
     marks stale or missing, and what the disk shows broken (files gone or changed since they were written,
-    index ids that disagree with the chunk table; leftovers of killed writers are cleared first), then
-    everything that reads them (their inputs change, and Dagster would mark them stale the moment the run
-    starts)."""
+    index ids that disagree with the chunk table, no index of ``vectors``, the name of the vectors this
+    machine's embedder makes; leftovers of killed writers are cleared first), then everything that reads them
+    (their inputs change, and Dagster would mark them stale the moment the run starts)."""
     stale = dagster_stale(instance, defs, partition)
     cleared, problems = check_partition_files(paths)
+    if vectors and paths.faiss_dir.exists() and not paths.faiss_dir_for(vectors).exists():
+        problems.setdefault("faiss_index", f"no index of the vectors the embedder makes here ({vectors})")
     for line in cleared:
         log.warning("%s: %s", paths.sha1[:8], line)
     for stage, problem in problems.items():
