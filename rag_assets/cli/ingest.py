@@ -153,23 +153,13 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
 
     from rag_assets.ingest.stages import STAGES
     from rag_assets.orchestration.definitions import build_definitions
-    from rag_assets.orchestration.ingest_assets import reports_partitions
     from rag_assets.orchestration.monitoring import report_up_to_date
-    from rag_assets.orchestration.partition_keys import migrate_partition_keys
     from rag_assets.orchestration.staleness import assets_to_rebuild
 
     defs = build_definitions(resources)
     job = defs.resolve_job_def("ingest_reports")
     instance = dg.DagsterInstance.get()
-    for line in mark_orphaned_runs(instance):
-        print(line)
-    if migrate_partition_keys(instance, store):  # an older instance's partitions: readable keys, not re-ingested
-        keys = store.partition_keys()
-        found = [replace(r, key=keys.get(r.sha1, r.key)) for r in found]  # scanned before the keys changed
-    known = set(instance.get_dynamic_partitions(reports_partitions.name))
-    new = [r.partition for r in found if r.partition not in known]
-    if new:
-        instance.add_dynamic_partitions(reports_partitions.name, new)
+    found = _registered(instance, store, found)
     rows = []
     # the embedder may make other vectors than those indexed (an int8 graph refused, then accepted, here)
     vectors = resources["embedder"].get().model_name if "embedder" in resources else None
@@ -196,6 +186,23 @@ def materialize_reports(found: list, resources: dict, store, force: bool = False
     if stop["signal"]:
         raise Interrupted(stop["signal"], len(found) - len(rows))
     return rows
+
+
+def _registered(instance, store, found: list) -> list:
+    """``found`` with every report a partition of the instance (runs a killed process left are marked failed)."""
+    from rag_assets.orchestration.ingest_assets import reports_partitions
+    from rag_assets.orchestration.partition_keys import migrate_partition_keys
+
+    for line in mark_orphaned_runs(instance):
+        print(line)
+    if migrate_partition_keys(instance, store):  # an older instance's partitions: readable keys, not re-ingested
+        keys = store.partition_keys()
+        found = [replace(r, key=keys.get(r.sha1, r.key)) for r in found]  # scanned before the keys changed
+    known = set(instance.get_dynamic_partitions(reports_partitions.name))
+    new = [r.partition for r in found if r.partition not in known]
+    if new:
+        instance.add_dynamic_partitions(reports_partitions.name, new)
+    return found
 
 
 class _BarPostfix(logging.Handler):
