@@ -43,6 +43,18 @@ NUMBER_REWORDINGS = [
     ("What was Globex's total revenues in North America in fiscal 2021, in USD millions?", [
         "In North America in fiscal 2021, what was Globex's total revenues, in USD millions?",
     ]),
+    # months written short before a year, as releases write them
+    ("What was Globex's revenue for the first nine months of 2023?", [
+        "What was Globex's 9M 2023 revenue?", "What was Globex's 9M23 revenue?",
+        "What was Globex's revenue in 9M FY2023?",
+    ]),
+    ("What was Globex's revenue for the first half of 2023?", [
+        "What was Globex's 1H23 revenue?", "What was Globex's H1'23 revenue?", "What was Globex's 6M 2023 revenue?",
+    ]),
+    # a period after 'for' is no company ('for FY2020, FY2021 and FY2022' had made 'FY2020' the owner)
+    ("What was Globex's total capital expenditure over FY2020-FY2022, in USD millions?", [
+        "What was the sum of Globex's capital expenditure for FY2020, FY2021 and FY2022, in USD millions?",
+    ]),
     # 'as of' a date is no definition ('compute X as F'); found by rewording questions as instructions
     ("What is Initech's current ratio as of the end of FY2022?", [
         "Compute Initech's current ratio as of the end of FY2022.",
@@ -98,6 +110,10 @@ def test_two_segments_compared_in_one_year_are_not_a_change_between_years():
     assert formula == "(revenue [gaming] 2019 - revenue [mobile] 2019)"
     # a comparison with something that is no period is never read as the year before
     assert _plan("Was Initech's 2019 net revenue higher than that of Globex?", "boolean")[-1] == ""
+
+
+def test_millions_of_dollars_are_no_nine_months():
+    assert _plan("Did Globex's revenue exceed $9M in 2023?", "boolean")[:3] == ((2023,), None, 0)
 
 
 def test_a_company_written_first_is_left_to_routing():

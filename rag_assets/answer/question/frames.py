@@ -15,8 +15,9 @@ _REPORTS = (r"(?:report|record|post|generate|earn|book|have|incur|recogni[sz]e|r
 _SPENDS = (r"(?:spend|pay|invest|earn|generate|record|report|book|incur|make|receive|collect|lose|return|"
            r"distribute|recogni[sz]e)\s+(?:on|in|for|as|from|through|via|to\s+shareholders\s+(?:as|in|through))")
 # a subject that is a name: capitalised words ('Johnson & Johnson', 'JPMorgan Chase & Co.'), never a period
-_NAME = (r"(?!(?:FY|Q[1-4]|H[12]|Fiscal|January|February|March|April|May|June|July|August|September|October|"
-         r"November|December)\b)[A-Z][\w&.\-]*(?:\s+(?:&\s+)?(?!(?:FY|Q[1-4])\b)[A-Z][\w&.\-]*)*")
+_NAME = (r"(?!(?:FY|Q[1-4]|H[12])(?:\d|\b)|(?:Fiscal|January|February|March|April|May|June|July|August|September|"
+         r"October|November|December)\b)[A-Z][\w&.\-]*(?:\s+(?:&\s+)?(?!(?:FY|Q[1-4])(?:\d|\b))[A-Z][\w&.\-]*)*")
+# (a period is no company: 'FY2020' as much as 'FY 2020')
 _ASKS = r"(?:what|how|which|give|report|state|provide|calculate|compute|find|determine|tell|list|was|were|is|are|did|does|do)"
 
 

@@ -13,6 +13,7 @@ from rag_assets.storage.covers import YEAR  # a fiscal year as reports and quest
 ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 TWO_DIGIT_FY_RE = re.compile(r"\b(FY|fiscal(?:\s+year)?)\s?['’]?(\d{2})(?!\d|[.,]\d|\s*%)", re.I)
 QUARTER_FIRST_RE = re.compile(r"\b([1-4])Q\s?['’]?(\d{2}|\d{4})\b", re.I)  # 2Q23, 2Q 2023
+PART_SHORT_RE = re.compile(r"\b([69]M|[12]H|H[12])\s?['’]?(\d{2})\b")  # 9M23, 1H23, H1'23: months before a two-digit year
 QUARTER_SHORT_RE = re.compile(r"\bQ([1-4])\s?(?:FY\s?)?['’](\d{2})\b|\bQ([1-4])\s?FY\s?(\d{2})\b", re.I)  # Q2'23, Q2 FY23
 _FISCAL = r"(?:FY\s?|fiscal\s+(?:year\s+)?)"
 SPAN_RE = re.compile(rf"(?<![\w.])({_FISCAL}?)({YEAR})\s*(?:-|–|—|to|through|thru)\s*{_FISCAL}?({YEAR})(?![\w])", re.I)
@@ -20,12 +21,16 @@ Q_ASKED_RE = re.compile(rf"\b(?:Q([1-4])|({'|'.join(ORDINAL)})[\s-]+(?:fiscal[\s
 YEAR_ASKED_RE = re.compile(rf"(?<![\w.])(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR})(?![\w])", re.I)
 MAX_SPAN = 10  # a span longer than this is read as its two ends
 APOSTROPHE_YEAR_RE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’]|\s*%)")  # "in '21"
+# months written short before a year, as releases write them ('9M 2023', '6M FY23', '9M23'; '$9M' is money)
+_SHORT_MONTHS = r"(?<![$€£\d.,]){n}M(?=\s*(?:FY\s?|fiscal\s+)?(?:(?:19|20)\d\d|\d\d)\b)"
 # a half year or a year to date: the annual columns do not answer it
 PART_YEAR_RE = re.compile(r"\b(?:H[12]|[12]H|(?:first|second|1st|2nd)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|"
-                          r"(?:six|6|nine|9)[\s-]+months?|year[\s-]+to[\s-]+date|YTD)\b", re.I)
+                          r"(?:six|6|nine|9)[\s-]+months?|year[\s-]+to[\s-]+date|YTD)\b|\b" + _SHORT_MONTHS.format(n="[69]"),
+                          re.I)
 # how many months a part of a year covers: its columns in interim filings ('Six months ended June 30')
-HALF_RE = re.compile(r"\b(?:H1|1H|(?:first|1st)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|(?:six|6)[\s-]+months?)\b", re.I)
-NINE_RE = re.compile(r"\b(?:nine|9)[\s-]+months?\b", re.I)
+HALF_RE = re.compile(r"\b(?:H1|1H|(?:first|1st)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|(?:six|6)[\s-]+months?)\b|\b"
+                     + _SHORT_MONTHS.format(n="6"), re.I)
+NINE_RE = re.compile(r"\b(?:nine|9)[\s-]+months?\b|\b" + _SHORT_MONTHS.format(n="9"), re.I)
 TO_DATE_RE = re.compile(r"\b(?:year[\s-]+to[\s-]+date|YTD)\b", re.I)
 QUARTER_ENDED_RE = re.compile(r"\b(?:quarter|three[\s-]+months?|3[\s-]+months?)\s+(?:period\s+)?end(?:ed|ing)\b", re.I)
 TO_DATE = -1  # the months of a year to date: the longest interim column the filing prints
@@ -53,10 +58,11 @@ def _century(two: str) -> str:
 
 def normalize(text: str) -> str:
     """``text`` with two-digit fiscal years and short quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2
-    2023', "Q2'23" -> 'Q2 2023'); idempotent."""
+    2023', "Q2'23" -> 'Q2 2023', '9M23' -> '9M 2023'); idempotent."""
     text = QUARTER_FIRST_RE.sub(lambda m: f"Q{m.group(1)} {m.group(2) if len(m.group(2)) == 4 else _century(m.group(2))}",
                                 text)
     text = QUARTER_SHORT_RE.sub(lambda m: f"Q{m.group(1) or m.group(3)} {_century(m.group(2) or m.group(4))}", text)
+    text = PART_SHORT_RE.sub(lambda m: f"{m.group(1)} {_century(m.group(2))}", text)
     text = TWO_DIGIT_FY_RE.sub(lambda m: f"{m.group(1)}{' ' if m.group(1).lower() != 'fy' else ''}"
                                          f"{_century(m.group(2))}", text)
     return APOSTROPHE_YEAR_RE.sub(lambda m: _century(m.group(1)), text)
