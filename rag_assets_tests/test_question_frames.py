@@ -87,6 +87,13 @@ BOOLEAN_REWORDINGS = [
         "Did Globex's net income in the second quarter of 2023 exceed that of the second quarter of 2022?",
         "Was Globex's net income in the second quarter of 2023 above that of the second quarter of 2022?",
     ]),
+    ("Did Globex's total net sales exceed $70 billion in FY2021?", [
+        "Did Globex report more than $70 billion of total net sales in FY2021?",  # the amount before the item
+        "Did Globex record more than $70 billion in total net sales in FY2021?",
+    ]),
+    ("Did Globex's gross margin improve in FY2022 compared with FY2021?", [
+        "Was Globex's FY2022 gross margin above its FY2021 gross margin?",  # above its own other year: a movement
+    ]),
     ("Did Globex's net income fall by more than half in FY2017 compared with FY2016?", [
         "Did  Globex's  net  income  fall  by  more  than  half  in  FY2017  compared  with  FY2016?",
     ]),

@@ -22,12 +22,16 @@ from rag_assets.answer.question.wording import canonical, definitions, without
 
 SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"
                      r"\b(?:was|were|is|are)\s+(.+?)\s+(positive|negative)\b", re.I)
+# 'above its FY2021 gross margin': the same figure of another period of its own, so a movement between the two
+_ITS_OTHER_PERIOD = r"\s+(?:its|their)\s+(?:fy\s?\d{4}|fiscal\s+\d{4}|(?:19|20)\d\d|q[1-4]\b|prior[\s-]year|previous[\s-]year)"
 UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|larger|greater|bigger|trending\s+up|"
                    r"upward|climb|jump|(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+up\b|"
-                   r"(?:exceed|surpass|outpac|outstrip|above|more\s+than|top)\w*(?=\s+(?:that|those)\s+of\b))\w*", re.I)
+                   r"(?:exceed|surpass|outpac|outstrip|above|more\s+than|top)\w*(?=\s+(?:that|those)\s+of\b|"
+                   rf"{_ITS_OTHER_PERIOD}))\w*", re.I)
 DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contract|lower|smaller|drop|downward|"
                      r"trending\s+down|deteriorat|weaken|slid|slip|dip|"
-                     r"(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+down\b)\w*", re.I)
+                     r"(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+down\b|"
+                     rf"(?:below|under|less\s+than)(?={_ITS_OTHER_PERIOD}))\w*", re.I)
 _COMPARATIVE = r"(more|less|fewer|higher|lower|greater|larger|smaller|bigger)"
 _THEN_TIME = (r"(?:\s+(?:in|for|at|during|as\s+of|on)\s+(?:(?:fiscal|fy|the|q\d|year[\s-]end)\b|fy\s?\d{4}|(?:19|20)\d\d\b|"
               rf"(?:{MONTHS})\.?\s+\d{{1,2}}\b).*)?(?:\?|$)")  # "than its equity at December 31, 2022"
@@ -158,10 +162,13 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
     m = BOUND_RE.search(body)
     if not m:
         return None
+    number, unit = m.group(3).lower(), (m.group(4) or "").lower()
     node = read_metric(body[:m.start()], parser)
+    amount_of = re.match(r"\s+(?:of|in)\s+(?:the\s+|its\s+|their\s+)?(.+?)" + _THEN_TIME, body[m.end():], re.I)
+    if amount_of and (m.group(2) or unit in SCALES) and not _of_library(node, parser):
+        node = read_metric(amount_of.group(1), parser) or node  # 'report more than $10 billion of revenue'
     if node is None:
         return None
-    number, unit = m.group(3).lower(), (m.group(4) or "").lower()
     if YEAR_RE.fullmatch(number) and not (m.group(2) or unit):  # 'higher than 2021' compares two years
         return None
     value = NUMBER_WORDS[number] if number in NUMBER_WORDS else float(number.replace(",", ""))
@@ -176,6 +183,11 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
         return None
     bound = value / 100 if percent else value * SCALES.get(unit, 1.0)
     return Criterion("less" if _below(m.group(1)) else "more", node, bound=bound)
+
+
+def _of_library(node: Node | None, parser: Parser) -> bool:
+    """``node`` reads items of the library only (not words as written, such as 'Globex record')."""
+    return node is not None and all(i.name in parser.library.items for i in items_of(node))
 
 
 def _relative_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:
