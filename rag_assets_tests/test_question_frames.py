@@ -43,6 +43,16 @@ NUMBER_REWORDINGS = [
     ("What was Globex's total revenues in North America in fiscal 2021, in USD millions?", [
         "In North America in fiscal 2021, what was Globex's total revenues, in USD millions?",
     ]),
+    # a part's share written with its possessive; the company's own 'share of the market' is no part
+    ("What share of Globex's FY2022 revenue came from its Cloud segment?", [
+        "What was the Cloud segment's share of Globex's revenue in FY2022?",
+        "What was the Cloud segment's proportion of Globex's revenue in FY2022?",
+    ]),
+    # a change in points asked with another verb
+    ("What was the change in Globex's effective tax rate from FY2021 to FY2022, in basis points?", [
+        "How many bps did Globex's effective tax rate move from FY2021 to FY2022?",
+        "By how many basis points did Globex's effective tax rate shift from FY2021 to FY2022?",
+    ]),
     # months written short before a year, as releases write them
     ("What was Globex's revenue for the first nine months of 2023?", [
         "What was Globex's 9M 2023 revenue?", "What was Globex's 9M23 revenue?",
@@ -117,6 +127,10 @@ def test_two_segments_compared_in_one_year_are_not_a_change_between_years():
     assert formula == "(revenue [gaming] 2019 - revenue [mobile] 2019)"
     # a comparison with something that is no period is never read as the year before
     assert _plan("Was Initech's 2019 net revenue higher than that of Globex?", "boolean")[-1] == ""
+
+
+def test_the_companys_own_share_of_a_market_is_no_part():
+    assert _plan("What was Globex's share of the market in FY2022?")[4] == ""
 
 
 def test_millions_of_dollars_are_no_nine_months():

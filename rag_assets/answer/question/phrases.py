@@ -25,6 +25,11 @@ PART_OF_RES = (  # what part of a whole one figure is: part / whole
                r"^(?:the\s+)?(?P<part2>.+?))\s+(?:per|for\s+(?:every|each))\s+(?:dollar|\$\s?1)\s+(?:of|in)\s+"
                r"(?:the\s+company's\s+|its\s+|their\s+)?(?P<whole>.+?)(?:\s+(?:for|in|during|at|over)\b|,|\?|$)", re.I),
 )
+# "the Cloud segment's share of Globex's revenue": a part of the company owns its share of the whole
+OWNED_SHARE_RE = re.compile(r"(?:^|\b(?:the|its|their)\s+)(?P<part>[^,?]+?)['’]s?\s+(?:share|proportion|percentage|"
+                            r"portion|fraction)\s+of\s+(?:the\s+company's\s+|its\s+|their\s+|"
+                            r"(?:[A-Z][\w&.-]*\s+)*[A-Z][\w&.-]*['’]s\s+)?(?P<whole>.+?)(?:\s+(?:for|in|during|at|over)\b|,|"
+                            r"\?|$)", re.I)
 RATIO_OF_RE = re.compile(r"\bratio\s+of\s+(.+?)\s+to\s+(.+?)(?:\s+for\b|\s+from\b|\s+in\b|,|\?|$)", re.I)
 RATIO_TO_RE = re.compile(r"([\w&'’ -]+?)[\s-]+to[\s-]+([\w&'’ -]+?)\s+ratio\b", re.I)  # 'capex-to-revenue ratio'
 MARGIN_RE = re.compile(r"(.+?)\s*%?\s*margin\b", re.I)
@@ -72,10 +77,22 @@ def defined_in(clause: str, named: dict[str, str]) -> str | None:
     return max(names, key=len) if names else None
 
 
+def _owned_share(text: str, parser: Parser) -> Node | None:
+    """"the Cloud segment's share of revenue": the part's figure over the whole's, when the owner is a part the
+    company prints (a segment, a division, a region), never the company itself ("Globex's share of the market")."""
+    m = OWNED_SHARE_RE.search(text)
+    part = read_part(m.group("part"), parser.library)[0] if m else ""
+    whole = _operand(m.group("whole"), parser) if part else None
+    return Op("/", of_part(whole, part), whole) if whole is not None else None
+
+
 def read_metric(text: str, parser: Parser) -> Node | None:
     """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y', 'what share of Y came from X', 'what percentage of Y
     did X account for' (X / Y), 'the sum of X and Y', 'X and Y combined' (X + Y), 'X % margin' (X / revenue), a
     defined name, a library metric, or a line item."""
+    share = _owned_share(text, parser)
+    if share is not None:
+        return share
     for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE, *PART_OF_RES):
         m = pattern.search(text)
         if m:

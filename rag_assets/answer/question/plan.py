@@ -38,7 +38,7 @@ GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did
     re.compile(r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y|annual)?\s*" + _CHANGE + r"(?:\s+rate)?"
                r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
     re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall|expand|contract|improve|"
-               r"deteriorate|widen|narrow|shrink)\b", re.I),
+               r"deteriorate|widen|narrow|shrink|move|shift|swing)\b", re.I),
     # 'the difference between FY2021 and FY2020 gross margin': the years first, the figure after them
     re.compile(r"\b" + _CHANGE + r"\s+(?:between|from)\s+(?:the\s+)?(?:[\w&.-]+['’]s\s+)?(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4})\s+(?:and|to)\s+"
                r"(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4})(?:'s)?\s+(.+?)(?:,|\?|$)", re.I),
