@@ -193,3 +193,21 @@ def test_a_count_of_shares_repurchased_is_never_the_amount_spent_on_them():
     assert counted.counted == "shares" and counted.metric is None
     spent = plan_question("How much did Globex spend on share repurchases in 2022, in USD millions?", "number", lib)
     assert spent.formula == "share repurchases 2022"
+
+
+@pytest.mark.parametrize("rewording", [
+    "What was the number of stores Globex operated at the end of FY2022?",  # the noun ends before the company
+    "What was Globex's number of stores at the end of FY2022?",
+    "What was Globex's store count at the end of FY2022?",
+])
+def test_a_count_reworded_is_planned_as_the_count(rewording):
+    """A count asked as 'the number of N' or 'N count' is read as 'how many N' is: by the count reader, not as a
+    row printed with those words (the plan had a line item 'number of stores globex operated')."""
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import plan_question
+
+    def plan(q):
+        p = plan_question(q, "number", default_library())
+        return p.years, p.counted, p.formula
+
+    assert plan(rewording) == plan("How many stores did Globex operate at the end of FY2022?") == ((2022,), "stores", "")
