@@ -43,6 +43,12 @@ NUMBER_REWORDINGS = [
     ("What was Globex's total revenues in North America in fiscal 2021, in USD millions?", [
         "In North America in fiscal 2021, what was Globex's total revenues, in USD millions?",
     ]),
+    # a region in other words: 'outside the United States' is the international part, never the US figure
+    ("What was Globex's international revenue in FY2022?", [
+        "What was Globex's revenue outside the United States in FY2022?",
+        "What was Globex's revenue outside the U.S. in FY2022?",
+        "What were Globex's non-U.S. sales in FY2022?",
+    ]),
     # a part's share written with its possessive; the company's own 'share of the market' is no part
     ("What share of Globex's FY2022 revenue came from its Cloud segment?", [
         "What was the Cloud segment's share of Globex's revenue in FY2022?",

@@ -62,6 +62,7 @@ class Library:
     part_nouns: tuple[str, ...] = ()  # 'segment', 'division': the words after a part's name
     regions: tuple[str, ...] = ()  # parts named without such a noun ('international', 'Europe')
     other_entities: tuple[str, ...] = ()  # a table captioned so prints another entity's figures ('joint ventures')
+    region_names: tuple[tuple[str, str], ...] = ()  # (other words, the region): ('outside the us', 'international')
 
     @classmethod
     def load(cls, path: Path = LIBRARY_PATH) -> "Library":
@@ -79,7 +80,8 @@ class Library:
         parts = data.get("parts") or {}
         return cls(items, metrics, judgements, tuple(fold(n) for n in parts.get("nouns") or ()),
                    tuple(fold(r) for r in parts.get("regions") or ()),
-                   tuple(fold(e) for e in parts.get("other_entities") or ()))
+                   tuple(fold(e) for e in parts.get("other_entities") or ()),
+                   tuple((fold(n), fold(r)) for r, names in (parts.get("region_names") or {}).items() for n in names))
 
     @property
     def item_names(self) -> tuple[tuple[str, str], ...]:

@@ -48,6 +48,9 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
     named = _owned_name(text, library)
     if named:
         return named
+    named = _region_named_otherwise(text, library)
+    if named:
+        return named
     if library.regions:
         m = re.search(rf"(?<![\w-])(?P<name>{_alternation(library.regions)})(?![\w-])(?!\s+dollars?\b)", text, re.I)
         if m:
@@ -55,6 +58,17 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
             end = _noun_run(text, end, library)
             return _run_name(text[start:end]) or fold(m.group("name")), _without(text, start, end)
     return "", text
+
+
+def _region_named_otherwise(text: str, library: Library) -> tuple[str, str] | None:
+    """A region written in other words ('revenue outside the US': the international part), with ``text`` without
+    them; None when none is."""
+    names = dict(library.region_names)
+    if not names:
+        return None
+    loose = "|".join(re.escape(n).replace(r"\ ", r"[\s-]+") for n in sorted(names, key=len, reverse=True))
+    m = re.search(rf"(?<![\w-])(?:{loose})(?![\w-])", text, re.I)
+    return (names[fold(m.group(0))], _without(text, m.start(), m.end())) if m else None
 
 
 def _noun_run(text: str, end: int, library: Library) -> int:
