@@ -100,6 +100,10 @@ def test_an_int8_copy_that_fails_its_check_leaves_fp32_and_is_not_rebuilt_by_the
     with caplog.at_level(logging.WARNING):
         again = MiniLMOnnxEmbedder()
     assert again.graph == "fused" and "refused before on this CPU" in caplog.text
+    monkeypatch.setattr(onnx_graph, "INT8_MIN_COSINE", 1.001)  # another check tries again
+    with pytest.raises(AssertionError, match="built again"):
+        onnx_graph.int8_model_path(Path(e.model_path))
+    monkeypatch.setattr(onnx_graph, "INT8_MIN_COSINE", 1.01)
     refused.unlink()  # a removed refusal is tried again
     with pytest.raises(AssertionError, match="built again"):
         onnx_graph.int8_model_path(Path(e.model_path))

@@ -42,6 +42,7 @@ REWRITE_VERSION = "1"  # change when the rewrite changes: the cached copy is reb
 INT8_VERSION = "1"  # change when the quantization changes (and the embedder's int8 name: other vectors)
 INT8_MIN_COSINE = 0.97  # the int8 copy's vectors against the fp32 graph's, on windows of real language
 PROBE_TEXT = Path(__file__).resolve().parents[1] / "models" / "minilm" / "probe_text.txt"
+CHECK_VERSION = "1"  # change when the int8 check changes (its probe windows): a copy refused by another is tried again
 
 
 class GraphPatternError(ValueError):
@@ -88,11 +89,12 @@ def int8_model_path(fused: Path) -> Path:
 
 
 def refusal_path(target: Path) -> Path:
-    """Where a refused copy's reason is kept, by the CPU's vector extensions (its kernels decide the error)."""
+    """Where a refused copy's reason is kept, by the CPU's vector extensions (its kernels decide the error) and
+    the check that refused it (another check tries again)."""
     from rag_assets.storage.machine import FLAGS, cpu_flags
 
-    flags = sorted(f for f in cpu_flags()[1] if f in FLAGS)
-    return target.with_name(f"{target.stem}.{hashlib.sha1(' '.join(flags).encode()).hexdigest()[:8]}.refused")
+    key = " ".join([*sorted(f for f in cpu_flags()[1] if f in FLAGS), f"check{CHECK_VERSION}", str(INT8_MIN_COSINE)])
+    return target.with_name(f"{target.stem}.{hashlib.sha1(key.encode()).hexdigest()[:8]}.refused")
 
 
 def build(src: Path, dst: Path, num_heads: int, hidden: int) -> None:
