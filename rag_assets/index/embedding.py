@@ -141,20 +141,22 @@ class MiniLMOnnxEmbedder(Embedder):
         batches = [order[b : b + self.batch_size] for b in range(0, len(order), self.batch_size)]
         vecs = np.zeros((len(windows), self.dim), dtype=np.float32)
 
+        workers = min(len(self.sessions), len(batches))  # a query's one window needs no thread
+
         def run(worker: int) -> None:
             session = self.sessions[worker]
-            for idx in batches[worker :: len(self.sessions)]:
+            for idx in batches[worker::workers]:
                 ids, mask = padded([windows[k] for k in idx])
                 (hidden,) = session.run(
                     None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
                 )
                 vecs[idx] = mean_pool(hidden, mask)
 
-        if len(self.sessions) == 1:
+        if workers <= 1:
             run(0)
         else:
-            with ThreadPoolExecutor(len(self.sessions)) as pool:
-                list(pool.map(run, range(len(self.sessions))))
+            with ThreadPoolExecutor(workers) as pool:
+                list(pool.map(run, range(workers)))
         return vecs
 
 

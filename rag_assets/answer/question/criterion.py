@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from rag_assets.answer.question.formulas import (MONTHS, FormulaError, Node, Op, Parser, items_of, money, of_months,
-                                                 of_part, shifted, substitute)
+from rag_assets.answer.question.formulas import (MONTHS, FormulaError, Node, Op, Parser, items_of, money, of_library,
+                                                 of_months, of_part, shifted, substitute)
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
@@ -165,7 +165,7 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
     number, unit = m.group(3).lower(), (m.group(4) or "").lower()
     node = read_metric(body[:m.start()], parser)
     amount_of = re.match(r"\s+(?:of|in)\s+(?:the\s+|its\s+|their\s+)?(.+?)" + _THEN_TIME, body[m.end():], re.I)
-    if amount_of and (m.group(2) or unit in SCALES) and not _of_library(node, parser):
+    if amount_of and (m.group(2) or unit in SCALES) and not of_library(node, parser.library):  # not 'Globex record'
         node = read_metric(amount_of.group(1), parser) or node  # 'report more than $10 billion of revenue'
     if node is None:
         return None
@@ -183,11 +183,6 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
         return None
     bound = value / 100 if percent else value * SCALES.get(unit, 1.0)
     return Criterion("less" if _below(m.group(1)) else "more", node, bound=bound)
-
-
-def _of_library(node: Node | None, parser: Parser) -> bool:
-    """``node`` reads items of the library only (not words as written, such as 'Globex record')."""
-    return node is not None and all(i.name in parser.library.items for i in items_of(node))
 
 
 def _relative_bound(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:

@@ -61,6 +61,11 @@ def items_of(node: Node) -> list[Item]:
     return list(dict.fromkeys(i for k in kids for i in items_of(k)))
 
 
+def of_library(node: Node | None, library: Library) -> bool:
+    """Every operand of ``node`` is a line item of the library (none is words as the question wrote them)."""
+    return node is not None and all(i.name in library.items for i in items_of(node))
+
+
 def substitute(node: Node, swaps: dict[Item, Node]) -> Node:
     """``node`` with each item of ``swaps`` replaced by its node."""
     if isinstance(node, Item):

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaError, Item, Mean, Node, Op, Parser,
-                                                 items_of, money, of_months, of_part, substitute)
+                                                 items_of, money, of_library, of_months, of_part, substitute)
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import AskedPeriod, asked_period
@@ -193,7 +193,7 @@ def _written(clause: str, parser: Parser) -> MetricPlan | None:
     metric of the library or the question defines one of them (never a half-read: 'EBITDA' alone for 'EBITDA less
     capex')."""
     node = parser.parse(clause)
-    if all(item.name in parser.library.items for item in items_of(node)):
+    if of_library(node, parser.library):
         return MetricPlan(node, "a formula the question writes")
     return None if defined_in(clause, parser.defined) is None else \
         MetricPlan(node, "a formula the question writes, with its definitions")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from rag_assets.answer.question.formulas import Item, items_of, money, show
+from rag_assets.answer.question.formulas import Item, items_of, money, of_library, show
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
@@ -64,10 +64,10 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     if kind == "number":
         out.counted = counted_noun(text)
         out.metric = plan(question, library)
-        if out.counted and out.metric is not None and (money(out.metric.node) and all(
-                i.name in library.items for i in items_of(out.metric.node)) or _written_words(out.metric.node, library)):
-            # 'how many shares did X repurchase' counts shares: never the amount spent on them; 'the number of
-            # stores X operated', 'X's headcount' are counted as 'how many stores', not read as a row so named
+        node = out.metric.node if out.metric is not None else None
+        amount = of_library(node, library) and money(node)  # 'how many shares did X repurchase': never the amount
+        as_written = isinstance(node, Item) and not of_library(node, library)  # 'the number of stores X operated'
+        if out.counted and (amount or as_written):  # counted as 'how many stores', not read as a row so named
             out.metric = None
         if out.metric is None and llm is not None and period.target is not None and not asks_part(text):
             from rag_assets.answer.question.model_plan import model_plan
@@ -91,11 +91,6 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
             out.how = f"a figure criterion ({c.test})" + (f" in each of {len(c.each)} years" if c.each else "")
             out.formula = " and ".join(_shown(one) for one in c.each or (c,))
     return out
-
-
-def _written_words(node, library: Library) -> bool:
-    """``node`` is one line item as the question wrote it, not one of the library."""
-    return isinstance(node, Item) and node.name not in library.items
 
 
 def _shown(c: Criterion) -> str:
