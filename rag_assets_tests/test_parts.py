@@ -250,6 +250,11 @@ def test_a_parts_row_the_library_does_not_know_is_read_as_printed(question, valu
     ("What was Tarn Holdings Aeronautics segment net sales in 2021?", ("Tarn Holdings", "Tarn"), "aeronautics"),
     ("What were Tarn's Consumer segment revenues in 2022?", ("Tarn",), "consumer"),  # already its owner
     ("Did Tarn Communications report a loss in 2022?", ("Tarn",), ""),  # the company's longer name, no part
+    ("Tarn Safety and Industrial net sales in 2022 (USD millions)", ("Tarn",), "safety and industrial"),
+    ("What was Tarn Holdings Marine Systems operating income in 2021?", ("Tarn Holdings", "Tarn"), "marine systems"),
+    ("Tarn Total revenue in 2022", ("Tarn",), ""),  # a word of the whole company, no part
+    ("Tarn FY2022 revenue", ("Tarn",), ""),  # a period, no part
+    ("Did Tarn Marine Systems deliver more ships in 2022?", ("Tarn",), ""),  # no item after it: the name is left
 ])
 def test_the_company_written_before_a_part_without_a_possessive_owns_it(question, written, part):
     """'Tarn Consumer segment': the routed company (as the question writes it) owns the part, which is
@@ -278,3 +283,32 @@ def test_a_ratio_asked_as_a_share_of_its_own_denominator_is_the_ratio():
         "(gross profit 2022 / revenue 2022)"
     assert formula("What was Globex's FY2022 gross profit as a fraction of net sales?") == \
         "(gross profit 2022 / revenue 2022)"
+
+
+@pytest.mark.parametrize("question, written, formula_shown", [
+    ("Tarn: net interest income for the six months ended June 30, 2023", ("Tarn",), "net interest income 2023 (6 months)"),
+    ("Tarn - net interest income in 2022", ("Tarn",), "net interest income 2022"),
+    ("Tarn: what was net interest income in 2022?", ("Tarn",), "net interest income 2022"),  # a question of its own
+])
+def test_the_company_before_a_colon_or_a_dash_owns_the_figure_and_is_no_word_of_its_row(question, written, formula_shown):
+    """'Tarn: net interest income' is Tarn's net interest income; the row is not 'tarn net interest income' (no
+    filing prints it, and the number reader had then chosen another figure)."""
+    from rag_assets.answer.question.parts import owned_parts
+    from rag_assets.answer.question.planning import plan_question
+
+    assert plan_question(owned_parts(question, written, LIB), "number", LIB).formula == formula_shown
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What share of Globex's 2022 operating profit came from Space?", "(operating income [space] 2022 / operating income 2022)"),
+    ("What percentage of Globex's FY2021 total revenue came from Cloud Services?",
+     "(revenue [cloud services] 2021 / revenue 2021)"),
+    ("What was Cloud Services revenue as a percentage of Globex's 2022 revenue?",
+     "(revenue [cloud services] 2022 / revenue 2022)"),
+    ("What share of Globex's 2022 revenue came from interest income?", "(interest income 2022 / revenue 2022)"),
+])
+def test_a_share_that_came_from_a_name_is_that_parts_figure_of_the_whole(question, expected):
+    """'what share of operating profit came from Space': Space's operating profit over the whole's, never a row
+    'Space' (a segment table prints one per item: the first, net sales, had been read); a lower-case item
+    ('interest income') stays an item."""
+    assert formula(question) == expected

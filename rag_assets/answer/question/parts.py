@@ -89,16 +89,97 @@ def _noun_run(text: str, end: int, library: Library) -> int:
 
 
 def owned_parts(question: str, written: tuple[str, ...], library: Library) -> str:
-    """``question`` with the company (as ``written``) made the owner of a part it names without a possessive
-    ('Verizon Consumer segment' -> "Verizon's Consumer segment"), so the part is 'consumer', not 'verizon
-    consumer'; any other writing of the company is left as it is ('Verizon Communications reported')."""
-    if not library.part_nouns:
-        return question
-    noun = rf"(?:{_alternation(library.part_nouns)})s?\b"
+    """``question`` with the company (as ``written``, longest first) made the owner of what it names right after
+    it without a possessive: a part with its part noun ('Verizon Consumer segment' -> "Verizon's Consumer
+    segment"), a capitalized part before an item or metric of the library ('3M Safety and Industrial net
+    sales'), or whatever follows a colon or a dash ('JPMorgan: net interest income'), so that the part is
+    'consumer', not 'verizon consumer', and no item is read with the company's name in it. Any other writing
+    of the company is left as it is ('Verizon Communications reported', "Globex's revenue")."""
     for name in written:
-        pattern = rf"(?<![\w&]){re.escape(name)}(?=\s+{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*\s+{noun})"
-        question = re.sub(pattern, f"{name}'s", question, count=1)
+        m = re.search(rf"(?<![\w&]){re.escape(name)}(?P<sep>\s*[:\u2013\u2014]\s*|\s+-\s+|\s+)(?=\w)", question)
+        after = question[m.end():] if m else ""
+        if m and (m.group("sep").strip() and not OPENS_SENTENCE_RE.match(after) or _owns_next(after, library)):
+            return f"{question[:m.start()]}{name}'s {question[m.end():]}"
     return question
+
+
+def named_part(words: str, library: Library) -> str:
+    """The part ``words`` name when they are a name alone, capitalized ('Space', 'the Cloud Services', 'its
+    Snacks'), not an item, a metric or a period; '' otherwise ('interest income', 'Q2 sales', 'Revenue')."""
+    words = re.sub(r"^\s*(?:the|its|their)\s+", "", words.strip(), flags=re.I)
+    if not re.fullmatch(rf"{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*", words) or re.search(r"\d|['\u2019]", words) or \
+            library.item_in(words) or library.metric_in(words) or any(w in NOT_PART_WORDS for w in fold(words).split()):
+        return ""
+    return _name(words)
+
+
+# the words that open a sentence of its own after 'JPMorgan:' (a question or an instruction), not a figure's name
+OPENS_SENTENCE_RE = re.compile(r"(?:what|which|how|why|when|who|whose|is|are|was|were|did|does|do|has|have|had|can|"
+                               r"could|will|would|should|please|give|compute|calculate|report|find|list|provide|state|"
+                               r"tell|name|identify|show|using|based|according|in|for|from|as)\b", re.I)
+
+
+def _owns_next(after: str, library: Library) -> bool:
+    """The words after the company's name are a capitalized part's name followed by a part noun or by the name
+    of an item or metric of the library (a run with a figure, a period or an item in it names no part)."""
+    noun = rf"(?:{_alternation(library.part_nouns)})s?\b" if library.part_nouns else r"(?!)"
+    return any(re.match(noun, rest) or _starts_named(rest, library) for _, rest in _name_runs(after, library))
+
+
+def leading_part(words: str, library: Library) -> tuple[str, str]:
+    """('cloud services', 'revenue') for 'Cloud Services revenue': a capitalized part's name before the name of an
+    item or metric of the library, and the words after it; ('', ``words``) when they do not begin so."""
+    for run, rest in _name_runs(re.sub(r"^\s*(?:the|its|their)\s+", "", words, flags=re.I), library):
+        if _starts_named(rest, library):
+            return _name(run), rest
+    return "", words
+
+
+def _name_runs(after: str, library: Library):
+    """Each capitalized run that ``after`` begins with (one word, two, ...) that may name a part, with the words
+    after it; none once a run holds a figure, a period word, an item or a metric."""
+    m = re.match(rf"(?P<run>{NAME_WORD})\s+(?P<rest>\S.*)$", after, re.S)
+    while m:
+        run, rest = m.group("run"), m.group("rest")
+        if re.search(r"\d|['\u2019]", run) or library.item_in(run) or library.metric_in(run) or \
+                any(w in NOT_PART_WORDS for w in fold(run).split()) or not _name(run):
+            return
+        if not re.fullmatch(r"and|of", run.split()[-1]):
+            yield run, rest
+        m = re.match(rf"(?P<run>{re.escape(run)}\s+(?:{NAME_WORD}|and|of))\s+(?P<rest>\S.*)$", after, re.S)
+
+
+def named_part(words: str, library: Library) -> str:
+    """The part ``words`` name when they are a name alone, capitalized ('Space', 'the Cloud Services', 'its
+    Snacks'), not an item, a metric or a period; '' otherwise ('interest income', 'Q2 sales', 'Revenue')."""
+    words = re.sub(r"^\s*(?:the|its|their)\s+", "", words.strip(), flags=re.I)
+    if not re.fullmatch(rf"{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*", words) or re.search(r"\d|['\u2019]", words) or \
+            library.item_in(words) or library.metric_in(words) or any(w in NOT_PART_WORDS for w in fold(words).split()):
+        return ""
+    return _name(words)
+
+
+# the words that open a sentence of its own after 'JPMorgan:' (a question or an instruction), not a figure's name
+OPENS_SENTENCE_RE = re.compile(r"(?:what|which|how|why|when|who|whose|is|are|was|were|did|does|do|has|have|had|can|"
+                               r"could|will|would|should|please|give|compute|calculate|report|find|list|provide|state|"
+                               r"tell|name|identify|show|using|based|according|in|for|from|as)\b", re.I)
+
+
+def _owns_next(after: str, library: Library) -> bool:
+    """The words after the company's name are a capitalized part's name, followed by a part noun or by the name
+    of an item or metric of the library (a run with a figure, a period or an item in it names no part)."""
+    m = re.match(rf"(?P<run>{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*?)\s+(?P<rest>\S.*)$", after, re.S)
+    while m:
+        run, rest = m.group("run"), m.group("rest")
+        words = fold(run).split()
+        if re.search(r"\d|['\u2019]", run) or library.item_in(run) or library.metric_in(run) or \
+                any(w in NOT_PART_WORDS for w in words) or not _name(run):
+            return False
+        noun = rf"(?:{_alternation(library.part_nouns)})s?\b" if library.part_nouns else r"(?!)"
+        if re.match(noun, rest) or _starts_named(rest, library):
+            return True
+        m = re.match(rf"(?P<run>{re.escape(run)}\s+(?:{NAME_WORD}|and|of))\s+(?P<rest>\S.*)$", after, re.S)
+    return False
 
 
 def _capital_run(text: str, start: int, end: int, library: Library) -> tuple[int, int]:

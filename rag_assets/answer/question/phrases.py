@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.question.formulas import Item, Node, Op, Parser, of_part
+from rag_assets.answer.question.formulas import Item, Node, Op, Parser, of_library, of_part
 from rag_assets.answer.question.metric_library import MODIFIES_RE, Library, fold
-from rag_assets.answer.question.parts import read_part
+from rag_assets.answer.question.parts import leading_part, named_part, read_part
 from rag_assets.answer.question.wording import name_key
 
 SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"
@@ -100,6 +100,9 @@ def read_metric(text: str, parser: Parser) -> Node | None:
                      else (m.group(1), m.group(2)))
             x, y = _operand(parts[0], parser), _operand(parts[1], parser)
             part = read_part(parts[0], parser.library)[0] if x is None and y is not None else ""
+            if y is not None and x is not None and not of_library(x, parser.library) and pattern not in \
+                    (RATIO_OF_RE, RATIO_TO_RE):  # 'what share of operating profit came from Space': Space's
+                part = named_part(parts[0], parser.library)
             x = of_part(y, part) if part else x  # 'what share of sales came from its Cloud segment'
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
@@ -171,6 +174,7 @@ def _one_item_with_and(text: str, parser: Parser) -> bool:
 
 def _operand(text: str, parser: Parser) -> Node | None:
     part, rest = read_part(text, parser.library)
+    part, rest = (part, rest) if part else leading_part(text, parser.library)  # 'Cloud Services revenue'
     if part:
         node = _operand(rest, parser)
         return of_part(node, part) if node is not None else None
