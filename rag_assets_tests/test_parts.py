@@ -195,6 +195,27 @@ def test_a_segments_figures_are_answered_from_the_ingested_segment_note(answerer
 
 
 @pytest.mark.slow
+def test_a_part_named_without_its_noun_is_the_owner_of_its_figure(answerer):
+    """'Halvorsen Instruments Marine Systems net sales': the part's figure (it had been the company's total);
+    'what share of operating income came from Avionics': the part's operating income, not a row named so."""
+    rec = answerer.answer("Halvorsen Instruments Marine Systems net sales in FY2022, in USD millions", "number")
+    assert rec.value == pytest.approx(2105.0) and rec.computation["operands"][0]["part"] == "marine systems"
+    rec = answerer.answer(f"What share of {COMPANY}'s 2022 operating income came from Avionics, in percent?", "number")
+    assert rec.value == pytest.approx(100 * 512 / 700, rel=1e-3)
+
+
+@pytest.mark.slow
+def test_a_row_is_never_read_with_the_companys_name_in_it(answerer):
+    """'Halvorsen Instruments contribution profit in 2022': the row 'contribution profit' the company prints; the
+    plan had read 'halvorsen instruments contribution profit', a row no filing prints."""
+    written = ("Halvorsen Instruments",)
+    for question in ("Halvorsen Instruments contribution profit in 2021 and 2022 combined",
+                     "What was Halvorsen Instruments contribution profit in 2022?"):
+        formula = answerer.plan(question, "number", written).formula
+        assert "contribution profit" in formula and "halvorsen" not in formula, formula
+
+
+@pytest.mark.slow
 def test_a_segment_the_filing_does_not_print_is_na_with_its_reason(answerer):
     rec = answerer.answer(f"What were the net sales of {COMPANY}'s Rail segment in FY2023? Answer in USD millions.",
                           "number")
@@ -306,6 +327,9 @@ def test_the_company_before_a_colon_or_a_dash_owns_the_figure_and_is_no_word_of_
     ("What was Cloud Services revenue as a percentage of Globex's 2022 revenue?",
      "(revenue [cloud services] 2022 / revenue 2022)"),
     ("What share of Globex's 2022 revenue came from interest income?", "(interest income 2022 / revenue 2022)"),
+    ("Report Globex's 2022 sales of services as a percentage of total revenues.",
+     "(sales of services 2022 / revenue 2022)"),  # a row of its own, not 'sales' (revenue over itself)
+    ("What were Globex's 2022 net sales as a % of total net sales?", None),  # two names of one item: no share
 ])
 def test_a_share_that_came_from_a_name_is_that_parts_figure_of_the_whole(question, expected):
     """'what share of operating profit came from Space': Space's operating profit over the whole's, never a row

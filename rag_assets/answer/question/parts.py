@@ -113,6 +113,21 @@ def named_part(words: str, library: Library) -> str:
     return _name(words)
 
 
+def possessive(question: str, written: tuple[str, ...]) -> str:
+    """``question`` with the first writing of the company (``written``, longest first) that is not yet a possessive
+    made one ('Costco membership fees' -> "Costco's membership fees")."""
+    for name in written:
+        m = re.search(rf"(?<![\w&]){re.escape(name)}(?![\w&'\u2019])", question)
+        if m:
+            return f"{question[:m.end()]}'s{question[m.end():]}"
+    return question
+
+
+def reads_company(formula: str, written: tuple[str, ...]) -> bool:
+    """A plan's formula reads the company's name into a row's words ('costco membership fees 2021')."""
+    return any(re.search(rf"(?<![\w&]){re.escape(fold(name))}\s+[a-z]", fold(formula)) for name in written if fold(name))
+
+
 # the words that open a sentence of its own after 'JPMorgan:' (a question or an instruction), not a figure's name
 OPENS_SENTENCE_RE = re.compile(r"(?:what|which|how|why|when|who|whose|is|are|was|were|did|does|do|has|have|had|can|"
                                r"could|will|would|should|please|give|compute|calculate|report|find|list|provide|state|"

@@ -104,6 +104,8 @@ def read_metric(text: str, parser: Parser) -> Node | None:
                     (RATIO_OF_RE, RATIO_TO_RE):  # 'what share of operating profit came from Space': Space's
                 part = named_part(parts[0], parser.library)
             x = of_part(y, part) if part else x  # 'what share of sales came from its Cloud segment'
+            if x is not None and x == y and isinstance(x, Item) and name_key(parts[0]) != name_key(parts[1]):
+                x = _as_printed(parts[0], parser) or x  # 'sales of services as a % of total revenues': its own row
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
     part, rest = read_part(text, parser.library)
@@ -189,7 +191,9 @@ def _operand(text: str, parser: Parser) -> Node | None:
     if item:
         return Item(item.name, parser.year)
     printed = printed_item(text)
-    return Item(printed, parser.year) if printed else None
+    spec = parser.library.item_in(text)
+    return Item(printed, parser.year) if printed and not (spec and (printed in spec.names or printed in spec.labels)) \
+        else None
 
 
 def quoted_item(label: str, parser: Parser) -> Item | None:
@@ -214,6 +218,14 @@ NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|wo
 
 PRINTED_WORDS = 6  # a line item as printed is a short noun phrase
 ABBREVIATION_RE = re.compile(r"\s*\(\s*[\"“]?[A-Z][A-Za-z0-9&]{1,9}[\"”]?\s*\)")  # '(ROTCE)', '(“CET1”)' after words
+
+
+def _as_printed(text: str, parser: Parser) -> Item | None:
+    """The row ``text`` names as printed, when its words are more than the library item's name they hold."""
+    printed = printed_item(text)
+    spec = parser.library.item_in(text)
+    return Item(printed, parser.year) if printed and not (spec and (printed in spec.names or printed in spec.labels)) \
+        else None
 
 
 def printed_item(text: str) -> str | None:

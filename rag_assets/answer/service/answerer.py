@@ -16,8 +16,7 @@ from rag_assets.answer.routing.filing_routes import FilingRoutes
 from rag_assets.answer.routing.filings import Filing
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.period import asks_latest_year, with_latest_year
-from rag_assets.answer.question.parts import owned_parts
-from rag_assets.answer.question.planning import QuestionPlan, plan_question
+from rag_assets.answer.question.planning import QuestionPlan, company_plan
 from rag_assets.answer.question.text import as_read
 from rag_assets.answer.readers.names_reader import read_names
 from rag_assets.answer.evidence.numbers import NA
@@ -139,8 +138,7 @@ class Answerer:
         take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
         asked = with_latest_year(question, self.filing_routes.period_year(route)) if asks_latest_year(question) \
             else question  # 'the most recent fiscal year': the routed report's
-        asked = owned_parts(asked, route.written, default_library())  # 'Verizon Consumer segment': Verizon's
-        plan = self.plan(asked, kind)
+        plan = self.plan(asked, kind, route.written)
         rec.plan = plan.to_dict()
         rec.llm_calls += len(plan.model_calls)
         computes = (plan.metric or plan.criterion) and not plan.quarter
@@ -164,10 +162,11 @@ class Answerer:
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
 
-    def plan(self, question: str, kind: str) -> QuestionPlan:
-        """The question's plan: Python's reader (and the model's, checked, with question_planner=rules+model)."""
-        return plan_question(question, kind, default_library(),
-                             self.llm if self.cfg.question_planner == "rules+model" else None)
+    def plan(self, question: str, kind: str, written: tuple[str, ...] = ()) -> QuestionPlan:
+        """The question's plan (``planning.company_plan``), with the model's checked plan where the
+        configuration asks for it (question_planner=rules+model)."""
+        return company_plan(question, kind, written, default_library(),
+                            self.llm if self.cfg.question_planner == "rules+model" else None)
 
     def _read_names(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
                     rec: AnswerRecord) -> None:
