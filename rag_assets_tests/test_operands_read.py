@@ -190,3 +190,24 @@ def test_a_region_written_with_its_dots_under_a_regional_caption_is_the_part():
                                        LIB.other_entities, LIB.item_names, quarters={"r": 2})
             for part in ("us", "international") for year in (2023, 2022)}
     assert read[("us", 2023)].value == 13_120e6 and read[("international", 2022)].value == 11_700e6
+
+
+RATIOS = ("Selected ratios of the Firm (in millions, except ratios)\n2Q23 1Q23 2Q22\n"
+          "| Return on common equity(b) | 21 % | 17 % | 12 % |\n|---|---|---|---|\n"
+          "| Return on assets(b) | 1.47 | 1.32 | 0.93 |\n| Overhead ratio | 49 | 53 | 60 |\n"
+          "| Book value per share | $ 101.40 | $ 98.10 | $ 90.15 |\n")
+
+
+@pytest.mark.parametrize("name, quarter, value", [("return on asset", 2, 0.0147), ("return on assets", 2, 0.0147),
+                                                  ("overhead ratio", 1, 0.53), ("return on common equity", 2, 0.21)])
+def test_ratios_under_the_one_row_that_prints_its_percent_sign_are_percentages_too(name, quarter, value):
+    """A table that marks only its first ratio with '%' prints the ratios below it in percent as well; a row
+    label's footnote letter ('assets(b)') is no word of it. Both had left the row unread (N/A)."""
+    pages = [SourcePage("s", 2, RATIOS, False)]
+    year = 2023
+    found = find_operand(Item(name, year, months=3, quarter=quarter), None, pages, quarters={"s": 2})
+    assert found is not None and found.value == pytest.approx(value)
+    alone = RATIOS.replace("| Return on common equity(b) | 21 % | 17 % | 12 % |\n|---|---|---|---|\n", "")
+    if name == "overhead ratio":  # no row above prints '%': a plain figure is not read as a percentage
+        assert find_operand(Item(name, year, months=3, quarter=quarter), None, [SourcePage("s", 2, alone, False)],
+                            quarters={"s": 2}) is None

@@ -109,8 +109,8 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
             if _averaged(cand, item):
                 continue
             match = _row_match(cand, spec, labels)
-            fig = year_figure(cand, item.year, months, own(quarters, cand), item.quarter, ratio) \
-                if match >= 1.0 else None
+            fig = year_figure(cand, item.year, months, own(quarters, cand), item.quarter,
+                              ratio and not _percent_above(rows, i)) if match >= 1.0 else None
             if fig is None:
                 continue
             standing = (TYPED if page.statement else 0.0) + (TITLED if page.titled_statement else 0.0) + \
@@ -125,6 +125,16 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     scale, words = (1.0, "") if ratio else (cand.scale, cand.scale_words)
     return Operand(item.name, item.year, value, fig.written, cand.label, cand.sha1, cand.page_index, scale, words,
                    months=item.months, quarter=item.quarter)
+
+
+def _percent_above(rows: list[Candidate], i: int) -> bool:
+    """Row ``i`` prints no '%' but a row above it in its table does: a table that marks only its first ratio
+    ('Return on common equity 20 %' over 'Return on assets 1.51'), whose ratios below are percentages too."""
+    cand = rows[i]
+    if any(f.percent for f in cand.figures):
+        return False
+    above = [r for r in rows[max(0, i - 8):i] if r.caption == cand.caption]
+    return any(f.percent for r in above for f in r.figures)
 
 
 AVERAGE_RE = re.compile(r"\baverage\b", re.I)

@@ -35,7 +35,8 @@ def folded_label(label: str) -> str:
     shareholders it is ('attributable to 3M common shareholders') and the loss it may be ('Earnings (loss) per
     share') and an aside in brackets that prints figures ('Dividends (per share - $1.48, $1.40 and $1.32 in 2017,
     2016 and 2015, respectively)' is the dividends' row, not a per-share one) left out."""
-    plain = re.sub(r"\(\s*note\s*\d+\s*\)|\((?:loss|losses|deficit)\)|\([^()]*\d[^()]*\)", " ", label, flags=re.I)
+    plain = re.sub(r"\(\s*note\s*\d+\s*\)|\((?:loss|losses|deficit)\)|\([^()]*\d[^()]*\)|\([a-z]\)", " ", label,
+                   flags=re.I)  # a footnote's letter too: 'Return on assets(b)'
     return ATTRIBUTABLE_RE.sub(" ", fold(plain)).strip()
 
 

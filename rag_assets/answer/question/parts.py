@@ -107,10 +107,14 @@ def named_part(words: str, library: Library) -> str:
     """The part ``words`` name when they are a name alone, capitalized ('Space', 'the Cloud Services', 'its
     Snacks'), not an item, a metric or a period; '' otherwise ('interest income', 'Q2 sales', 'Revenue')."""
     words = re.sub(r"^\s*(?:the|its|their)\s+", "", words.strip(), flags=re.I)
-    if not re.fullmatch(rf"{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*", words) or re.search(r"\d|['\u2019]", words) or \
-            library.item_in(words) or library.metric_in(words) or any(w in NOT_PART_WORDS for w in fold(words).split()):
-        return ""
-    return _name(words)
+    named = re.fullmatch(rf"{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*", words) and _may_name(words, library)
+    return _name(words) if named else ""
+
+
+def _may_name(run: str, library: Library) -> bool:
+    """A capitalized run may name a part: no figure, possessive, period word, item or metric in it."""
+    return not (re.search(r"\d|['\u2019]", run) or library.item_in(run) or library.metric_in(run) or
+                any(w in NOT_PART_WORDS for w in fold(run).split())) and bool(_name(run))
 
 
 def possessive(question: str, written: tuple[str, ...]) -> str:
@@ -156,28 +160,11 @@ def _name_runs(after: str, library: Library):
     m = re.match(rf"(?P<run>{NAME_WORD})\s+(?P<rest>\S.*)$", after, re.S)
     while m:
         run, rest = m.group("run"), m.group("rest")
-        if re.search(r"\d|['\u2019]", run) or library.item_in(run) or library.metric_in(run) or \
-                any(w in NOT_PART_WORDS for w in fold(run).split()) or not _name(run):
+        if not _may_name(run, library):
             return
         if not re.fullmatch(r"and|of", run.split()[-1]):
             yield run, rest
         m = re.match(rf"(?P<run>{re.escape(run)}\s+(?:{NAME_WORD}|and|of))\s+(?P<rest>\S.*)$", after, re.S)
-
-
-def named_part(words: str, library: Library) -> str:
-    """The part ``words`` name when they are a name alone, capitalized ('Space', 'the Cloud Services', 'its
-    Snacks'), not an item, a metric or a period; '' otherwise ('interest income', 'Q2 sales', 'Revenue')."""
-    words = re.sub(r"^\s*(?:the|its|their)\s+", "", words.strip(), flags=re.I)
-    if not re.fullmatch(rf"{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*", words) or re.search(r"\d|['\u2019]", words) or \
-            library.item_in(words) or library.metric_in(words) or any(w in NOT_PART_WORDS for w in fold(words).split()):
-        return ""
-    return _name(words)
-
-
-# the words that open a sentence of its own after 'JPMorgan:' (a question or an instruction), not a figure's name
-OPENS_SENTENCE_RE = re.compile(r"(?:what|which|how|why|when|who|whose|is|are|was|were|did|does|do|has|have|had|can|"
-                               r"could|will|would|should|please|give|compute|calculate|report|find|list|provide|state|"
-                               r"tell|name|identify|show|using|based|according|in|for|from|as)\b", re.I)
 
 
 def _owns_next(after: str, library: Library) -> bool:
