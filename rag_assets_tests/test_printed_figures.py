@@ -350,3 +350,26 @@ def test_per_share_amounts_a_label_prints_in_brackets_are_a_row_of_their_own_and
     node = plan("What were Globex's dividends declared per share in 2026?", default_library()).node
     spec = default_library().items["dividends per share"]
     assert find_operand(node, spec, [SourcePage("e", 40, EQUITY_WITH_ASIDES, True)]).written == "$3.10"
+
+
+SELECTED = ("Selected Financial Data\n| In Millions, Except Per Share Data, Percentages and Ratios | 2023 | 2022 |\n"
+            "| --- | --- | --- |\n| Net sales | $ 17,626.6 | $ 16,865.2 |\n| Gross margin (c) | 6,129.9 | 5,756.8 |\n"
+            "| Gross margin as a percentage of net sales | 34.8 % | 34.1 % |\n")
+
+
+@pytest.mark.parametrize("question, shown, value", [
+    ("What did Tarn report as gross margin in fiscal 2022, in USD millions?", "gross margin 2022", 5_756.8e6),
+    ("Tarn's FY2023 gross margin (USD millions)", "gross margin 2023", 6_129.9e6),
+])
+def test_a_metric_asked_as_an_amount_is_the_row_printed_under_its_name(question, shown, value):
+    """'gross margin in USD millions': the row 'Gross margin' a filing prints in dollars, read as an amount; it
+    had been the ratio (0.341 answered 'in USD millions')."""
+    found = plan(question, LIB)
+    assert found is not None and show(found.node) == shown and found.node.amount
+    operand = find_operand(found.node, LIB.items.get(found.node.name), [SourcePage("s", 17, SELECTED, False)])
+    assert operand is not None and operand.value == pytest.approx(value)  # in full units
+
+
+def test_a_metric_asked_without_an_amounts_unit_stays_the_ratio():
+    assert formula("What was Tarn's gross margin in fiscal 2022?") == "(gross profit 2022 / revenue 2022)"
+    assert formula("What was Tarn's gross margin in fiscal 2022, in percent?") == "(gross profit 2022 / revenue 2022)"

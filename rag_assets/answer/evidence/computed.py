@@ -101,8 +101,9 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
         firsts = {}
         for o in comp.operands:
             firsts.setdefault(_key(o), o)
+        amounts = {i.name for node in nodes for i in items_of(node) if i.amount}  # rows named like ratios
         comp.operands = _statement_scale(_same_scale(list(firsts.values()), comp.notes), retriever, library,
-                                         lexicon, comp.notes)
+                                         lexicon, comp.notes, amounts)
     return [substitute(node, swaps) for node in nodes]
 
 
@@ -293,15 +294,16 @@ def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:
     return fixed
 
 
-def _statement_scale(operands: list[Operand], retriever, library: Library, lexicon, notes: list[str]
-                     ) -> list[Operand]:
+def _statement_scale(operands: list[Operand], retriever, library: Library, lexicon, notes: list[str],
+                     amounts: set[str] = frozenset()) -> list[Operand]:
     """A money figure whose table declares no scale (its heading lost to the page's text) takes the one its
-    report's primary statements all declare ('in millions'); a per-share amount, a count or a ratio never."""
+    report's primary statements all declare ('in millions'); a per-share amount, a count or a ratio never. A
+    money figure is an item of the library's, or a row named like a ratio asked as an amount (``amounts``)."""
     out, declared = [], {}  # report -> the scale its statements declare, read once
     for o in operands:
         spec = library.items.get(o.item)
-        if o.scale != 1.0 or o.chosen or spec is None or unscaled_label(o.label, (o.value,)) or \
-                unscaled_label(" ".join(spec.names)):
+        if o.scale != 1.0 or o.chosen or (spec is None and o.item not in amounts) or \
+                unscaled_label(o.label, (o.value,)) or spec is not None and unscaled_label(" ".join(spec.names)):
             out.append(o)
             continue
         if o.sha1 not in declared:

@@ -19,7 +19,8 @@ class Item:
     labels (not part of the item's identity); ``part``: the part of the company whose figure it is (a segment, a
     division, a region as the filing prints it; '' for the whole company); ``months``: the columns of a part of
     the year (3 a quarter, 6 or 9 months, -1 the year to date; 0 the fiscal year); ``quarter``: which quarter
-    of the year, read where a table's columns name quarters ('2Q23 1Q23'); 0 the filing's own."""
+    of the year, read where a table's columns name quarters ('2Q23 1Q23'); 0 the filing's own; ``amount``: a row
+    named like a ratio read as the amount it prints ('Gross margin 5,756.8' asked in USD millions)."""
 
     name: str
     year: int
@@ -27,6 +28,7 @@ class Item:
     part: str = ""
     months: int = 0
     quarter: int = 0
+    amount: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,11 @@ def printed_ratio(name: str) -> bool:
     return PRINTED_RATIO_RE.search(name) is not None
 
 
+def read_in_percent(item: Item) -> bool:
+    """``item`` is a ratio read from its row's percentage: its name is a ratio's, and no amount is asked of it."""
+    return printed_ratio(item.name) and not item.amount
+
+
 def money(node: Node) -> bool:
     """An amount (items added and subtracted), not a ratio: its answer takes the asked scale (USD millions)."""
     return _dim(node) == 1
@@ -123,7 +130,7 @@ def money(node: Node) -> bool:
 
 def _dim(node: Node) -> int:
     if isinstance(node, Item):
-        return 0 if printed_ratio(node.name) else 1
+        return 0 if read_in_percent(node) else 1
     if isinstance(node, Const):
         return 0
     if isinstance(node, Mean):

@@ -85,10 +85,21 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         found = _read(text, period, defs, library)
     except (FormulaError, RecursionError, ZeroDivisionError):
         return None
+    if found is not None and not money(found.node) and asked_unit(question).scale != 1.0:
+        found = _metric_row(text, period, library)  # 'gross margin in USD millions': the row so named
     if found is None or dimension_problem(found.node, question):
         return None
     node = of_months(as_written(_of_its_base(found.node), text, library), period.months, period.quarter or 0)
     return replace(found, node=at_quarters(node, period))
+
+
+def _metric_row(text: str, period: AskedPeriod, library: Library) -> MetricPlan | None:
+    """A metric asked as an amount ('What did X report as gross margin, in USD millions'): the row a filing prints
+    under the metric's name, read as an amount (a ratio in millions is no answer); None when no metric is named."""
+    folded, spec = fold(text), library.metric_in(text)
+    names = [n for n in (spec.names if spec else ()) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", folded)]
+    return MetricPlan(Item(max(names, key=len), period.target, amount=True), "a row as printed (an amount asked)") \
+        if names else None
 
 
 def _of_its_base(node: Node) -> Node:
@@ -127,6 +138,8 @@ def dimension_problem(node: Node, question: str) -> str | None:
     """Why ``node`` cannot answer ``question``: a percent (or basis points), a rate or a ratio asked and an amount
     computed. None when they agree."""
     unit = asked_unit(question)
+    if isinstance(node, Item) and node.amount:  # a row named like a ratio, asked as an amount
+        return None
     if money(node) and (unit.percent or unit.basis_points or
                         re.search(r"\bratio\b|\bturnover\b|\bmargin\b|\brate\b", question, re.I)):
         return "a percent or ratio is asked and the formula gives an amount"

@@ -10,7 +10,7 @@ from typing import Callable
 
 from rag_assets.answer.evidence.operands import Operand
 from rag_assets.answer.question.counts import countable
-from rag_assets.answer.question.formulas import Item, printed_ratio, show
+from rag_assets.answer.question.formulas import Item, read_in_percent, show
 from rag_assets.answer.readers.number_reader import NumberReading
 
 MODEL_OPERANDS = 2  # the most operands of one formula the model reads (each ~10-40 s of prompt on 2 cores)
@@ -42,7 +42,7 @@ def operand_from(item: Item, reading: NumberReading) -> tuple[Operand | None, st
     chosen = reading.candidate
     if chosen is None or not isinstance(reading.value, float):
         return None, (reading.notes[-1] if reading.notes else "no figure read")
-    ratio = printed_ratio(item.name)
+    ratio = read_in_percent(item)
     if ratio != reading.percent:
         return None, (f"{item.name} is {'a ratio' if ratio else 'an amount'}, the figure read "
                       f"({reading.written}) {'is' if reading.percent else 'is not'} a percentage")
