@@ -373,3 +373,22 @@ def test_a_metric_asked_as_an_amount_is_the_row_printed_under_its_name(question,
 def test_a_metric_asked_without_an_amounts_unit_stays_the_ratio():
     assert formula("What was Tarn's gross margin in fiscal 2022?") == "(gross profit 2022 / revenue 2022)"
     assert formula("What was Tarn's gross margin in fiscal 2022, in percent?") == "(gross profit 2022 / revenue 2022)"
+
+
+ATTRIBUTED = ("CONSOLIDATED STATEMENTS OF INCOME\n| (In millions) | 2022 | 2021 |\n| --- | --- | --- |\n"
+              "| Net sales | 14,189 | 14,082 |\n| Net income | 1,386 | 1,935 |\n"
+              "| Net income attributable to non-controlling interest | (70) | (29) |\n"
+              "| Net income attributable to Tarn Incorporated | 1,316 | 1,906 |\n")
+
+
+@pytest.mark.parametrize("question, value", [
+    ("Tarn's 2022 net income attributable to the company, in USD millions", 1_316e6),
+    ("What was Tarn's net income attributable to Tarn Incorporated in 2021?", 1_906e6),
+    ("What was Tarn's net income in 2022?", 1_386e6),  # the row 'Net income', as written
+])
+def test_net_income_attributable_to_the_company_is_its_row_whatever_name_the_row_gives_it(question, value):
+    """'attributable to the company': the row 'Net income attributable to Tarn Incorporated' (it had been 'Net
+    income', which includes the non-controlling interests); never the non-controlling interests' own row."""
+    found = plan(question, LIB)
+    operand = find_operand(found.node, LIB.items.get(found.node.name), [SourcePage("s", 57, ATTRIBUTED, True)])
+    assert operand is not None and operand.value == pytest.approx(value)

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.evidence.column_parts import adjective_of, part_column
 from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
-                                             preference, printed_labels, stem, year_figure)
+                                             preference, printed_labels, stem, written_row, year_figure)
 from rag_assets.answer.question.formulas import Item, read_in_percent
 from rag_assets.answer.question.metric_library import ItemSpec, fold
 
@@ -109,6 +109,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
             if _averaged(cand, item):
                 continue
             match = _row_match(cand, spec, labels)
+            match = 3.0 if match and item.written and written_row(cand.label, item.written) else match
             fig = year_figure(cand, item.year, months, own(quarters, cand), item.quarter,
                               ratio and not _percent_above(rows, i)) if match >= 1.0 else None
             if fig is None:

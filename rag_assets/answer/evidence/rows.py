@@ -68,7 +68,7 @@ def preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple[
     attributable to X' over 'Net income', which a row 'Net income before ...' only starts with); a row of
     noncontrolling (minority) interests last."""
     folded = folded_label(label_head(label))
-    if written and folded == written:
+    if written and written_row(label, written):
         return (len(labels) + 1, 0)  # the label the question itself wrote ('net sales')
     exact = next((n for n, want in enumerate(labels) if folded == want), None)
     if exact is not None:
@@ -76,6 +76,14 @@ def preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple[
     if MINORITY_RE.search(folded) and not any(MINORITY_RE.search(want) for want in labels):
         return (-1, 0)  # the minority holders' share, or a figure including it: the company's own row comes first
     return (0, max((len(want.split()) for want in labels if folded.startswith(want + " ")), default=0))
+
+
+def written_row(label: str, written: str) -> bool:
+    """The row prints the label the question wrote: as it is ('net sales'), or one that ends open ('net income
+    attributable to' the company, whatever name the row gives it; never the noncontrolling interests')."""
+    folded = folded_label(label_head(label))
+    return folded == written or written.endswith(" to") and folded.startswith(written + " ") and \
+        not MINORITY_RE.search(folded)
 
 
 MINORITY_RE = re.compile(r"\b(?:non ?controlling|minority)\s+interests?\b")
