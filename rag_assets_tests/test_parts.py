@@ -330,6 +330,9 @@ def test_the_company_before_a_colon_or_a_dash_owns_the_figure_and_is_no_word_of_
     ("Report Globex's 2022 sales of services as a percentage of total revenues.",
      "(sales of services 2022 / revenue 2022)"),  # a row of its own, not 'sales' (revenue over itself)
     ("What were Globex's 2022 net sales as a % of total net sales?", None),  # two names of one item: no share
+    ("What share of Globex's 2022 total business segment operating profit came from Space, in percent?",
+     "(operating income [space] 2022 / total business segment operating profit 2022)"),  # the parts' total row
+    ("What was Globex's total segment net sales in 2022?", "total segment net sales 2022"),  # not refused
 ])
 def test_a_share_that_came_from_a_name_is_that_parts_figure_of_the_whole(question, expected):
     """'what share of operating profit came from Space': Space's operating profit over the whole's, never a row

@@ -45,9 +45,20 @@ def refused_scope(clause: str, library: Library) -> bool:
     """The clause asks what the statements do not print as such: an adjusted or per-unit figure (a per-share item
     of the library, 'diluted earnings per share', is printed as such), or a part of the company (a segment, a
     region) whose name it does not write ('by segment')."""
-    rest = without_items(clause, library)
+    rest = SEGMENTS_TOTAL_RE.sub(" ", without_items(clause, library))  # 'total segment net sales' is printed
     return ADJUSTED_RE.search(rest) is not None or (SCOPE_RE.search(rest) is not None
                                                     and not read_part(clause, library)[0])
+
+
+# the total of the parts a segment note prints as its own row ('Total segment net sales', 'Total business segment
+# operating profit'): not the company's figure (no corporate items), and no part's
+SEGMENTS_TOTAL_RE = re.compile(r"\btotal\s+(?:(?:reportable|business|operating)\s+)?segments?\s+(?=[a-z])", re.I)
+
+
+def segments_total(text: str) -> str:
+    """The item words of a segments' total ('total segment net sales' -> 'net sales'), or ''."""
+    m = SEGMENTS_TOTAL_RE.search(text)
+    return text[m.end():].strip() if m else ""
 
 
 def adjusted(clause: str, library: Library) -> bool:
@@ -104,6 +115,8 @@ def read_metric(text: str, parser: Parser) -> Node | None:
                     (RATIO_OF_RE, RATIO_TO_RE):  # 'what share of operating profit came from Space': Space's
                 part = named_part(parts[0], parser.library)
             x = of_part(y, part) if part else x  # 'what share of sales came from its Cloud segment'
+            inner = segments_total(name_key(parts[1]))  # 'what share of total segment net sales came from Space'
+            x = of_part(_operand(inner, parser), part) if part and inner and _operand(inner, parser) else x
             if x is not None and x == y and isinstance(x, Item) and name_key(parts[0]) != name_key(parts[1]):
                 x = _as_printed(parts[0], parser) or x  # 'sales of services as a % of total revenues': its own row
             if x is not None and y is not None and x != y:
@@ -175,6 +188,9 @@ def _one_item_with_and(text: str, parser: Parser) -> bool:
 
 
 def _operand(text: str, parser: Parser) -> Node | None:
+    if segments_total(name_key(text)):  # the segments' total row, as printed: not the company's item
+        printed = printed_item(text)
+        return Item(printed, parser.year) if printed else None
     part, rest = read_part(text, parser.library)
     part, rest = (part, rest) if part else leading_part(text, parser.library)  # 'Cloud Services revenue'
     if part:
@@ -234,7 +250,7 @@ def printed_item(text: str) -> str | None:
     phrase."""
     key = name_key(ABBREVIATION_RE.sub("", text))  # 'return on tangible common equity (ROTCE)': the words
     words = key.split()
-    if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or SCOPE_RE.search(key) or \
-            re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
+    if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or \
+            SCOPE_RE.search(SEGMENTS_TOTAL_RE.sub(" ", key)) or re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
         return None
     return key
