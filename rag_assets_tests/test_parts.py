@@ -339,3 +339,31 @@ def test_a_share_that_came_from_a_name_is_that_parts_figure_of_the_whole(questio
     'Space' (a segment table prints one per item: the first, net sales, had been read); a lower-case item
     ('interest income') stays an item."""
     assert formula(question) == expected
+
+
+@pytest.mark.parametrize("question, written, own_names, expected", [
+    ("Tarn Wholesale net income FY2021", ("Tarn",), ("Tarn", "Tarn Wholesale Corporation"), "net income 2021"),
+    ("Tarn Chase net income in 2022", ("Tarn",), ("Tarn", "Tarn Chase & Co."), "net income 2022"),
+    ("Tarn Marine Systems net sales in 2022", ("Tarn",), ("Tarn", "Tarn Wholesale Corporation"),
+     "revenue [marine systems] 2022"),  # a name the company does not go by: its part
+    ("Tarn total revenues net of interest expense in 2022", ("Tarn",), ("Tarn",), "revenue 2022"),  # not a part
+    ("Boeing Global Services revenues 2022", ("Boeing",), ("Boeing", "The Boeing Company"),
+     "revenue [global services] 2022"),
+])
+def test_the_companys_own_longer_name_is_never_a_part_of_it(question, written, own_names, expected):
+    """'Tarn Wholesale net income': Tarn Wholesale Corporation's net income, not a part 'wholesale' (its covers
+    print the longer name); the company's name before an item is its owner, not a part 'tarn'."""
+    from rag_assets.answer.question.planning import company_plan
+
+    assert company_plan(question, "number", written, LIB, own_names=own_names).formula == expected
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Tell me Tarn's Marine Systems revenues for 2022 in USD millions.", "revenue [marine systems] 2022"),
+    ("Please give me Tarn's membership fee revenue for 2022.", "membership fee revenue 2022"),
+    ("I need Tarn's Marine Systems operating profit in 2021", "operating income [marine systems] 2021"),
+    ("Show me Tarn's 2022 contribution profit", "contribution profit 2022"),
+])
+def test_an_instruction_to_tell_or_show_is_no_word_of_the_figure(question, expected):
+    """'Tell me X's Marine Systems revenues': the row had been 'tell me revenues' (N/A)."""
+    assert formula(question) == expected

@@ -29,6 +29,8 @@ REWRITES = {
     "another tense": lambda q: _sub(r"^What is\b", "What was", q) or _sub(r"^What was\b", "What is", q),
     "an instruction (report)": lambda q: _match(ASKS, q, lambda m: f"Report the {m.group(1)}.{m.group(2)}"),
     "an instruction (compute)": lambda q: _match(ASKS, q, lambda m: f"Compute the {m.group(1)}.{m.group(2)}"),
+    "an instruction (tell me)": lambda q: _match(ASKS, q, lambda m: f"Tell me the {m.group(1)}.{m.group(2)}"),
+    "an instruction (please give me)": lambda q: _match(ASKS, q, lambda m: f"Please give me the {m.group(1)}.{m.group(2)}"),
     "fiscal year written out": lambda q: _sub(r"\bFY\s?(20\d\d)\b", r"fiscal year \1", q),
     "fiscal written short": lambda q: _sub(r"\bFY\s?(20\d\d)\b", r"fiscal \1", q),
     "two-digit fiscal year": lambda q: _sub(r"\bFY\s?20(\d\d)\b", r"FY\1", q),

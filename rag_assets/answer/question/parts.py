@@ -103,6 +103,23 @@ def owned_parts(question: str, written: tuple[str, ...], library: Library) -> st
     return question
 
 
+def written_in_full(question: str, written: tuple[str, ...], own_names: tuple[str, ...]) -> tuple[str, ...]:
+    """``written`` with the longer spans of ``question`` that continue one of them into one of the company's
+    ``own_names`` ('Costco' + 'Wholesale', of 'Costco Wholesale Corporation'; 'JPMorgan Chase'), longest first:
+    the company's own words, never a part of it."""
+    owns = [fold(n).split() for n in own_names]
+    longer = []
+    for name in written:
+        for m in re.finditer(rf"(?<![\w&]){re.escape(name)}(?:\s+(?:{NAME_WORD}))+", question):
+            words = m.group(0).split()
+            for k in range(len(words), len(name.split()), -1):
+                span = " ".join(words[:k])
+                if any(own[:len(fold(span).split())] == fold(span).split() for own in owns):
+                    longer.append(span)
+                    break
+    return tuple(sorted(set(written) | set(longer), key=len, reverse=True))
+
+
 def named_part(words: str, library: Library) -> str:
     """The part ``words`` name when they are a name alone, capitalized ('Space', 'the Cloud Services', 'its
     Snacks'), not an item, a metric or a period; '' otherwise ('interest income', 'Q2 sales', 'Revenue')."""
@@ -128,8 +145,9 @@ def possessive(question: str, written: tuple[str, ...]) -> str:
 
 
 def reads_company(formula: str, written: tuple[str, ...]) -> bool:
-    """A plan's formula reads the company's name into a row's words ('costco membership fees 2021')."""
-    return any(re.search(rf"(?<![\w&]){re.escape(fold(name))}\s+[a-z]", fold(formula)) for name in written if fold(name))
+    """A plan's formula reads the company's name into a row's words or a part ('costco membership fees 2021',
+    'revenue [american express] 2022')."""
+    return any(re.search(rf"(?<![\w&]){re.escape(fold(name))}(?![\w&])", fold(formula)) for name in written if fold(name))
 
 
 # the words that open a sentence of its own after 'JPMorgan:' (a question or an instruction), not a figure's name
@@ -139,10 +157,12 @@ OPENS_SENTENCE_RE = re.compile(r"(?:what|which|how|why|when|who|whose|is|are|was
 
 
 def _owns_next(after: str, library: Library) -> bool:
-    """The words after the company's name are a capitalized part's name followed by a part noun or by the name
-    of an item or metric of the library (a run with a figure, a period or an item in it names no part)."""
+    """The words after the company's name are the name of an item or metric of the library ('American Express
+    total revenues'), or a capitalized part's name followed by a part noun or by such a name (a run with a
+    figure, a period or an item in it names no part)."""
     noun = rf"(?:{_alternation(library.part_nouns)})s?\b" if library.part_nouns else r"(?!)"
-    return any(re.match(noun, rest) or _starts_named(rest, library) for _, rest in _name_runs(after, library))
+    return _starts_named(after, library) or \
+        any(re.match(noun, rest) or _starts_named(rest, library) for _, rest in _name_runs(after, library))
 
 
 def leading_part(words: str, library: Library) -> tuple[str, str]:
@@ -165,23 +185,6 @@ def _name_runs(after: str, library: Library):
         if not re.fullmatch(r"and|of", run.split()[-1]):
             yield run, rest
         m = re.match(rf"(?P<run>{re.escape(run)}\s+(?:{NAME_WORD}|and|of))\s+(?P<rest>\S.*)$", after, re.S)
-
-
-def _owns_next(after: str, library: Library) -> bool:
-    """The words after the company's name are a capitalized part's name, followed by a part noun or by the name
-    of an item or metric of the library (a run with a figure, a period or an item in it names no part)."""
-    m = re.match(rf"(?P<run>{NAME_WORD}(?:\s+(?:{NAME_WORD}|and|of))*?)\s+(?P<rest>\S.*)$", after, re.S)
-    while m:
-        run, rest = m.group("run"), m.group("rest")
-        words = fold(run).split()
-        if re.search(r"\d|['\u2019]", run) or library.item_in(run) or library.metric_in(run) or \
-                any(w in NOT_PART_WORDS for w in words) or not _name(run):
-            return False
-        noun = rf"(?:{_alternation(library.part_nouns)})s?\b" if library.part_nouns else r"(?!)"
-        if re.match(noun, rest) or _starts_named(rest, library):
-            return True
-        m = re.match(rf"(?P<run>{re.escape(run)}\s+(?:{NAME_WORD}|and|of))\s+(?P<rest>\S.*)$", after, re.S)
-    return False
 
 
 def _capital_run(text: str, start: int, end: int, library: Library) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
-from rag_assets.answer.question.parts import owned_parts, possessive, reads_company
+from rag_assets.answer.question.parts import owned_parts, possessive, reads_company, written_in_full
 from rag_assets.answer.question.plan import MetricPlan, asks_part, plan
 from rag_assets.answer.question.text import as_read
 from rag_assets.answer.question.unit import asked_unit
@@ -94,10 +94,13 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     return out
 
 
-def company_plan(question: str, kind: str, written: tuple[str, ...], library: Library, llm=None) -> QuestionPlan:
+def company_plan(question: str, kind: str, written: tuple[str, ...], library: Library, llm=None,
+                 own_names: tuple[str, ...] = ()) -> QuestionPlan:
     """``question``'s plan, the company as ``written`` (longest first) owning what follows it ('Verizon Consumer
-    segment': Verizon's); a plan that still reads the company's name into a row ('costco membership fees') is
-    read again with the company as the row's owner."""
+    segment': Verizon's; not the rest of one of its ``own_names``: 'JPMorgan Chase'); a plan that still reads
+    the company's name into a row ('costco membership fees') is read again with the company as the row's
+    owner."""
+    written = written_in_full(question, written, own_names)
     asked = owned_parts(question, written, library)
     out = plan_question(asked, kind, library, llm)
     return plan_question(possessive(asked, written), kind, library, llm) if reads_company(out.formula, written) \

@@ -51,13 +51,14 @@ INSTRUCTION_RES = [
 OPERATOR_WORDS = rf"\bminus\b|\bdivided\s+by\b|\bless\b|\bplus\b|\btimes\b|\s[-+/*]\s|{SHARE_DIVIDES}"
 PAREN_DEF_RE = re.compile(rf"(?P<name>[\w&'’-]+(?:\s+[\w&'’-]+){{0,5}})\s+\((?P<f>[^()]*?(?:{OPERATOR_WORDS})[^()]*)\)", re.I)
 PRONOUNS = ("it", "this", "that", "this ratio", "this metric", "the ratio", "the metric")
-ASK_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were)|how\s+(?:much|many)|compute|calculate|report|give|find|"
-                    r"determine|provide|estimate|"
+ASK_RE = re.compile(r"\b(?:what\s+(?:is|was|are|were)|how\s+(?:much|many)|(?:tell|show|give|send|get)\s+me|"
+                    r"let\s+me\s+know|i\s+(?:need|want)(?:\s+to\s+know)?|compute|calculate|report|give|find|"
+                    r"determine|provide|estimate|state|quote|look\s+up|"
                     r"what(?=\s+(?:share|proportion|percentage|portion|fraction|part)\s+of\b))\b\s*(?:the\s+)?",
                     re.I)  # 'what share of X came from Y': the clause keeps 'share of'
 POSSESSIVE_RE = re.compile(r"^.*?\b[\w&.-]+(?:'s|’s|s'|s’)\s+", re.I)
 LEAD_RE = re.compile(r"^(?:(?:with|where|and|then|what|how|is|was|were|are|did|does|do|has|have|the|a|an|its|their|this|that|"
-                     r"much|many|compute|calculate|report|give|find)\s+)+", re.I)
+                     r"much|many|compute|calculate|report|give|find|tell|show|me|please|state|quote)\s+)+", re.I)
 
 
 MULTIPLES = {"double": ("grow", "100%"), "triple": ("grow", "200%"), "quadruple": ("grow", "300%"),

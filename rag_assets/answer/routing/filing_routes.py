@@ -80,9 +80,16 @@ class FilingRoutes:
                 names, symbols = cover_names([pages[i] for i in sorted(pages)[:COVER_PAGES]], list(pages.values()))
                 aliases.setdefault(company, []).extend(names)
                 tickers.setdefault(company, []).extend(symbols)
-            self.router = Router(self.reports, {k: tuple(dict.fromkeys(v)) for k, v in aliases.items()},
+            self.aliases = {k: tuple(dict.fromkeys(v)) for k, v in aliases.items()}
+            self.router = Router(self.reports, self.aliases,
                                  {k: tuple(dict.fromkeys(v)) for k, v in tickers.items()}, self.listed)
             return True
+
+    def own_names(self, company: str) -> tuple[str, ...]:
+        """Every name the company goes by: the catalog's, subset.csv's aliases and the registrant's name its
+        filings print on their covers (read once)."""
+        self.read_covers()
+        return (company, *self.aliases.get(company, ()))
 
     def _cover(self, sha1: str) -> list[str]:
         pages = self.retriever.index(sha1).pages

@@ -138,7 +138,7 @@ class Answerer:
         take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
         asked = with_latest_year(question, self.filing_routes.period_year(route)) if asks_latest_year(question) \
             else question  # 'the most recent fiscal year': the routed report's
-        plan = self.plan(asked, kind, route.written)
+        plan = self.plan(asked, kind, route.written, self.filing_routes.own_names(route.company))
         rec.plan = plan.to_dict()
         rec.llm_calls += len(plan.model_calls)
         computes = (plan.metric or plan.criterion) and not plan.quarter
@@ -162,11 +162,12 @@ class Answerer:
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
 
-    def plan(self, question: str, kind: str, written: tuple[str, ...] = ()) -> QuestionPlan:
+    def plan(self, question: str, kind: str, written: tuple[str, ...] = (), own_names: tuple[str, ...] = ()
+             ) -> QuestionPlan:
         """The question's plan (``planning.company_plan``), with the model's checked plan where the
         configuration asks for it (question_planner=rules+model)."""
         return company_plan(question, kind, written, default_library(),
-                            self.llm if self.cfg.question_planner == "rules+model" else None)
+                            self.llm if self.cfg.question_planner == "rules+model" else None, own_names)
 
     def _read_names(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
                     rec: AnswerRecord) -> None:
