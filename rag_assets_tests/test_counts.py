@@ -211,3 +211,40 @@ def test_a_count_reworded_is_planned_as_the_count(rewording):
         return p.years, p.counted, p.formula
 
     assert plan(rewording) == plan("How many stores did Globex operate at the end of FY2022?") == ((2022,), "stores", "")
+
+
+QUALIFIED = [Page("s", 5, "Human Capital\n\nOn December 31, 2022, the Company employed approximately 61,000 people "
+                          "(full-time equivalents), with approximately 24,000 employed in the United States and 37,000 "
+                          "employed internationally.\n"),
+             Page("s", 6, "Labor relations\n\nAs of December 31, 2022, approximately 2,900 employees, excluding "
+                          "seasonal hires, in North America were covered by collective bargaining agreements.\n")]
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How many people did Globex employ in the United States at the end of 2022?", 24_000),
+    ("How many people did Globex employ internationally at the end of 2022?", 37_000),
+    ("How many Globex employees in North America were covered by collective bargaining agreements in 2022?", 2_900),
+    ("How many employees did Globex have at the end of 2022?", 61_000),  # no qualifier: the whole, as before
+])
+def test_a_count_qualified_by_the_question_is_the_count_its_sentence_qualifies_so(question, value):
+    """'in the United States', 'covered by collective bargaining agreements': the count whose own clause says so
+    (a part of the workforce), not the largest; a sentence may give a part's figure without repeating the noun
+    ('with approximately 24,000 employed in the United States'). Both had been answered with the whole."""
+    from rag_assets.answer.question.counts import count_qualifiers
+
+    query = question.replace("Globex ", "").replace("Globex's ", "")
+    reading = read_number(NeverCalled(), question, query, QUALIFIED, default_lexicon(), year=2022,
+                          counted="employees")
+    assert reading.value == value, (count_qualifiers(query, "employees"), reading.notes)
+
+
+def test_a_percentage_asked_of_a_workforce_counts_nothing():
+    """'What percentage of X's total workforce was union represented': a percent, never a headcount (153,000
+    had been answered)."""
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import plan_question
+
+    lib = default_library()
+    assert plan_question("What percentage of Globex's total workforce was union represented in 2018?", "number",
+                         lib).counted == ""
+    assert plan_question("What was Globex's workforce at the end of 2018?", "number", lib).counted == "employees"

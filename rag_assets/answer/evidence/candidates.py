@@ -214,7 +214,7 @@ def _not_a_figure(written: str, before: str, after: str) -> bool:
     return bool(at_start and numbering and not re.search(r"[$€£¥%]", written))  # "(39) progress of..."
 
 
-def _text_figures(sentence: str) -> list[Figure]:
+def text_figures(sentence: str) -> list[Figure]:
     figs = []
     for m in TEXT_FIGURE_RE.finditer(sentence):
         written = m.group(0).strip()
@@ -291,7 +291,7 @@ def _text_candidates(paragraph: str, sha1: str, page_index: int) -> list[Candida
     for sentence in _sentences(paragraph):
         if DOT_LEADERS_RE.search(sentence):
             continue  # a table flattened into text: its figures cannot be told apart
-        figs = _text_figures(sentence)
+        figs = text_figures(sentence)
         if figs:
             out.append(Candidate(sha1, page_index, "text", _shorten(sentence, figs[0].written), tuple(figs)))
     return out

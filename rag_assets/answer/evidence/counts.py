@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, page_blocks
+from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, page_blocks, text_figures
 from rag_assets.answer.question.counts import COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, WHOLE_COUNTS, noun_parts
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
@@ -135,3 +135,30 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     dated = [c for c in found if str(year) in YEAR_IN_RE.findall(c.label)]
     undated = [c for c in found if not YEAR_IN_RE.findall(c.label)]
     return dated or undated or rows  # a row counts only where no sentence does
+
+
+def qualified(counts: list[Candidate], qualifiers: tuple[str, ...]) -> list[Candidate]:
+    """Of the count sentences, those whose count's own clause (its figure to the next figure or the sentence's
+    end) names the most of ``qualifiers``: 'approximately 3,700 employees ... in North America were covered by
+    collective bargaining agreements'; or a figure the sentence goes on to give for a part of the count without
+    repeating its noun ('92,000 people ..., with approximately 37,000 employed in the United States'); all of
+    them when none names any."""
+    if not qualifiers:
+        return counts
+    wanted = {_singular(q) for q in qualifiers}
+    scored = []
+    for cand in counts:
+        start = cand.label.find(cand.figures[0].written)
+        for fig in [f for f in text_figures(cand.label[max(start, 0):]) if not f.percent][:4]:
+            scored.append((_clause_names(cand.label, fig.written, max(start, 0), wanted), replace(cand, figures=(fig,))))
+    best = max((n for n, _ in scored), default=0)
+    kept = {(c.page_index, c.label, c.figures[0].written): c for n, c in scored if n == best}
+    return list(kept.values()) if best else counts
+
+
+def _clause_names(sentence: str, written: str, start: int, wanted: set[str]) -> int:
+    """How many of ``wanted`` the clause of the figure ``written`` names (from it to the next figure)."""
+    at = sentence.find(written, start)
+    after = TEXT_FIGURE_RE.search(sentence, at + len(written))
+    clause = sentence[at: after.start() if after else None]
+    return len(wanted & {_singular(w) for w in re.findall(r"[a-z]+", clause.lower())})

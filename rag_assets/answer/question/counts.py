@@ -82,3 +82,23 @@ def noun_parts(noun: str) -> tuple[str, str]:
     words = noun.split(" of ")[0].split() if " of " in f" {noun} " else noun.split()
     after = words.pop() if len(words) >= 2 and words[-1] in POSTPOSITIVE else ""
     return (words[-1] if words else "", after)
+
+
+# words of a count question that say neither what is counted nor where: asking words, verbs of having and
+# employing, the period, the filing ('How many employees did X have at the end of fiscal 2021 per its 10-K')
+NOT_QUALIFIERS = frozenset("""how many what which number total did does do were was are is be been had has have
+employ employs employed employing operate operates operated operating the a an of in at on as by to for from
+its their our end close year years fiscal fy calendar quarter month months december january february march april
+may june july august september october november according per filing report reports annual 10 k q form
+approximately about around roughly overall altogether there with people persons person staff individuals
+workers employee employees worldwide globally total company companys s""".split())
+
+
+def count_qualifiers(query: str, counted: str) -> tuple[str, ...]:
+    """What a count question says of its counted things beyond their noun, the company and the period: where
+    or which of them ('in the United States', 'were union represented', 'covered by collective bargaining
+    agreements'), as folded words; () when it says nothing more ('how many employees did X have')."""
+    counted_words = set(fold(counted).split())
+    words = [w for w in fold(query).split() if w not in NOT_QUALIFIERS and w not in counted_words
+             and not re.fullmatch(r"\d+(?:st|nd|rd|th)?|fy\d+|q\d|\d{2}", w)]
+    return tuple(dict.fromkeys(words))

@@ -63,7 +63,7 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     period = asked_period(text)
     out = QuestionPlan(kind, period.years, period.quarter, period.months, asked_unit(question).words)
     if kind == "number":
-        out.counted = counted_noun(text)
+        out.counted = "" if asked_unit(question).percent else counted_noun(text)  # 'what % of the workforce
         out.metric = plan(question, library)
         node = out.metric.node if out.metric is not None else None
         amount = of_library(node, library) and money(node)  # 'how many shares did X repurchase': never the amount

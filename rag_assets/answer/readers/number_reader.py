@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass, field
 
 from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
-from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole
+from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, qualified
+from rag_assets.answer.question.counts import count_qualifiers
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.operands import names_any
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
@@ -311,7 +312,9 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     asked, read in the column naming it where a table names quarters (or, ``own_quarters``, in the three-month
     column of a filing that reports on it)."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
-    if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted):
+    qualifiers = count_qualifiers(query, counted) if counts else ()
+    counts = qualified(counts, qualifiers)  # 'in the United States': the count the sentence says is of those
+    if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
         return _agreed_count(counts[:limit], counted)
     for n, cand in enumerate(counts, 1):
         cand.id = n
