@@ -228,3 +228,20 @@ def test_a_damaged_data_root_settings_file_is_one_line(tmp_path, monkeypatch, ca
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.startswith(f"error: {tmp_path / 'settings.json'}") and said in err
     assert err.count(str(tmp_path / "settings.json")) == 1
+
+
+def test_plan_shows_the_plan_the_answerer_makes_with_the_company_routed(inbox, tmp_path, monkeypatch, capsys):
+    """`rag-assets plan` plans as answering does: the company as the question writes it owns the figure
+    ('Northwind Widgets plc total assets'), and a count says what it is of; with no reports ingested, the plan
+    of the words alone, and nothing is written to the data root."""
+    question = "What were the Northwind Widgets plc total assets in 2023?"
+    assert main(["plan", "--kind", "number", question]) == 0
+    alone = capsys.readouterr().out
+    assert "company:" not in alone and not (inbox.parent / "answers").exists()
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    ingest(inbox, quiet=True)
+    assert main(["plan", "--kind", "number", question]) == 0
+    routed = capsys.readouterr().out
+    assert "company: Northwind Widgets plc" in routed and "total assets 2023" in routed
+    assert main(["plan", "--kind", "number", "How many people did Northwind Widgets plc employ in Germany in 2023?"]) == 0
+    assert "counts: employees (germany)" in capsys.readouterr().out

@@ -230,12 +230,14 @@ def test_a_count_qualified_by_the_question_is_the_count_its_sentence_qualifies_s
     """'in the United States', 'covered by collective bargaining agreements': the count whose own clause says so
     (a part of the workforce), not the largest; a sentence may give a part's figure without repeating the noun
     ('with approximately 24,000 employed in the United States'). Both had been answered with the whole."""
-    from rag_assets.answer.question.counts import count_qualifiers
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import company_plan
 
-    query = question.replace("Globex ", "").replace("Globex's ", "")
-    reading = read_number(NeverCalled(), question, query, QUALIFIED, default_lexicon(), year=2022,
-                          counted="employees")
-    assert reading.value == value, (count_qualifiers(query, "employees"), reading.notes)
+    plan = company_plan(question, "number", ("Globex",), default_library())
+    assert plan.counted == "employees" and "globex" not in plan.qualifiers
+    reading = read_number(NeverCalled(), question, question, QUALIFIED, default_lexicon(), year=2022,
+                          counted=plan.counted, qualifiers=plan.qualifiers)
+    assert reading.value == value, (plan.qualifiers, reading.notes)
 
 
 def test_a_percentage_asked_of_a_workforce_counts_nothing():

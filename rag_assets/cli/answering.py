@@ -190,7 +190,7 @@ def cmd_ask(args) -> int:
 def cmd_plan(args) -> int:
     """The question's plan and its checks, without retrieval or an answer."""
     from rag_assets.answer.question.metric_library import default_library
-    from rag_assets.answer.question.planning import plan_question
+    from rag_assets.answer.question.planning import company_plan, plan_question
 
     args.question = clean_text(args.question)
     if not args.question.strip():
@@ -203,12 +203,31 @@ def cmd_plan(args) -> int:
         from rag_assets.llm.factory import build_llm
 
         llm = build_llm(get_config(args.config), args.model)
-    plan = plan_question(args.question, kind, default_library(), llm)
+    routed = _routed_company(args.config, args.question)
+    if routed is None:  # no ingested reports: the plan of the words alone
+        plan = plan_question(args.question, kind, default_library(), llm)
+    else:  # as the answerer plans it: the company as the question writes it owns what follows it
+        route, own_names = routed
+        print(f"company: {route.company} (written: {', '.join(route.written)})")
+        plan = company_plan(args.question, kind, route.written, default_library(), llm, own_names)
     print("\n".join(plan.lines()))
     for written in plan.model_written:
         print(f"model wrote: {written['expression']} with " + ", ".join(
             f"{o['letter']} = {o['printed'] or o['item']} {o['year']}" for o in written["operands"]))
     return 0
+
+
+def _routed_company(config: str, question: str):
+    """(the one company ``question`` names, every name it goes by) over the data root's reports, or None when
+    the root has no reports or the question names no company or several."""
+    from rag_assets.config import SettingsError
+
+    try:
+        routes = answering(config, retrieval_only=True).answerer.filing_routes
+    except SettingsError:
+        return None
+    found = routes.routes(question)
+    return (found[0], routes.own_names(found[0].company)) if len(found) == 1 else None
 
 
 def add_answer_verbs(sub) -> None:

@@ -5,11 +5,13 @@ asks for it), and the checks it passed or failed. It goes into the answer record
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import asdict, dataclass, field
 
 from rag_assets.answer.question.formulas import Item, items_of, money, of_library, show
 from rag_assets.answer.question.metric_library import Library
-from rag_assets.answer.question.counts import counted_noun
+from rag_assets.answer.question.counts import count_qualifiers, counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.parts import owned_parts, possessive, reads_company, written_in_full
@@ -28,6 +30,7 @@ class QuestionPlan:
     unit: str = ""
     part: str = ""  # the part of the company (a segment, a region) whose figure is asked; '' for the whole
     counted: str = ""  # what a count question counts ('full time employees'), printed beside its number
+    qualifiers: tuple[str, ...] = ()  # what it says of them beyond their noun ('united', 'states'), as folded words
     source: str = ""  # rules, model, or '' (no plan: the readers answer as printed)
     formula: str = ""
     how: str = ""
@@ -47,7 +50,9 @@ class QuestionPlan:
         period = ", ".join(map(str, self.years)) + (f" (Q{self.quarter}{months})" if self.quarter else "") \
             or "none named"
         out = [f"kind: {self.kind}", f"period: {period}", f"unit: {self.unit}"] + \
-            ([f"part of the company: {self.part}"] if self.part else [])
+            ([f"part of the company: {self.part}"] if self.part else []) + \
+            ([f"counts: {self.counted}" + (f" ({' '.join(self.qualifiers)})" if self.qualifiers else "")]
+             if self.counted else [])
         out.append(f"plan ({self.source}): {self.formula} [{self.how}]" if self.source else
                    "plan: none (read as printed by the number, yes/no or names reader)")
         out += [f"check: {c}" for c in self.checks]
@@ -103,8 +108,13 @@ def company_plan(question: str, kind: str, written: tuple[str, ...], library: Li
     written = written_in_full(question, written, own_names)
     asked = owned_parts(question, written, library)
     out = plan_question(asked, kind, library, llm)
-    return plan_question(possessive(asked, written), kind, library, llm) if reads_company(out.formula, written) \
+    out = plan_question(possessive(asked, written), kind, library, llm) if reads_company(out.formula, written) \
         else out
+    if out.counted:  # 'how many people did X employ in the United States': what the count is of, without X
+        named = "|".join(re.escape(w) for w in written)
+        out.qualifiers = count_qualifiers(re.sub(rf"(?:{named})(?:['’]s?)?", " ", question) if named else question,
+                                          out.counted)
+    return out
 
 
 def _shown(c: Criterion) -> str:

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
 from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, qualified
-from rag_assets.answer.question.counts import count_qualifiers
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.operands import names_any
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
@@ -300,7 +299,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
-                own_quarters: dict[str, int] | None = None) -> NumberReading:
+                own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = ()) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -308,11 +307,11 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     ``part``: the part of the company asked (a segment, a region), which a candidate must name; ``counted``: what a
     count question counts: a count printed beside it in ``count_pages`` (default ``pages``) is the answer when the
     sentences of the year print one (``evidence.counts``), and the model chooses among them when they print
-    several; ``months``: a part of the year asked, which a candidate must print; ``quarter``: (year, quarter)
+    several, the count whose clause names the question's ``qualifiers`` first ('in the United States');
+    ``months``: a part of the year asked, which a candidate must print; ``quarter``: (year, quarter)
     asked, read in the column naming it where a table names quarters (or, ``own_quarters``, in the three-month
     column of a filing that reports on it)."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
-    qualifiers = count_qualifiers(query, counted) if counts else ()
     counts = qualified(counts, qualifiers)  # 'in the United States': the count the sentence says is of those
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
         return _agreed_count(counts[:limit], counted)
