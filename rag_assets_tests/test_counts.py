@@ -250,3 +250,16 @@ def test_a_percentage_asked_of_a_workforce_counts_nothing():
     assert plan_question("What percentage of Globex's total workforce was union represented in 2018?", "number",
                          lib).counted == ""
     assert plan_question("What was Globex's workforce at the end of 2018?", "number", lib).counted == "employees"
+
+
+def test_a_counts_qualifiers_are_the_words_of_its_own_clause_not_of_the_template_around_it():
+    """'Assume that you are an analyst ... shown in the 10-K: how many employees ...': the template's words
+    qualify nothing (they had made any clause naming 'information' or 'analyst' the count)."""
+    from rag_assets.answer.question.counts import count_qualifiers
+
+    assert count_qualifiers("Assume that you are a public equities analyst. Answer the following question by "
+                            "primarily using information that is shown in the 10-K: how many employees did the "
+                            "company have at the end of fiscal 2021?", "employees") == ()
+    assert count_qualifiers("How many employees in North America were covered by collective bargaining agreements "
+                            "at the end of 2017? Give a response relying on the details shown.", "employees") == \
+        ("north", "america", "covered", "collective", "bargaining", "agreements")

@@ -94,11 +94,23 @@ approximately about around roughly overall altogether there with people persons 
 workers employee employees worldwide globally total company companys s""".split())
 
 
+def _count_clause(question: str) -> str:
+    """The sentence or clause of ``question`` that asks the count ('how many ...', 'the number of ...'), without
+    the others ('Assume that you are an analyst.', 'Answer using the 10-K:'); all of it when none asks one."""
+    for pattern in COUNT_RES:
+        m = pattern.search(question)
+        if m:
+            start = max(question.rfind(c, 0, m.start()) for c in ".:;?!") + 1
+            ends = [i for i in (question.find(c, m.end()) for c in ".:;?!") if i >= 0]
+            return question[start: min(ends) if ends else None]
+    return question
+
+
 def count_qualifiers(query: str, counted: str) -> tuple[str, ...]:
     """What a count question says of its counted things beyond their noun, the company and the period: where
     or which of them ('in the United States', 'were union represented', 'covered by collective bargaining
     agreements'), as folded words; () when it says nothing more ('how many employees did X have')."""
     counted_words = set(fold(counted).split())
-    words = [w for w in fold(query).split() if w not in NOT_QUALIFIERS and w not in counted_words
+    words = [w for w in fold(_count_clause(query)).split() if w not in NOT_QUALIFIERS and w not in counted_words
              and not re.fullmatch(r"\d+(?:st|nd|rd|th)?|fy\d+|q\d|\d{2}", w)]
     return tuple(dict.fromkeys(words))
