@@ -160,7 +160,7 @@ def test_a_money_figure_without_a_declared_scale_takes_the_one_its_statements_de
     is in thousands too; a per-share figure and a figure the number reader read keep theirs."""
     from dataclasses import replace
 
-    from rag_assets.answer.evidence.computed import _statement_scale, statements_scale
+    from rag_assets.answer.evidence.operand_scales import statement_scale, statements_scale
     from rag_assets.answer.evidence.operands import Operand
     from rag_assets.retrieval.query import default_lexicon
     from rag_assets.retrieval.search import Retriever
@@ -174,7 +174,7 @@ def test_a_money_figure_without_a_declared_scale_takes_the_one_its_statements_de
     notes: list[str] = []
     eps = replace(bare, item="diluted eps", value=1.2, written="1.20", label="Diluted earnings per share")
     read = replace(bare, chosen=True)
-    scaled, kept, chosen = _statement_scale([bare, eps, read], retriever, LIB, lex, notes)
+    scaled, kept, chosen = statement_scale([bare, eps, read], retriever, LIB, lex, notes)
     assert scaled.value == 2_950_400_000.0 and "as the report's statements" in scaled.scale_words
     assert (kept.value, chosen.value) == (1.2, 2_950_400.0) and len(notes) == 1
 

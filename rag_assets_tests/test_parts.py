@@ -367,3 +367,17 @@ def test_the_companys_own_longer_name_is_never_a_part_of_it(question, written, o
 def test_an_instruction_to_tell_or_show_is_no_word_of_the_figure(question, expected):
     """'Tell me X's Marine Systems revenues': the row had been 'tell me revenues' (N/A)."""
     assert formula(question) == expected
+
+
+@pytest.mark.slow
+def test_sales_outside_the_home_country_are_the_total_less_its_own_where_no_row_prints_them(tmp_path):
+    """'What share of revenue came from outside the United States': a filing printing 'United States' and other
+    regions but no 'International' row gives it as total revenues less the United States' (it had been N/A)."""
+    figures = {"Total revenues": {2022: 6315, 2023: 6600}, "Net income": {2022: 515, 2023: 580}}
+    regions = {"Net sales": {"United States": {2022: 2500, 2023: 2640}, "Europe": {2022: 2100, 2023: 2200},
+                             "Asia Pacific": {2022: 1715, 2023: 1760}}}
+    answerer = answerer_over_10k(tmp_path, "Quillon Devices Inc", 2023, figures, regions)
+    rec = answerer.answer("What share of Quillon Devices Inc's 2023 revenues came from outside the United States? "
+                          "Answer in percent.", "number")
+    assert rec.value == pytest.approx(100 * (6600 - 2640) / 6600, rel=1e-3)
+    assert {o["part"] for o in rec.computation["operands"]} == {"", "united states"}

@@ -16,7 +16,8 @@ from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand, label_match
 from rag_assets.answer.question.unit import AskedUnit
-from rag_assets.answer.evidence.units import declared_scale, unscaled_label
+from rag_assets.answer.evidence.operand_scales import STATEMENTS, same_scale, statement_scale  # (a row named as printed
+# is looked for first in the primary statements)
 
 OPERAND_PAGES = 8  # pages retrieval adds per operand and report, after the item's statement pages
 
@@ -41,7 +42,6 @@ class Computation:
         return [{"pdf_sha1": s, "page_index": p} for s, p in seen]
 
 
-STATEMENTS = ("income_statement", "balance_sheet", "cash_flow")  # where a row named as printed is looked for first
 
 
 def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str | tuple[str, ...],
@@ -87,8 +87,8 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
                 break
         if found is not None:
             comp.operands.append(found)
-        elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth, by_year,
-                                quarters)) is not None:
+        elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters)
+              or _complement(item, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters)) is not None:
             swaps[item] = alt
         else:
             comp.missing.append(show(item))
@@ -102,7 +102,7 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
         for o in comp.operands:
             firsts.setdefault(_key(o), o)
         amounts = {i.name for node in nodes for i in items_of(node) if i.amount}  # rows named like ratios
-        comp.operands = _statement_scale(_same_scale(list(firsts.values()), comp.notes), retriever, library,
+        comp.operands = statement_scale(same_scale(list(firsts.values()), comp.notes), retriever, library,
                                          lexicon, comp.notes, amounts)
     return [substitute(node, swaps) for node in nodes]
 
@@ -142,6 +142,22 @@ def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: L
     comp.operands += sub.operands
     comp.notes.append(f"no statement row prints {item.name} {item.year}: computed as {show(resolved[0])}")
     return resolved[0]
+
+
+def _complement(item: Item, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int,
+                by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None):
+    """A part no row prints as the whole less the part it complements (``Library.complements``: international
+    sales are net sales less United States sales), with both operands found into ``comp``; None otherwise."""
+    others = dict(library.complements).get(item.part, ()) if depth < 2 else ()
+    for other in others:
+        alt = Op("-", replace(item, part=""), replace(item, part=other))
+        sub = Computation()
+        resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year, quarters)
+        if resolved is not None:
+            comp.operands += sub.operands
+            comp.notes.append(f"no row prints {show(item)}: computed as {show(resolved[0])}")
+            return resolved[0]
+    return None
 
 
 def _value(node, comp: Computation) -> float | None:
@@ -278,52 +294,6 @@ def _decide_each(crit: Criterion, retriever, sha1s, library: Library, lexicon,
 
 def _key(o: Operand) -> tuple[str, int, str, int]:
     return (o.item, o.year, o.part, o.months, o.quarter)
-
-
-def _same_scale(operands: list[Operand], notes: list[str]) -> list[Operand]:
-    """Figures of one report's statements share a scale: a figure whose table declared none (1.0) takes the one
-    the others declare, when they all declare the same."""
-    scales = {o.scale for o in operands if o.scale != 1.0}
-    if len(scales) != 1 or all(o.scale != 1.0 or o.chosen for o in operands):
-        return operands  # (a figure the number reader read has its own scale: '$5.1 billion')
-    scale = scales.pop()
-    words = next(o.scale_words for o in operands if o.scale == scale)
-    fixed = [replace(o, value=o.value * scale, scale=scale, scale_words=f"{words} (as its statement's other "
-                     "figures)") if o.scale == 1.0 and not o.chosen else o for o in operands]
-    notes.append(f"figures printed without a scale read as {words}, as the other operands")
-    return fixed
-
-
-def _statement_scale(operands: list[Operand], retriever, library: Library, lexicon, notes: list[str],
-                     amounts: set[str] = frozenset()) -> list[Operand]:
-    """A money figure whose table declares no scale (its heading lost to the page's text) takes the one its
-    report's primary statements all declare ('in millions'); a per-share amount, a count or a ratio never. A
-    money figure is an item of the library's, or a row named like a ratio asked as an amount (``amounts``)."""
-    out, declared = [], {}  # report -> the scale its statements declare, read once
-    for o in operands:
-        spec = library.items.get(o.item)
-        if o.scale != 1.0 or o.chosen or (spec is None and o.item not in amounts) or \
-                unscaled_label(o.label, (o.value,)) or spec is not None and unscaled_label(" ".join(spec.names)):
-            out.append(o)
-            continue
-        if o.sha1 not in declared:
-            declared[o.sha1] = statements_scale(retriever, o.sha1, lexicon)
-        scale = declared[o.sha1]
-        if scale is None:
-            out.append(o)
-            continue
-        words = f"{scale[1]} (as the report's statements; its own table declares none)"
-        out.append(replace(o, value=o.value * scale[0], scale=scale[0], scale_words=words))
-        notes.append(f"{o.item} {o.year} printed without a scale: read {words}")
-    return out
-
-
-def statements_scale(retriever, sha1: str, lexicon) -> tuple[float, str] | None:
-    """The scale every primary statement of the report declares, or None (none, or not one)."""
-    ix = retriever.index(sha1)
-    typed = ix.typed_pages(lexicon)
-    found = {declared_scale(ix.pages.get(p, "")) for kind in STATEMENTS for p in typed.get(kind, [])} - {None}
-    return found.pop() if len({mult for mult, _ in found}) == 1 else None
 
 
 def describe(computation: dict | None, names: dict[str, str] | None = None) -> list[str]:

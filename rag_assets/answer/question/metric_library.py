@@ -63,6 +63,7 @@ class Library:
     regions: tuple[str, ...] = ()  # parts named without such a noun ('international', 'Europe')
     other_entities: tuple[str, ...] = ()  # a table captioned so prints another entity's figures ('joint ventures')
     region_names: tuple[tuple[str, str], ...] = ()  # (other words, the region): ('outside the us', 'international')
+    complements: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (a part, the parts it is the whole less)
 
     @classmethod
     def load(cls, path: Path = LIBRARY_PATH) -> "Library":
@@ -81,7 +82,9 @@ class Library:
         return cls(items, metrics, judgements, tuple(fold(n) for n in parts.get("nouns") or ()),
                    tuple(fold(r) for r in parts.get("regions") or ()),
                    tuple(fold(e) for e in parts.get("other_entities") or ()),
-                   tuple((fold(n), fold(r)) for r, names in (parts.get("region_names") or {}).items() for n in names))
+                   tuple((fold(n), fold(r)) for r, names in (parts.get("region_names") or {}).items() for n in names),
+                   tuple((fold(p), tuple(fold(o) for o in others))
+                         for p, others in (parts.get("complements") or {}).items()))
 
     @property
     def item_names(self) -> tuple[tuple[str, str], ...]:
