@@ -91,7 +91,7 @@ employ employs employed employing operate operates operated operating the a an o
 its their our end close year years fiscal fy calendar quarter month months december january february march april
 may june july august september october november according per filing report reports annual 10 k q form
 approximately about around roughly overall altogether there with people persons person staff individuals
-workers employee employees worldwide globally total company companys s""".split())
+workers employee employees worldwide globally total company companys s headcount workforce count""".split())
 
 
 def _count_clause(question: str) -> str:
@@ -112,5 +112,5 @@ def count_qualifiers(query: str, counted: str) -> tuple[str, ...]:
     agreements'), as folded words; () when it says nothing more ('how many employees did X have')."""
     counted_words = set(fold(counted).split())
     words = [w for w in fold(_count_clause(query)).split() if w not in NOT_QUALIFIERS and w not in counted_words
-             and not re.fullmatch(r"\d+(?:st|nd|rd|th)?|fy\d+|q\d|\d{2}", w)]
+             and not re.search(r"\d", w)]  # a period ('2q23', 'fy22', '31st'), never what is counted
     return tuple(dict.fromkeys(words))
