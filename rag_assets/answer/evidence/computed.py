@@ -16,8 +16,7 @@ from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand, label_match
 from rag_assets.answer.question.unit import AskedUnit
-from rag_assets.answer.evidence.operand_scales import STATEMENTS, same_scale, statement_scale  # (a row named as printed
-# is looked for first in the primary statements)
+from rag_assets.answer.evidence.operand_scales import STATEMENTS, same_scale, statement_scale
 
 OPERAND_PAGES = 8  # pages retrieval adds per operand and report, after the item's statement pages
 
@@ -40,8 +39,6 @@ class Computation:
     def references(self) -> list[dict]:
         seen = dict.fromkeys((o.sha1, o.page_index) for o in self.operands)
         return [{"pdf_sha1": s, "page_index": p} for s, p in seen]
-
-
 
 
 def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str | tuple[str, ...],
@@ -135,13 +132,8 @@ def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: L
         alt = of_part(Parser(library, item.year).parse(spec.otherwise), item.part)  # a part's: of its rows
     except FormulaError:
         return None
-    sub = Computation()
-    resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year, quarters)
-    if resolved is None:
-        return None
-    comp.operands += sub.operands
-    comp.notes.append(f"no statement row prints {item.name} {item.year}: computed as {show(resolved[0])}")
-    return resolved[0]
+    return _found_as(alt, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters,
+                     f"no statement row prints {item.name} {item.year}")
 
 
 def _complement(item: Item, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int,
@@ -151,13 +143,24 @@ def _complement(item: Item, comp: Computation, retriever, sha1s, library: Librar
     others = dict(library.complements).get(item.part, ()) if depth < 2 else ()
     for other in others:
         alt = Op("-", replace(item, part=""), replace(item, part=other))
-        sub = Computation()
-        resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year, quarters)
-        if resolved is not None:
-            comp.operands += sub.operands
-            comp.notes.append(f"no row prints {show(item)}: computed as {show(resolved[0])}")
-            return resolved[0]
+        found = _found_as(alt, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters,
+                          f"no row prints {show(item)}")
+        if found is not None:
+            return found
     return None
+
+
+def _found_as(alt: Node, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int,
+              by_year: dict[int, tuple[str, ...]] | None, quarters: dict[str, int] | None, why: str):
+    """``alt`` (a formula standing for an item no row prints) with its operands found into ``comp`` and ``why``
+    noted, or None when one is missing (``comp`` unchanged)."""
+    sub = Computation()
+    resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year, quarters)
+    if resolved is None:
+        return None
+    comp.operands += sub.operands
+    comp.notes.append(f"{why}: computed as {show(resolved[0])}")
+    return resolved[0]
 
 
 def _value(node, comp: Computation) -> float | None:

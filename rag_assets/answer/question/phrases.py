@@ -116,7 +116,8 @@ def read_metric(text: str, parser: Parser) -> Node | None:
                 part = named_part(parts[0], parser.library)
             x = of_part(y, part) if part else x  # 'what share of sales came from its Cloud segment'
             inner = segments_total(name_key(parts[1]))  # 'what share of total segment net sales came from Space'
-            x = of_part(_operand(inner, parser), part) if part and inner and _operand(inner, parser) else x
+            inner_item = _operand(inner, parser) if part and inner else None
+            x = of_part(inner_item, part) if inner_item is not None else x
             if x is not None and x == y and isinstance(x, Item) and name_key(parts[0]) != name_key(parts[1]):
                 x = _as_printed(parts[0], parser) or x  # 'sales of services as a % of total revenues': its own row
             if x is not None and y is not None and x != y:
@@ -207,9 +208,7 @@ def _operand(text: str, parser: Parser) -> Node | None:
     if item:
         return Item(item.name, parser.year)
     printed = printed_item(text)
-    spec = parser.library.item_in(text)
-    return Item(printed, parser.year) if printed and not (spec and (printed in spec.names or printed in spec.labels)) \
-        else None
+    return Item(printed, parser.year) if printed else None
 
 
 def quoted_item(label: str, parser: Parser) -> Item | None:
@@ -251,6 +250,7 @@ def printed_item(text: str) -> str | None:
     key = name_key(ABBREVIATION_RE.sub("", text))  # 'return on tangible common equity (ROTCE)': the words
     words = key.split()
     if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or \
-            SCOPE_RE.search(SEGMENTS_TOTAL_RE.sub(" ", key)) or re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
+            SCOPE_RE.search(SEGMENTS_TOTAL_RE.sub(" ", key)) or \
+            re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
         return None
     return key
