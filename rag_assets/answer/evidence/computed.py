@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from rag_assets.answer.question.formulas import (FormulaError, Item, Node, Op, Parser, evaluate, items_of, money, of_part,
-                                                 show, substitute)
+                                                 read_in_percent, show, substitute)
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.criterion import Criterion
 from rag_assets.answer.question.plan import MetricPlan
@@ -193,7 +193,8 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
     result = _value(node, comp)
     if result is None:
         return comp
-    comp.value = unit.amount(result) if money(node) else unit.ratio(result)
+    printed = isinstance(node, Item) and read_in_percent(node)  # 'return on common equity 20 %': as printed
+    comp.value = unit.amount(result) if money(node) else unit.ratio(result, printed)
     comp.notes.append(f"computed {comp.formula} = {result:.6g} ({plan.how}); answered {comp.value} "
                       f"({unit.words})")
     if plan.printed and isinstance(node, Op):  # the ratio as the filing prints it, when it agrees with its rows

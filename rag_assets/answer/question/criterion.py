@@ -17,7 +17,8 @@ from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import adjusted, read_metric
-from rag_assets.answer.question.plan import as_written, at_year
+from rag_assets.answer.question.plan import as_written
+from rag_assets.answer.question.year_forms import at_year
 from rag_assets.answer.question.wording import canonical, definitions, without
 
 SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"

@@ -51,6 +51,15 @@ class Mean:
 Node = Item | Const | Op | Mean
 
 
+@dataclass(frozen=True)
+class MetricPlan:
+    """A formula a question asks, and where it came from."""
+
+    node: Node
+    how: str  # where the formula came from: the question's definition, a form, the library
+    printed: str = ""  # a change in points: the ratio's name, read as the filing prints it in percent when it does
+
+
 class FormulaError(ValueError):
     """A formula that cannot be parsed into items, numbers and operators."""
 

@@ -10,26 +10,19 @@ as printed."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from rag_assets.answer.question.formulas import (OVER_DIVIDES, Const, FormulaError, Item, Mean, Node, Op, Parser,
+from rag_assets.answer.question.formulas import (OVER_DIVIDES, FormulaError, Item, Mean, MetricPlan, Node, Op, Parser,
                                                  items_of, money, of_library, of_months, of_part, substitute)
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
 from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked, without_scale
+from rag_assets.answer.question.year_forms import CAGR_RE, average_over_years, cagr, span_ends, sum_over_years
 from rag_assets.answer.question.wording import (Definitions, asked_clauses, canonical, definitions, name_key,
                                                 without)
 
-AVERAGE_RE = re.compile(r"\b(?:(?:\d|two|three|four|five)[\s-]+years?\s+)?(?:average|mean|avg)\b(?:\s+(?:of|over))?"
-                        r"(?:\s+the)?|\bover\s+the\s+(?:\d|two|three|four|five)\s+years\b|\b(?:for\s+)?each\s+of\b|"
-                        r"\bthen\s+give\b|\bof\s+the\s+(?:\d|two|three|four|five)\s+years\b", re.I)
-SUM_YEARS_RE = re.compile(r"\b(?:the\s+)?(?:sum(?:med|ming)?(?:\s+up)?|combined|cumulative(?:ly)?|aggregated?|"
-                          r"altogether|in\s+total|add(?:ed|ing)?\s+(?:up|together)|taken\s+together|"
-                          r"total\s+(?=(?:\w+\s+){0,6}?(?:over|across)\s+(?:the\s+)?"
-                          r"(?:\w+\s+)?(?:years|fiscal\s+years|periods?)\b))(?:\s+of)?(?:\s+the)?", re.I)
-CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)
 _CHANGE = r"(?:change|growth|difference|increase|decrease|decline|rise|drop|expansion|contraction|improvement|deterioration)"
 GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did X grow'
     re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y|annual)?\s*(?:%\s*|percent(?:age)?\s+)?" + _CHANGE +
@@ -50,7 +43,8 @@ WORD_OPERATOR_RE = re.compile(r"\b(?:less|minus|plus|divided\s+by|times|multipli
                               rf"{OVER_DIVIDES}|"
                               r"(?<!\d)\s-\s(?!(?:fy\s?)?\d{4})", re.I)  # 'FY2017 - FY2019' is a span of years
 UNIT_PHRASE_RE = re.compile(r"(?i:,?\s*\(?\s*\b(?:in|answer\s+in)\s+(?:units\s+of\s+)?(?:usd|us\$|\$)?\s*(?:thousands|"
-                            r"millions|billions|(?:percentage|basis)\s+points|bps|percents?)\s*\)?,?)|\b(?i:for)\s+[A-Z][^?]*(?:\?.*)?$|\?.*$")
+                            r"millions|billions|(?:percentage|basis)\s+points|bps|percents?)\s*\)?,?)|"
+                            r"(?i:,?\s*\bas\s+an?\s+(?:decimal|fraction)\b(?!\s+of\b))|\b(?i:for)\s+[A-Z][^?]*(?:\?.*)?$|\?.*$")
 STATEMENT_REF_RE = re.compile(  # 'on 3M's balance sheet', 'in its income statement': where, not what
     r"\b(?:on|in|from|per|according\s+to)\s+(?:the\s+|its\s+|their\s+|[\w&.-]+(?:'s|’s)\s+)?(?:consolidated\s+)?"
     r"(?:balance\s+sheets?|income\s+statements?|cash[\s-]+flows?\s+statements?|statements?\s+of\s+(?:financial\s+"
@@ -63,13 +57,6 @@ STATEMENT_REF_RE = re.compile(  # 'on 3M's balance sheet', 'in its income statem
 def asks_part(question: str) -> bool:
     """The question asks a part of the company or an adjusted figure (``SCOPE_RE``) and defines no formula."""
     return SCOPE_RE.search(question) is not None and not definitions(question)
-
-
-@dataclass(frozen=True)
-class MetricPlan:
-    node: Node
-    how: str  # where the formula came from: the question's definition, a form, the library
-    printed: str = ""  # a change in points: the ratio's name, read as the filing prints it in percent when it does
 
 
 def plan(question: str, library: Library) -> MetricPlan | None:
@@ -85,21 +72,34 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         found = _read(text, period, defs, library)
     except (FormulaError, RecursionError, ZeroDivisionError):
         return None
-    if found is not None and not money(found.node) and asked_unit(question).scale != 1.0:
+    if found is not None and not money(found.node) and asked_unit(question).money:
         found = _metric_row(text, period, library)  # 'gross margin in USD millions': the row so named
+    elif found is not None and period.months not in (0, 12) and _over_average(found.node):
+        found = _metric_row(text, period, library, amount=False) or found  # a quarter's ROA: as printed
     if found is None or dimension_problem(found.node, question):
         return None
     node = of_months(as_written(_of_its_base(found.node), text, library), period.months, period.quarter or 0)
     return replace(found, node=at_quarters(node, period))
 
 
-def _metric_row(text: str, period: AskedPeriod, library: Library) -> MetricPlan | None:
-    """A metric asked as an amount ('What did X report as gross margin, in USD millions'): the row a filing prints
-    under the metric's name, read as an amount (a ratio in millions is no answer); None when no metric is named."""
+def _metric_row(text: str, period: AskedPeriod, library: Library, amount: bool = True) -> MetricPlan | None:
+    """The row a filing prints under the name of the metric asked; None when no metric is named. Asked as an
+    amount ('What did X report as gross margin, in USD millions'), the row's amount (a ratio in millions is no
+    answer); otherwise its ratio, as printed (a quarter's return on assets, which the filing annualizes)."""
     folded, spec = fold(text), library.metric_in(text)
     names = [n for n in (spec.names if spec else ()) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", folded)]
-    return MetricPlan(Item(max(names, key=len), period.target, amount=True), "a row as printed (an amount asked)") \
-        if names else None
+    if not names:
+        return None
+    if amount:
+        return MetricPlan(Item(max(names, key=len), period.target, amount=True), "a row as printed (an amount asked)")
+    return MetricPlan(Item(spec.names[0], period.target), "a row as printed (a ratio of a part of the year)")
+
+
+def _over_average(node: Node) -> bool:
+    """``node`` divides by an average balance ('net income / average total assets'): over a quarter or half year
+    it is not the annual ratio that filings print, which annualizes the flow."""
+    return isinstance(node, Op) and (isinstance(node.right, Mean) or _over_average(node.left) or
+                                     _over_average(node.right))
 
 
 def _of_its_base(node: Node) -> Node:
@@ -183,9 +183,9 @@ def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Defini
     defined = defined_in(clause, defs.named)
     if defined is None and refused_scope(clause, parser.library):  # an adjusted figure, or a part not named
         return None
-    form = (_cagr(clause, period, parser) or _growth(clause, period, parser, percent, points)
-            or _how_much_more(clause, period, parser) or _sum_over_years(clause, period, parser)
-            or _average(clause, period, parser))
+    form = (cagr(clause, period, parser) or _growth(clause, period, parser, percent, points)
+            or _how_much_more(clause, period, parser) or sum_over_years(clause, period, parser)
+            or average_over_years(clause, period, parser))
     if form is not None:
         return form
     if WORD_OPERATOR_RE.search(clause):  # a formula written out: read whole, or not at all
@@ -212,48 +212,6 @@ def _written(clause: str, parser: Parser) -> MetricPlan | None:
         MetricPlan(node, "a formula the question writes, with its definitions")
 
 
-def _average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
-    """'the FY2017 - FY2019 3 year average of X', 'the average of X over fiscal 2019, 2020 and 2021', 'X for each
-    of fiscal 2017, 2018 and 2019, then give the average': X in every year of the span, averaged."""
-    if len(period.span) < 2 or not AVERAGE_RE.search(clause):
-        return None
-    inner = AVERAGE_RE.sub(" ", clause)
-    terms = [read_metric(inner, at_year(parser, y)) for y in period.span]
-    if any(t is None for t in terms) or all(isinstance(t, Item) for t in terms) and len(period.span) == 2 and \
-            not re.search(r"\b(?:average|mean|avg)\b", clause, re.I):
-        return None
-    return MetricPlan(Mean(tuple(terms)), f"a {len(period.span)}-year average")
-
-
-def _sum_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
-    """'the combined X of fiscal 2020, 2021 and 2022', 'the sum of X for FY2019-FY2021', 'total X over the three
-    years', 'X in 2021 and 2022 added together': X in every year of the span, added up."""
-    if len(period.span) < 2 or re.search(r"\b(?:average|mean|avg)\b", clause, re.I):
-        return None
-    said = SUM_YEARS_RE.search(clause) is not None
-    if not said and not TOTAL_RE.search(clause):
-        return None
-    inner = SUM_YEARS_RE.sub(" ", clause) if said else TOTAL_RE.sub(" ", clause)
-    terms = [read_metric(inner, at_year(parser, y)) for y in period.span]
-    if any(t is None for t in terms) or len(set(terms)) < len(terms):
-        return None
-    if not said and not all(_flow(i, parser) for t in terms for i in items_of(t)):
-        return None  # 'total assets at the end of 2021 and 2022': a balance at two dates, not a sum
-    node = terms[0]
-    for term in terms[1:]:
-        node = Op("+", node, term)
-    return MetricPlan(node, f"a sum over {len(terms)} years")
-
-
-TOTAL_RE = re.compile(r"\b(?:the\s+)?total\b", re.I)  # 'total capex from 2020 to 2022': the flows added up
-
-
-def _flow(item: Item, parser: Parser) -> bool:
-    """``item`` is a flow of a period (an income or cash-flow row), which adds up over years; a balance does not."""
-    spec = parser.library.items.get(item.name)
-    return spec is not None and spec.statement in ("income_statement", "cash_flow")
-
-
 def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, points: bool = False
             ) -> MetricPlan | None:
     """'revenue growth from FY2021 to FY2022', 'the change in X between ...', 'by how much did X grow year over
@@ -265,7 +223,7 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
     first, last = (min(years), max(years)) if len(years) >= 2 else (parser.year - 1, parser.year)
     for pattern in GROWTH_RES:  # the first form whose words name a figure
         m = pattern.search(clause)
-        ends = _ends(m.group(1), first, last, parser) if m else None
+        ends = span_ends(m.group(1), first, last, parser) if m else None
         if ends:
             break
     else:
@@ -310,39 +268,9 @@ def _how_much_more(clause: str, period: AskedPeriod, parser: Parser) -> MetricPl
     m = HOW_MUCH_MORE_RE.search(clause)
     if m is None or len(period.years) < 2:
         return None
-    ends = _ends(m.group(2), min(period.years), max(period.years), parser)
+    ends = span_ends(m.group(2), min(period.years), max(period.years), parser)
     if ends is None:
         return None
     a, b = ends
     lower = m.group(1).lower() in ("lower", "less", "smaller")
     return MetricPlan(Op("-", a, b) if lower else Op("-", b, a), "a change between two years")
-
-
-def _cagr(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
-    m = CAGR_RE.search(clause)
-    if m is None or len(period.years) < 2:
-        return None
-    first, last = min(period.years), max(period.years)
-    ends = _ends(CAGR_RE.sub(" ", clause), first, last, parser)
-    if ends is None:
-        return None
-    a, b = ends
-    growth = Op("^", Op("/", b, a), Const(1 / (last - first)))
-    return MetricPlan(Op("-", growth, Const(1.0)), "a compound annual growth rate")
-
-
-def _ends(words: str, first: int, last: int, parser: Parser) -> tuple[Node, Node] | None:
-    """The figure ``words`` name in the first and in the last year, or None when they name none; a ratio named
-    in the plural for its two years ('the 2017 and 2016 operating margins') is the ratio."""
-    for named in dict.fromkeys((re.sub(r"(?<=\w[^s\W])s$", "", words.strip()), words)):
-        a, b = read_metric(named, at_year(parser, first)), read_metric(named, at_year(parser, last))
-        if a is not None and b is not None and (named == words or not money(a)):
-            return a, b
-    return None
-
-
-def at_year(parser: Parser, year: int) -> Parser:
-    """``parser`` reading another fiscal year (the question's definitions kept)."""
-    return Parser(parser.library, year, parser.defined)
-
-

@@ -36,6 +36,13 @@ BASIS_POINTS_RE = re.compile(r"\b(?i:basis[\s-]+points?)\b|\bbps?\b")
 POINTS_RE = re.compile(r"\b(?i:percentage|percent)[\s-]+(?i:points?)\b|\bp\.p\.|\bpp\b(?!\s*&)|"
                        r"\b(?i:how\s+many|in|by\s+\d+(?:\.\d+)?)\s+(?i:points)\b")  # 'by how many points
 PERCENT_WORD_RE = re.compile(r"%|\bper\s?cent(?:s|age|ages)?\b|\bpct\b", re.I)
+# a figure whose name states a percentage: a margin, a rate, a share of a whole, a growth. Asked with no unit, its
+# ratio is answered in percent, as filings and analysts state it ('operating margin 15.5 %', 'an effective tax rate of
+# 17.7 %', 'a 34 % share of net sales'); a ratio named as one ('current ratio', 'turnover') stays a ratio.
+PERCENT_NAMED_RE = re.compile(r"\b(?:margins?|rates?|yields?|growth|grow[sn]?|grew)\b|\bshare\s+of\b|"
+                              r"\bmarket\s+share\b", re.I)
+NOT_PERCENT_NAMED_RE = re.compile(r"\bratios?\b|\bturnover\b|\bexchange\s+rates?\b|\bmultiples?\b|\btimes\b", re.I)
+MONEY_ASKED_RE = re.compile(rf"\b(?:in|of)\s+(?:{_MONEY})(?![\w$])", re.I)  # 'gross margin in dollars': an amount
 NOT_PERCENT_RE = re.compile(r"\bas\s+an?\s+(?:decimal|fraction)\b|\bnot\s+(?:in|as)\s+(?:an?\s+)?(?:%|per\s?cent(?:age)?)",
                             re.I)
 DECIMALS_RE = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:\w+\s+){0,4}?(?:to\s+)?(?:the\s+)?(one|two|three|four|\d)\s+"
@@ -55,15 +62,20 @@ class AskedUnit:
     percent: bool = False
     decimals: int | None = None
     basis_points: bool = False  # a ratio asked in basis points (0.0125 -> 125)
+    named_percent: bool = False  # no unit asked, and the figure's name states a percentage (``PERCENT_NAMED_RE``)
+    plain: bool = True  # no unit asked at all: no scale, no currency, no percent, no points, not 'as a decimal'
+    money: bool = False  # an amount asked: a scale or a currency ('in USD millions', 'in dollars')
 
     def amount(self, value: float) -> float:
         """An amount in full units, written in the asked scale and rounding."""
         return self.rounded(value / self.scale)
 
-    def ratio(self, value: float) -> float:
+    def ratio(self, value: float, printed_percent: bool = False) -> float:
         """A ratio (0.054), in percent points when percent is asked (5.4), in basis points when they are (540),
-        rounded as asked."""
-        return self.rounded(value * 10_000 if self.basis_points else value * 100 if self.percent else value)
+        rounded as asked. Asked in no unit, a ratio whose name states a percentage, or one the filing prints in
+        percent (``printed_percent``), is answered in percent as printed."""
+        percent = self.percent or self.named_percent or printed_percent and self.plain
+        return self.rounded(value * 10_000 if self.basis_points else value * 100 if percent else value)
 
     def rounded(self, value: float) -> float:
         return round(value, self.decimals) if self.decimals is not None else float(f"{value:.12g}")
@@ -72,6 +84,7 @@ class AskedUnit:
     def words(self) -> str:
         parts = [f"scale {self.scale:g}" if self.scale != 1 else "", "percent" if self.percent else "",
                  "basis points" if self.basis_points else "",
+                 "percent, as its name states a percentage" if self.named_percent else "",
                  f"{self.decimals} decimals" if self.decimals is not None else ""]
         return ", ".join(p for p in parts if p) or "full units"
 
@@ -112,7 +125,17 @@ def asked_unit(question: str) -> AskedUnit:
     if scale == 1.0 and nearest_scale:
         scale = nearest_scale
     bp = BASIS_POINTS_RE.search(question) is not None
-    return AskedUnit(scale, percent_asked(question) or bool(POINTS_RE.search(question)) and not bp, decimals, bp)
+    percent = percent_asked(question) or bool(POINTS_RE.search(question)) and not bp
+    money = scale != 1.0 or MONEY_ASKED_RE.search(question) is not None
+    plain = not (percent or bp or money or NOT_PERCENT_RE.search(question))
+    return AskedUnit(scale, percent, decimals, bp, plain and named_percent(question), plain, money)
+
+
+def named_percent(question: str) -> bool:
+    """The question asks no unit, and names its figure as a percentage: a margin, a rate, a share of a whole, a
+    growth ('the operating margin of the Snacks division', 'what share of operating income came from Cloud'),
+    not a ratio or a multiple, and not as a decimal or a fraction."""
+    return bool(PERCENT_NAMED_RE.search(question)) and not NOT_PERCENT_NAMED_RE.search(question)
 
 
 def points_asked(question: str) -> bool:
