@@ -137,6 +137,8 @@ NAMES_WITH_YEAR = ("(in millions)\n\nThe following table provides information fo
     ("north operations", "revenue", 2024, 90_100e6),
     ("other overseas operations", "operating income", 2024, 810e6),  # the name before 'Total 2024'
     ("other overseas operations", "revenue", 2023, 14_100e6),  # the block under the row '2023'
+    ("other overseas", "operating income", 2024, 810e6),  # the part as a question names it: 'its Other Overseas
+    ("coastal", "revenue", 2023, 15_900e6),  # operations', 'Coastal operations'; the noun is the column's
 ])
 def test_names_a_line_each_with_the_year_after_the_last_give_each_parts_column(part, item, year, value):
     found = find_operand(Item(item, year, part=part), LIB.items[item], [SourcePage("s", 63, NAMES_WITH_YEAR, False)])

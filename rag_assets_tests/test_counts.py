@@ -60,6 +60,9 @@ def test_the_number_beside_the_noun_is_the_count():
     assert counted_in("At January 31, 2025, there were 48,120 shareholders of record.", "holders") == ["48,120"]
     assert counted_in("we had 3,305 stockholders of record", "holders") == ["3,305"]
     assert counted_in("we had 3,305 nonemployee directors", "employees") == []  # a compound is no count of its head
+    # a count of many takes the plural: a singular noun after it modifies the noun it counts
+    assert counted_in("Tarn sponsors 15 different Employee Resource Groups with 51 chapters.", "employees") == []
+    assert counted_in("Tarn had 57,500 employees in 44 countries.", "employees") == ["57,500"]
     # a date's year before the count is no figure of a flattened row
     assert counted_in("At January 31, 2025, 2,104,330,512 shares of the registrant's common stock were outstanding, "
                       "after deducting 40,115,002 shares held in treasury.", "shares") == ["2,104,330,512", "40,115,002"]

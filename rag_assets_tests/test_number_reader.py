@@ -12,7 +12,8 @@ import pytest
 
 from rag_assets.answer.evidence.candidates import MetricQuery, find_candidates, page_candidates
 from rag_assets.answer.evidence.evidence_policy import event_problem, hedge_problem, on_topic
-from rag_assets.answer.readers.number_reader import currency_problem, find_figure, read_number, shortlist
+from rag_assets.answer.readers.line_checks import currency_problem
+from rag_assets.answer.readers.number_reader import find_figure, read_number, shortlist
 from rag_assets.answer.service.scoring import evaluate
 from rag_assets.answer.evidence.units import declared_scale, report_dollar
 from rag_assets.retrieval.query import default_lexicon
@@ -486,7 +487,7 @@ def test_another_entitys_table_is_never_the_companys_row():
 
 def test_a_line_printing_nearly_every_word_of_the_metric_names_it_without_the_model():
     from rag_assets.answer.evidence.candidates import MetricQuery
-    from rag_assets.answer.readers.number_reader import names_metric
+    from rag_assets.answer.readers.line_checks import names_metric
     from rag_assets.retrieval.query import default_lexicon
 
     metric = MetricQuery.of("What was common stock held by non affiliates in 2022?", default_lexicon())
@@ -494,6 +495,21 @@ def test_a_line_printing_nearly_every_word_of_the_metric_names_it_without_the_mo
                                 "by non-affiliates was approximately $213,158,526,305.")
     assert not names_metric(metric, "At January 31, 2023, 4,199,882,937 shares of common stock were outstanding.")
     assert not names_metric(MetricQuery.of("What was revenue in 2022?", default_lexicon()), "Revenue 4,000")  # one word
+
+
+def test_a_line_printing_every_word_of_the_metric_states_it_whatever_the_models_yes_no():
+    """The model's p(yes) on one short statement is close to noise: a chosen line that prints every word of the
+    metric ('employees') is not refused on it; a line that misses one is still checked by the model."""
+    from rag_assets.answer.evidence.candidates import MetricQuery
+    from rag_assets.answer.readers.line_checks import prints_metric
+    from rag_assets.retrieval.query import default_lexicon
+
+    from rag_assets.answer.routing.question_text import retrieval_query
+
+    query = retrieval_query("How many employees did Tarn have at the end of 2022?", "Tarn", ("Tarn",))
+    metric = MetricQuery.of(query, default_lexicon())
+    assert prints_metric(metric, "Each of our 57,500 full- and part-time employees in 44 countries make a contribution")
+    assert not prints_metric(metric, "Tarn sponsors 15 resource groups with 51 chapters worldwide.")
 
 
 def test_a_check_box_ends_a_cover_pages_line():

@@ -41,15 +41,15 @@ def formula(question: str) -> str | None:
     ("revenue by reportable segment", ""),
     ("revenue in United States dollars", ""),  # a currency, not a region
     ("What were Globex's net sales in its Other International Operations in 2021?",
-     "other international operations"),  # a region inside the name the filing prints, 'Other' kept
-    ("What was the operating income of Globex's United States Operations in 2021?", "united states operations"),
-    ("What share of Globex's revenue came from its Canadian Operations?", "canadian operations"),  # 'its'
+     "other international"),  # a region inside the name the filing prints, 'Other' kept
+    ("What was the operating income of Globex's United States Operations in 2021?", "united states"),
+    ("What share of Globex's revenue came from its Canadian Operations?", "canada"),  # 'its'
     ("What was Globex's North America EBIT in fiscal 2021?", "north america"),  # a metric ends the name
     ("Europe Q2 sales", "europe"),
     ("What were Globex's domestic streaming revenues in 2016?", "domestic streaming"),  # lower-case words before
     ("international DVD net sales in 2016", "international dvd"),  # the item name the part with the region
     ("What were Globex's international net sales in 2016?", "international"),
-    ("What were Globex's Canadian operations total revenue in fiscal 2021?", "canadian operations"),  # adjective
+    ("What were Globex's Canadian operations total revenue in fiscal 2021?", "canada"),  # adjective
     ("What were Globex's Premier Services total revenues net of interest expense in 2022?", "premier services"),
     ("What were Globex's Business segment operating revenues in 2022?", "business"),  # a name capitalized alone
     ("operating revenues of the Business segment in 2022", "business"),
@@ -57,10 +57,31 @@ def formula(question: str) -> str | None:
     ("What Segment had the largest revenue in 2021?", ""),  # a question's word capitalized names none
     ("the contribution profit of Globex's domestic DVD segment in 2015", "domestic dvd"),  # lower case, an acronym
     ("What was Globex's VoIP segment revenue?", "voip"),
-    ("Using the segment note, what is the Canadian Operations' total revenue?", "canadian operations"),  # its own 's
+    ("Using the segment note, what is the Canadian Operations' total revenue?", "canada"),  # its own 's
+    ("What was Globex's EBIT for the North America region in fiscal 2019?", "north america"),  # a region's noun
+    ("What was the operating income of Globex's United States operations in 2021?", "united states"),
+    ("What were Globex's net sales in its Canadian operations?", "canada"),  # the adjective: the region
+    ("What were Globex's European net sales in 2021?", "europe"),
+    ("What was Globex's income from continuing operations in 2021?", ""),  # 'operations' after lower case: none
+    ("What was Globex's cash flow from operations in 2021?", ""),
+    ("the pretax segment income of Globex's Orbital segment", "orbital"),  # 'pretax' names no part
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What share of Globex's 2019 segment net revenues came from Arcade?",
+     "(revenue [arcade] 2019 / segment net revenues 2019)"),  # the whole: the segments' own total as printed
+    ("What were Globex's 2019 segment net revenues?", "segment net revenues 2019"),
+    ("What was the pretax segment income of Globex's Orbital segment in 2022?", "income before taxes [orbital] 2022"),
+    ("What was the segment operating income of Globex's Cloud segment in 2022?", "operating income [cloud] 2022"),
+    ("What was Globex's operating profit by segment in 2022?", None),  # no part named: still refused
+])
+def test_segment_before_an_items_name_is_the_segment_notes_measure_of_the_part_or_of_all(question, expected):
+    """'segment net revenues', 'pretax segment income': the part's figure as its segment note prints it; with no
+    part named, the segments' total row. Before, the word 'segment' refused the question (a part not named)."""
+    assert formula(question) == expected
 
 
 def test_a_figure_of_a_part_is_planned_with_the_parts_name_in_every_formula():
@@ -84,15 +105,15 @@ def test_a_part_owned_by_the_company_is_planned_without_the_owner_in_the_formula
     """The company's possessive goes with the part's name: the margin, the sum over years and the share are the
     part's, whichever word owns it ('Globex's', 'its') and wherever the rewording put it ("Operations's")."""
     assert formula("What was the operating margin of Globex's United States Operations in fiscal 2021, in "
-                   "percent?") == "(operating income [united states operations] 2021 / revenue [united states operations] 2021)"
+                   "percent?") == "(operating income [united states] 2021 / revenue [united states] 2021)"
     assert formula("What was the combined depreciation and amortization of Globex's Canadian Operations over "
                    "fiscal 2019 through 2021, in USD millions?") == (
-        "((depreciation and amortization [canadian operations] 2019 + depreciation and amortization [canadian "
-        "operations] 2020) + depreciation and amortization [canadian operations] 2021)")
+        "((depreciation and amortization [canada] 2019 + depreciation and amortization [canada] 2020) + "
+        "depreciation and amortization [canada] 2021)")
     assert formula("What share of Globex's fiscal 2021 total revenue came from its Canadian Operations, in "
-                   "percent?") == "(revenue [canadian operations] 2021 / revenue 2021)"
+                   "percent?") == "(revenue [canada] 2021 / revenue 2021)"
     assert formula("What total revenue did Globex's United States Operations generate for the fiscal year ended "
-                   "August 29, 2021, in USD millions?") == "revenue [united states operations] 2021"
+                   "August 29, 2021, in USD millions?") == "revenue [united states] 2021"
 
 
 def test_what_the_filing_cannot_print_as_such_is_still_refused():
@@ -238,12 +259,10 @@ def test_yes_no_comparing_two_parts_reads_each_parts_figure_of_the_year_asked():
         ("positive", "(revenue [cloud] 2021 - revenue [devices] 2021)")
     assert crit("Was the operating income of Globex's Canadian Operations higher than that of its Other "
                 "International Operations in fiscal 2021?") == \
-        ("positive", "(operating income [canadian operations] 2021 - operating income [other international "
-                     "operations] 2021)")
+        ("positive", "(operating income [canada] 2021 - operating income [other international] 2021)")
     assert crit("Did Globex's Canadian Operations earn more operating income in fiscal 2021 than its Other "
                 "International Operations?") == \
-        ("positive", "(operating income [canadian operations] 2021 - operating income [other international "
-                     "operations] 2021)")
+        ("positive", "(operating income [canada] 2021 - operating income [other international] 2021)")
     assert crit("Did Globex have higher net sales in 2021 than in 2020?")[0] == "up"  # two years: a movement
 
 

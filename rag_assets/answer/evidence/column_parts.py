@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from rag_assets.answer.question.metric_library import fold
+from rag_assets.answer.question.parts import adjective_of
 
 HEADER_LINES = 8  # the names sit among the last lines above the table
 NAME_LINE_CHARS = 100
@@ -91,17 +92,10 @@ def part_column(names: tuple[str, ...], lines: tuple[str, ...], part: str, count
 
 
 def _is_part(tokens: list[str], wanted: list[str]) -> bool:
-    tokens = [t for t in tokens if t not in {"segment", "segments"}]
+    tokens = [t for t in tokens if t not in {"segment", "segments", "operations"}]  # 'Canadian Operations'
+    wanted = [t for t in wanted if t != "operations"]
     return tokens == wanted or tokens[-len(wanted):] == wanted and tokens[0] in TOTAL_WORDS or \
         adjective_of(" ".join(t for t in tokens if t != "operations"), " ".join(wanted))
-
-
-def adjective_of(words: str, place: str) -> bool:
-    """``words`` are the adjective of the place ``place`` names: 'canadian' of 'canada', 'chinese' of 'china',
-    'european' of 'europe', 'north american' of 'north america' (a column or row 'Canadian Operations' is the
-    part 'Canada')."""
-    stem = place[:-1] if place[-1:] in "aeiou" else place
-    return len(stem) >= 4 and words.startswith(stem) and words[len(stem):] in ("n", "an", "ian", "ean", "ese")
 
 
 def _runs(lines: tuple[str, ...], wanted: list[str]) -> list[tuple[str, ...]]:
@@ -122,12 +116,13 @@ def _runs(lines: tuple[str, ...], wanted: list[str]) -> list[tuple[str, ...]]:
 
 
 def _as_printed(lines: tuple[str, ...], wanted: list[str]) -> list[str]:
-    """The part's name as the name lines print it: ``wanted``, or where only its adjective is printed, that
-    adjective with the 'operations' after it ('canada' -> 'canadian operations')."""
+    """The part's name as the name lines print it: ``wanted`` (with the 'operations' after it), or where only its
+    adjective is printed, that adjective with the 'operations' after it ('canada' -> 'canadian operations')."""
     for line in lines:
         tokens = fold(line).split()
-        if _find(tokens, wanted) is not None:
-            return wanted
+        if (at := _find(tokens, wanted)) is not None:  # 'Other International Operations': with its noun
+            return wanted + tokens[at + len(wanted):at + len(wanted) + 1] if \
+                tokens[at + len(wanted):at + len(wanted) + 1] == ["operations"] else wanted
     for line in lines:
         tokens = fold(line).split()
         n = len(wanted)

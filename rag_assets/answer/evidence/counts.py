@@ -51,10 +51,19 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
         at = next((i for i, w in enumerate(words) if w in wants), None)
         if at is None or any(w in NOT_MODIFIERS or re.search(r"\d", w) for w in words[:at]):
             continue
+        if _modifier(after[at], head):  # '15 Employee Resource Groups' counts groups, not employees
+            continue
         if FIGURE_BEFORE_RE.search(sentence[:m.start()]) or after_head and words[at + 1:at + 2] != [after_head]:
             continue
         out.append(m.group(0).strip())
     return out
+
+
+def _modifier(written: str, head: str) -> bool:
+    """The counted noun is written in the singular where a count of many takes the plural: it modifies the noun
+    after it ('15 Employee Resource Groups'), which is what the figure counts."""
+    return head.lower().endswith("s") and _singular(head.lower()) != head.lower() and \
+        not written.lower().endswith("s") and _singular(written.lower()) == _singular(head.lower())
 
 
 _ABOUT = r"(?:(?:approximately|about|around|roughly|nearly|some|over|more\s+than)\s+)?"

@@ -8,11 +8,12 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
-from rag_assets.answer.evidence.column_parts import adjective_of, part_column
+from rag_assets.answer.evidence.column_parts import part_column
 from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
                                              preference, printed_labels, stem, written_row, year_figure)
 from rag_assets.answer.question.formulas import Item, read_in_percent
 from rag_assets.answer.question.metric_library import ItemSpec, fold
+from rag_assets.answer.question.parts import adjective_of
 
 
 STATEMENT_TITLE_RE = re.compile(r"(?<!the\s)(?<!in\s)(?<!to\s)\b(?:Consolidated\s+(?:Statements?\s+[Oo]f|Balance\s+Sheets?)|"
@@ -210,7 +211,8 @@ def names_part(label: str, part: str) -> bool:
     """A row's label is the part's name ('Aeronautics', 'Greater China'), with at most the part noun after it
     ('Aeronautics segment'), 'total' before it ('Total Optical Communications'), or the company's name before it
     in the question ('Lockheed Martin Aeronautics')."""
-    folded = re.sub(r"\s+(?:segment|division|business|reportable segment)s?$", "", folded_label(label_head(label)))
+    folded = re.sub(r"\s+(?:segment|division|business|reportable segment|operation)s?$", "",
+                    folded_label(label_head(label)))
     folded = re.sub(r"^total\s+", "", folded)
     if 0 < len(tight := folded.replace(" ", "")) <= 4 and tight == part.replace(" ", ""):
         return True  # an abbreviation written with or without its dots: 'U.S.' is 'US'
@@ -238,7 +240,8 @@ def _nearest_is(caption: str, spec: ItemSpec | None, library_names) -> bool:
 
 
 # in a part's own results, the item's row may say whose it is: 'Business segment operating income', 'Segment sales'
-SEGMENT_WORDS_RE = re.compile(r"^\s*(?:business\s+|reportable\s+|operating\s+)?segments?\s+(?=\w)", re.I)
+SEGMENT_WORDS_RE = re.compile(r"(?:^\s*|(?<=\bpretax\s))(?:business\s+|reportable\s+|operating\s+)?segments?\s+(?=\w)",
+                              re.I)  # 'Pretax segment income': the part's pretax income
 
 
 LEGAL_RE = r"(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|ag|sa|nv|se)\b"

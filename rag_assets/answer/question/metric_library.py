@@ -64,6 +64,7 @@ class Library:
     other_entities: tuple[str, ...] = ()  # a table captioned so prints another entity's figures ('joint ventures')
     region_names: tuple[tuple[str, str], ...] = ()  # (other words, the region): ('outside the us', 'international')
     complements: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (a part, the parts it is the whole less)
+    place_nouns: tuple[str, ...] = ()  # 'operations': a part noun only after a capitalized name or a region
 
     @classmethod
     def load(cls, path: Path = LIBRARY_PATH) -> "Library":
@@ -84,7 +85,8 @@ class Library:
                    tuple(fold(e) for e in parts.get("other_entities") or ()),
                    tuple((fold(n), fold(r)) for r, names in (parts.get("region_names") or {}).items() for n in names),
                    tuple((fold(p), tuple(fold(o) for o in others))
-                         for p, others in (parts.get("complements") or {}).items()))
+                         for p, others in (parts.get("complements") or {}).items()),
+                   tuple(fold(n) for n in parts.get("place_nouns") or ()))
 
     @property
     def item_names(self) -> tuple[tuple[str, str], ...]:

@@ -17,7 +17,7 @@ NOT_NAME_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all
                             "their", "the", "a", "an", "in", "for", "of", "and", "company", "companys", "consolidated",
                             "other", "reportable", "operating", "business", "that", "this", "these", "largest",
                             "smallest", "biggest", "main", "primary", "core", "new", "one", "two", "three", "per",
-                            "did", "does", "was", "were", "is", "are", "by", "s"})
+                            "did", "does", "was", "were", "is", "are", "by", "s", "pretax", "net", "gross"})
 # of ``NOT_NAME_WORDS``, those that open or qualify a question even capitalized; another one capitalized alone
 # before the part noun is the part's name ('Business segment', 'Operating segment' as a filing prints them)
 OPENING_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all", "any", "total", "our", "its",
@@ -34,12 +34,20 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
     """(the part ``text`` names, ``text`` without the words that name it), or ('', ``text``). A capitalized name
     before a part noun first ('Lockheed Martin's Aeronautics segment' -> 'Aeronautics'), then lower-case words
     between a determiner and the noun ('the snacks division'), then a region of the library ('international
-    sales', 'in Greater China')."""
+    sales', 'in Greater China'). A region named by its adjective is the region ('its Canadian operations')."""
+    name, rest = _read_part(text, library)
+    for noun in library.place_nouns:  # 'Canadian Operations', 'Canadian operations': the part 'canada'
+        name = re.sub(rf"(?<=\w)\s+{re.escape(noun)}$", "", name)
+    return (place_of(name, library.regions) if name else name), rest
+
+
+def _read_part(text: str, library: Library) -> tuple[str, str]:
     if not library.part_nouns:
         return "", text
     noun = rf"(?:{_alternation(library.part_nouns)})s?(?:['’]s?)?(?!\w)"
+    named_noun = rf"(?:{_alternation(library.part_nouns + library.place_nouns)})s?(?:['’]s?)?(?!\w)"
     patterns = (rf"(?:\b(?:the|its|their)|['’]s)\s+(?P<name>{LOWER_WORD}(?:\s+{LOWER_WORD}){{0,2}})\s+{noun}",
-                rf"(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)\s+{noun}")
+                rf"(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)\s+{named_noun}")
     for pattern in patterns:
         for m in re.finditer(pattern, text):
             name = _name(m.group("name"))
@@ -56,7 +64,11 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
         if m:
             start, end = _capital_run(text, m.start(), m.end(), library)
             end = _noun_run(text, end, library)
-            return _run_name(text[start:end]) or fold(m.group("name")), _without(text, start, end)
+            name = _run_name(text[start:end]) or fold(m.group("name"))
+            if library.place_nouns and (after := re.match(rf"\s+(?:{_alternation(library.place_nouns)})\b",
+                                                          text[end:], re.I)):
+                end += after.end()  # 'its international operations'
+            return name, _without(text, start, end)
     return "", text
 
 
@@ -307,3 +319,17 @@ def _without(text: str, start: int, end: int) -> str:
     """``text`` without [start, end) and the preposition and determiner just before it ('net sales of the')."""
     head = LEAD_RE.sub("", text[:start]).rstrip()
     return re.sub(r"\s+", " ", f"{head} {text[end:].lstrip()}").strip()
+
+
+def adjective_of(words: str, place: str) -> bool:
+    """``words`` are the adjective of the place ``place`` names: 'canadian' of 'canada', 'chinese' of 'china',
+    'european' of 'europe', 'north american' of 'north america' (a column or row 'Canadian Operations' is the
+    part 'Canada')."""
+    stem = place[:-1] if place[-1:] in "aeiou" else place
+    return len(stem) >= 4 and words.startswith(stem) and words[len(stem):] in ("n", "an", "ian", "ean", "ese")
+
+
+def place_of(name: str, regions: tuple[str, ...]) -> str:
+    """The region a part's name is the adjective of ('canadian' -> 'canada', 'north american' -> 'north america'),
+    as geographic tables print it; ``name`` itself otherwise."""
+    return next((r for r in regions if r != name and adjective_of(name, r)), name)

@@ -45,7 +45,7 @@ def refused_scope(clause: str, library: Library) -> bool:
     """The clause asks what the statements do not print as such: an adjusted or per-unit figure (a per-share item
     of the library, 'diluted earnings per share', is printed as such), or a part of the company (a segment, a
     region) whose name it does not write ('by segment')."""
-    rest = SEGMENTS_TOTAL_RE.sub(" ", without_items(clause, library))  # 'total segment net sales' is printed
+    rest = SEGMENT_WORD_RE.sub(" ", without_items(clause, library))  # 'total segment net sales' is printed
     return ADJUSTED_RE.search(rest) is not None or (SCOPE_RE.search(rest) is not None
                                                     and not read_part(clause, library)[0])
 
@@ -53,11 +53,17 @@ def refused_scope(clause: str, library: Library) -> bool:
 # the total of the parts a segment note prints as its own row ('Total segment net sales', 'Total business segment
 # operating profit'): not the company's figure (no corporate items), and no part's
 SEGMENTS_TOTAL_RE = re.compile(r"\btotal\s+(?:(?:reportable|business|operating)\s+)?segments?\s+(?=[a-z])", re.I)
+# 'segment' as the first word of a figure's name, not after a part's name: 'segment net revenues' (a part's row as
+# its segment note prints it; with no part named, the segments' total); 'pretax segment income' a part's pretax income
+SEGMENT_MEASURE_RE = re.compile(r"^(?:(?:the|its|their)\s+)?(?:(?:reportable|business|operating)\s+)?segments?\s+"
+                                r"(?=[a-z])", re.I)
+SEGMENT_WORD_RE = re.compile(r"\b(?:(?:reportable|business|operating)\s+)?segments?\s+(?=[a-z])", re.I)
 
 
 def segments_total(text: str) -> str:
-    """The item words of a segments' total ('total segment net sales' -> 'net sales'), or ''."""
-    m = SEGMENTS_TOTAL_RE.search(text)
+    """The item words of a segments' total ('total segment net sales', 'segment net revenues' -> 'net sales',
+    'net revenues'), or ''."""
+    m = SEGMENTS_TOTAL_RE.search(text) or SEGMENT_MEASURE_RE.search(text)
     return text[m.end():].strip() if m else ""
 
 
@@ -124,7 +130,7 @@ def read_metric(text: str, parser: Parser) -> Node | None:
                 return Op("/", x, y)
     part, rest = read_part(text, parser.library)
     if part:  # 'the operating margin of the Snacks division': the formula of the whole, of that part's figures
-        node = read_metric(rest, parser)
+        node = read_metric(SEGMENT_WORD_RE.sub("", rest), parser)
         return of_part(node, part) if node is not None else None
     ratio = _named_ratio(text, parser)
     if ratio is not None:
@@ -189,14 +195,14 @@ def _one_item_with_and(text: str, parser: Parser) -> bool:
 
 
 def _operand(text: str, parser: Parser) -> Node | None:
+    part, rest = read_part(text, parser.library)
+    part, rest = (part, rest) if part else leading_part(text, parser.library)  # 'Cloud Services revenue'
+    if part:  # a part's 'segment net revenues', 'pretax segment income': its net revenues, its pretax income
+        node = _operand(SEGMENT_WORD_RE.sub("", rest), parser)
+        return of_part(node, part) if node is not None else None
     if segments_total(name_key(text)):  # the segments' total row, as printed: not the company's item
         printed = printed_item(text)
         return Item(printed, parser.year) if printed else None
-    part, rest = read_part(text, parser.library)
-    part, rest = (part, rest) if part else leading_part(text, parser.library)  # 'Cloud Services revenue'
-    if part:
-        node = _operand(rest, parser)
-        return of_part(node, part) if node is not None else None
     defined = defined_in(text, parser.defined)
     if defined:
         return parser.parse(parser.defined[defined])
@@ -250,7 +256,7 @@ def printed_item(text: str) -> str | None:
     key = name_key(ABBREVIATION_RE.sub("", text))  # 'return on tangible common equity (ROTCE)': the words
     words = key.split()
     if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or \
-            SCOPE_RE.search(SEGMENTS_TOTAL_RE.sub(" ", key)) or \
+            SCOPE_RE.search(SEGMENTS_TOTAL_RE.sub(" ", SEGMENT_MEASURE_RE.sub(" ", key))) or \
             re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
         return None
     return key

@@ -12,14 +12,14 @@ from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery
 from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, qualified
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.operands import names_any
-from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asked_currency, asks_percent, currencies_in
+from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asks_percent
 from rag_assets.answer.question.period import FULL_YEAR_RE
+from rag_assets.answer.readers.line_checks import currency_problem, names_metric, p_states, prints_metric
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
 from rag_assets.llm.prompts import build_messages
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon
-from rag_assets.retrieval.rerank import p_yes
 
 
 @dataclass
@@ -175,35 +175,6 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
     return owner, fig
 
 
-def currency_problem(question: str, cand: Candidate, page_text: str, dollar: str) -> str | None:
-    """Why the candidate's currency is not the one asked, or None (no currency asked, or it is printed)."""
-    asked = asked_currency(question)
-    if not asked:
-        return None
-    printed = currencies_in(f"{cand.scale_words} {cand.label} {' '.join(f.written for f in cand.figures)}", dollar)
-    printed = printed or currencies_in(page_text, dollar)
-    if printed and asked not in printed:
-        return f"asked in {asked}, printed in {', '.join(sorted(printed))}"
-    return None
-
-
-def p_states(llm, question: str, cand: Candidate) -> float:
-    """The model's probability that ``cand`` states the asked metric: its first answer token, yes vs no."""
-    messages, _ = build_messages("number_verify", question=question, line=cand.shown())
-    return p_yes(llm, messages)
-
-
-NAMED_SHARE, NAMED_WORDS = 0.8, 3  # a line printing this share of the metric's own words (of at least three) names it
-
-
-def names_metric(metric: MetricQuery, label: str) -> bool:
-    """``label`` prints nearly every word of a metric of several words ('the aggregate market value of the
-    registrant's voting stock held by non-affiliates'): Python's check that the line states it."""
-    have = set(tokenize(label))
-    own = {w for w in metric.own if not any(ch.isdigit() for ch in w)}  # a period's token ('q23') names no metric
-    return len(own) >= NAMED_WORDS and len(own & have) >= NAMED_SHARE * len(own)
-
-
 def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, pages, dollars: dict[str, str] | None,
              verify_min: float, metric: MetricQuery | None = None) -> bool:
     """The chosen line is in the currency asked and (``verify_min`` > 0) states the metric: it prints nearly every
@@ -213,7 +184,7 @@ def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, page
     if problem:
         reading.notes.append(f"candidate [{chosen.id}] {problem}: N/A")
         return False
-    if verify_min > 0 and metric is not None and names_metric(metric, chosen.label):
+    if verify_min > 0 and metric is not None and prints_metric(metric, chosen.label):
         reading.notes.append(f"check: candidate [{chosen.id}] names the metric's words (Python): no model check")
         return True
     if verify_min > 0 and hasattr(llm, "choice_logprobs"):
