@@ -266,6 +266,9 @@ def test_a_counts_qualifiers_are_the_words_of_its_own_clause_not_of_the_template
     assert count_qualifiers("How many employees in North America were covered by collective bargaining agreements "
                             "at the end of 2017? Give a response relying on the details shown.", "employees") == \
         ("north", "america", "covered", "collective", "bargaining", "agreements")
+    # an instruction's verb and 'in operation' qualify nothing: 'state' had kept only counts beside 'states'
+    assert count_qualifiers("State the number of warehouses in operation at the end of fiscal 2021.", "warehouses") == ()
+    assert count_qualifiers("Tell me how many employees were in Canada in 2022.", "employees") == ("canada",)
 
 
 @pytest.mark.parametrize("question", ["What was Globex's headcount at the end of 2Q23?",

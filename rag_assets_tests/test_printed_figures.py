@@ -392,3 +392,18 @@ def test_net_income_attributable_to_the_company_is_its_row_whatever_name_the_row
     found = plan(question, LIB)
     operand = find_operand(found.node, LIB.items.get(found.node.name), [SourcePage("s", 57, ATTRIBUTED, True)])
     assert operand is not None and operand.value == pytest.approx(value)
+
+
+def test_share_counts_take_the_scale_the_caption_declares_for_shares():
+    """'(shares in 000's)' above a note's table: its share counts are in thousands (444,346 is 444.3 million
+    shares), its amounts and per-share figures keep their own scale."""
+    text = ("Note 10\n\nThe following table shows the weighted average number of basic and potentially dilutive "
+            "common shares outstanding (shares in 000\u2019s):\n\n| | | 2021 | | 2020 |\n|---|---|---|---|---|\n"
+            "| Net income attributable to Tarn | $ | 5,007 | $ | 4,002 |\n"
+            "| Weighted average diluted shares | | 444,346 | | 443,901 |\n"
+            "| Net income per diluted share | $ | 11.27 | $ | 9.02 |\n")
+    rows = {c.label: c for c in page_candidates(text, "t", 59) if c.source == "row"}
+    diluted = rows["Weighted average diluted shares"]
+    assert diluted.value_of(diluted.figures[0]) == 444_346_000
+    per_share = rows["Net income per diluted share"]
+    assert per_share.value_of(per_share.figures[0]) == 11.27

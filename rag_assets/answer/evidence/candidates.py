@@ -15,7 +15,7 @@ from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
 from rag_assets.answer.evidence.quarter_columns import lone_year, quarter_columns
 from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, cells_of, column_pattern,
                                                       durations, heading_of, trailing_header)
-from rag_assets.answer.evidence.units import declared_scale, in_percent, unscaled_label
+from rag_assets.answer.evidence.units import declared_scale, in_percent, shares_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
 
@@ -163,6 +163,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         values = tuple(f.value for f in figs)
         unscaled = unscaled_label(f"{_heading_kind(heading)} {ASIDE_RE.sub(' ', label)}", values)  # 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
+        if shares := shares_scale(label, before[-600:]):
+            mult, words = shares  # '(shares in 000's)': the caption's scale of its share counts
         out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, where)), mult, words,
                              total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
                              names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else names_at))

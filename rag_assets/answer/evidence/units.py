@@ -86,6 +86,17 @@ def asks_percent(metric: str) -> bool:
     return bool(PERCENT_ASKED_RE.search(metric))
 
 
+SHARES_SCALE_RE = re.compile(r"\bshares\s+(?:are\s+)?in\s+(?:(thousands|millions)\b|['’]?(000)['’]?s?)", re.I)
+
+
+def shares_scale(label: str, caption: str) -> tuple[float, str] | None:
+    """The scale a caption declares for its share counts ('shares in 000's', 'shares in millions') when ``label``
+    is a count of shares ('Weighted average diluted shares', not 'Net income per diluted share'), or None."""
+    m = SHARES_SCALE_RE.search(caption) if re.search(r"\bshares\b", label, re.I) and \
+        not re.search(r"\bper\b", label, re.I) else None
+    return ({"thousands": 1e3, "millions": 1e6}.get((m.group(1) or "").lower(), 1e3), m.group(0)) if m else None
+
+
 SHARE_COUNT_RE = re.compile(r"\bshares\s+outstanding\b|\bweighted\s+average\s+(?:number|shares)\b", re.I)
 FEWEST_SHARES = 1e5  # no listed company has fewer shares: a smaller count of shares is printed in its table's scale
 
