@@ -233,6 +233,10 @@ def test_a_quarter_and_a_year_to_date_block_are_not_segments():
     ("What were Globex's full-year 2022 net earnings per its Q4 2022 earnings release?", 4, 12),
     ("What was Globex's full year 2022 revenue according to the fourth-quarter 2022 results?", 4, 12),
     ("What were Globex's net earnings in the Q4 2022 earnings release?", 4, 3),  # the release's own quarter
+    # a fiscal year named, the quarter only the document's (its year unwritten): the year's figure
+    ("What was Globex's diluted EPS for the fiscal year 2022, according to its fourth-quarter earnings release?", 4, 12),
+    ("What was Globex's FY2022 diluted EPS per its fourth-quarter press release?", 4, 12),
+    ("What were Globex's Q4 sales for fiscal 2022 in its fourth-quarter earnings release?", 4, 3),  # a quarter asked
 ])
 def test_a_full_year_asked_of_a_quarters_document_is_read_in_its_twelve_month_columns(text, quarter, months):
     period = asked_period(text)

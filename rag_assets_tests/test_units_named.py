@@ -50,7 +50,9 @@ def test_a_ratio_the_filing_prints_in_percent_is_answered_as_printed_when_no_uni
 @pytest.mark.parametrize("question, expected", [
     ("What was Tarn's return on assets in the second quarter of 2023?", "return on assets 2023 (Q2)"),
     ("What was Tarn's ROA for the six months ended June 30, 2023?", "return on assets 2023 (6 months)"),
-    ("What was Tarn's return on assets in 2022?", "(net income 2022 / mean(total assets 2021, total assets 2022))")])
+    ("What was Tarn's return on assets in 2022?", "(net income 2022 / mean(total assets 2021, total assets 2022))"),
+    ("Change in Tarn's return on assets between the second quarter of 2022 and the second quarter of 2023, in basis "
+     "points", "(return on assets 2023 (Q2) - return on assets 2022 (Q2))")])
 def test_a_quarters_return_on_an_average_balance_is_the_printed_ratio_a_years_is_computed(question, expected):
     """Net income of a quarter over average assets is a quarter of the annual ratio the filing prints (0.38 %
     against 1.51 %): over a part of the year the plan is the printed row; over a year the library's formula."""
@@ -91,3 +93,13 @@ def test_a_margin_asked_in_a_currency_is_its_printed_amount_not_a_percent():
         assert unit.money and not unit.named_percent
         found = plan(question, LIB)
         assert show(found.node) == "gross margin 2019" and found.node.amount
+
+
+def test_a_change_in_points_of_a_ratio_written_in_the_plural_keeps_its_words():
+    """'net earnings as a percent of sales' read as written (revenue), not singularized into a row 'sale'; the
+    plural of a ratio's own name is still the ratio ('gross margins')."""
+    assert show(plan("By how many percentage points did Tarn's net earnings as a percent of sales change from Q2 2022 "
+                     "to Q2 2023?", LIB).node) == \
+        "((net income 2023 (Q2) / revenue 2023 (Q2)) - (net income 2022 (Q2) / revenue 2022 (Q2)))"
+    assert show(plan("By how many basis points did Tarn's gross margins change from 2021 to 2022?", LIB).node) == \
+        "((gross profit 2022 / revenue 2022) - (gross profit 2021 / revenue 2021))"

@@ -114,9 +114,12 @@ def _window(text: str) -> list[int]:
 # a quarter that names the document read, not the period asked: "full-year 2022 net earnings per the Q4 2022 earnings
 # release" asks the year (its year is kept)
 DOCUMENT_QUARTER_RE = re.compile(rf"\b(?:Q[1-4]|(?:{'|'.join(ORDINAL)})[\s-]+(?:fiscal[\s-]+)?quarter)\s+(?:of\s+)?"
-                                 rf"(?:FY\s?|fiscal\s+)?({YEAR})\s+(?=(?:earnings|results|press|10-?Q|interim|quarterly|"
+                                 rf"(?:(?:FY\s?|fiscal\s+)?({YEAR})\s+)?(?=(?:earnings|results|press|10-?Q|interim|quarterly|"
                                  rf"financial\s+(?:report|statements)|report|release|filing)\b)", re.I)
 FULL_YEAR_RE = re.compile(r"\bfull[\s-]+(?:fiscal[\s-]+)?year\b|\b(?:twelve|12)[\s-]+months\b", re.I)
+# a fiscal year named as one ('for the fiscal year 2022', 'fiscal 2022', 'FY2022'): beside a quarter's document
+# ('according to its fourth-quarter earnings release') and no other quarter, the year's figure is asked
+FISCAL_YEAR_NAMED_RE = re.compile(rf"\b(?:fiscal[\s-]+(?:year[\s-]+)?|FY\s?)({YEAR})\b", re.I)
 
 
 QUARTER_OF_YEAR_RE = re.compile(rf"{Q_ASKED_RE.pattern}\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?({YEAR})(?![\w])", re.I)
@@ -160,15 +163,25 @@ def _quarter(q: re.Match) -> int:
     return int(q.group(1)) if q.group(1) else ORDINAL[q.group(2).lower()]
 
 
+def _year_of_document(text: str) -> re.Match | None:
+    """The quarter's document ('the Q4 2022 earnings release', 'its fourth-quarter release') of which ``text``
+    asks the full year: it says 'full year', or names a fiscal year and no other quarter; None otherwise."""
+    document = DOCUMENT_QUARTER_RE.search(text)
+    if document is None or FULL_YEAR_RE.search(text):
+        return document
+    rest = f"{text[:document.start()]} {text[document.end():]}"
+    return document if FISCAL_YEAR_NAMED_RE.search(rest) and not Q_ASKED_RE.search(rest) else None
+
+
 def asked_period(question: str) -> AskedPeriod:
     """The fiscal years and quarter a question names ('FY2018', 'Q2 of FY2023', 'second fiscal quarter of
     2023', 'between 2022 and the 2021 fiscal period', 'FY17-FY19'); a full year asked of a quarter's document
     ('the full-year figure in the Q4 2022 earnings release') is read in that document's twelve-month columns
     (quarter 4, 12 months)."""
     text = normalize(question)
-    document = DOCUMENT_QUARTER_RE.search(text) if FULL_YEAR_RE.search(text) else None
+    document = _year_of_document(text)
     if document:  # the full year's columns of the quarter's document: routed to it, read in 12 months
-        text = DOCUMENT_QUARTER_RE.sub(lambda m: f"{m.group(1)} ", text)
+        text = DOCUMENT_QUARTER_RE.sub(lambda m: f"{m.group(1) or ''} ", text)
     ended = ENDED_DATE_RE.search(text)  # 'the quarter ended July 2, 2023': a calendar quarter, the second
     as_of = AS_OF_DATE_RE.search(text)
     as_of = _month_end(DATE_RE.search(as_of.group(1))) if as_of else None

@@ -74,32 +74,33 @@ def plan(question: str, library: Library) -> MetricPlan | None:
         return None
     if found is not None and not money(found.node) and asked_unit(question).money:
         found = _metric_row(text, period, library)  # 'gross margin in USD millions': the row so named
-    elif found is not None and period.months not in (0, 12) and _over_average(found.node):
-        found = _metric_row(text, period, library, amount=False) or found  # a quarter's ROA: as printed
+    elif found is not None and period.months not in (0, 12) and (spec := library.metric_in(text)) and \
+            (printed := _as_printed_ratio(found.node, spec.names[0])) != found.node:  # a quarter's ROA: as printed
+        found = replace(found, node=printed, how=f"{found.how}, as printed for a part of the year")
     if found is None or dimension_problem(found.node, question):
         return None
     node = of_months(as_written(_of_its_base(found.node), text, library), period.months, period.quarter or 0)
     return replace(found, node=at_quarters(node, period))
 
 
-def _metric_row(text: str, period: AskedPeriod, library: Library, amount: bool = True) -> MetricPlan | None:
-    """The row a filing prints under the name of the metric asked; None when no metric is named. Asked as an
-    amount ('What did X report as gross margin, in USD millions'), the row's amount (a ratio in millions is no
-    answer); otherwise its ratio, as printed (a quarter's return on assets, which the filing annualizes)."""
+def _metric_row(text: str, period: AskedPeriod, library: Library) -> MetricPlan | None:
+    """A metric asked as an amount ('What did X report as gross margin, in USD millions'): the row a filing prints
+    under the metric's name, read as an amount (a ratio in millions is no answer); None when no metric is named."""
     folded, spec = fold(text), library.metric_in(text)
     names = [n for n in (spec.names if spec else ()) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", folded)]
-    if not names:
-        return None
-    if amount:
-        return MetricPlan(Item(max(names, key=len), period.target, amount=True), "a row as printed (an amount asked)")
-    return MetricPlan(Item(spec.names[0], period.target), "a row as printed (a ratio of a part of the year)")
+    return MetricPlan(Item(max(names, key=len), period.target, amount=True), "a row as printed (an amount asked)") \
+        if names else None
 
 
-def _over_average(node: Node) -> bool:
-    """``node`` divides by an average balance ('net income / average total assets'): over a quarter or half year
-    it is not the annual ratio that filings print, which annualizes the flow."""
-    return isinstance(node, Op) and (isinstance(node.right, Mean) or _over_average(node.left) or
-                                     _over_average(node.right))
+def _as_printed_ratio(node: Node, name: str) -> Node:
+    """``node`` with each ratio over an average balance ('net income / average total assets') made the row the
+    filing prints under the metric's ``name``: over a quarter or a half year the flow over the balance is not
+    the annualized ratio filings print (0.38 % against 1.51 %)."""
+    if isinstance(node, Op) and node.op == "/" and isinstance(node.right, Mean):
+        return Item(name, items_of(node.left)[0].year)
+    if isinstance(node, Op):
+        return Op(node.op, _as_printed_ratio(node.left, name), _as_printed_ratio(node.right, name))
+    return node
 
 
 def _of_its_base(node: Node) -> Node:

@@ -76,12 +76,15 @@ def cagr(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
 
 def span_ends(words: str, first: int, last: int, parser: Parser) -> tuple[Node, Node] | None:
     """The figure ``words`` name in the first and in the last year, or None when they name none; a ratio named
-    in the plural for its two years ('the 2017 and 2016 operating margins') is the ratio."""
-    for named in dict.fromkeys((re.sub(r"(?<=\w[^s\W])s$", "", words.strip()), words)):
+    in the plural for its two years ('the 2017 and 2016 operating margins') is the ratio, but words that read as
+    a ratio as written keep their plural ('net earnings as a percent of sales', not of 'sale')."""
+    read = []
+    for named in dict.fromkeys((words, re.sub(r"(?<=\w[^s\W])s$", "", words.strip()))):
         a, b = read_metric(named, at_year(parser, first)), read_metric(named, at_year(parser, last))
-        if a is not None and b is not None and (named == words or not money(a)):
-            return a, b
-    return None
+        if a is not None and b is not None:
+            read.append((named, a, b))
+    ratio = next(((a, b) for _, a, b in read if not money(a)), None)
+    return ratio or next(((a, b) for named, a, b in read if named == words), None)
 
 
 def at_year(parser: Parser, year: int) -> Parser:
