@@ -400,3 +400,18 @@ def test_sales_outside_the_home_country_are_the_total_less_its_own_where_no_row_
                           "Answer in percent.", "number")
     assert rec.value == pytest.approx(100 * (6600 - 2640) / 6600, rel=1e-3)
     assert {o["part"] for o in rec.computation["operands"]} == {"", "united states"}
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What was the combined operating income of Globex's Cloud and Devices segments in 2022?",
+     "(operating income [cloud] 2022 + operating income [devices] 2022)"),
+    ("What was the operating margin of Globex's Cloud and Devices segments in 2022?",  # the parts' sums, divided
+     "((operating income [cloud] 2022 + operating income [devices] 2022) / (revenue [cloud] 2022 + revenue [devices] "
+     "2022))"),
+    ("What were Globex's Safety and Industrial segment net sales in 2022?", "revenue [safety and industrial] 2022"),
+    ("How much did Johnson & Johnson's MedTech segment sell in Q2 2023?", "revenue [medtech] 2023 (Q2)"),
+])
+def test_names_joined_by_and_before_a_plural_part_noun_are_several_parts(question, expected):
+    """'the Cloud and Devices segments' are two parts, each part's figures added; 'the Safety and Industrial
+    segment' is one part whose name holds 'and'; the owner's 'Johnson & Johnson's' is no part."""
+    assert formula(question) == expected

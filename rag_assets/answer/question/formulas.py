@@ -89,8 +89,18 @@ def substitute(node: Node, swaps: dict[Item, Node]) -> Node:
 
 
 def of_part(node: Node, part: str) -> Node:
-    """``node`` with every item of the whole company made ``part``'s (an item already of a part keeps it)."""
-    return substitute(node, {i: replace(i, part=part) for i in items_of(node) if not i.part})
+    """``node`` with every item of the whole company made ``part``'s (an item already of a part keeps it); of
+    several parts ('aeronautics|space'), each item the parts' figures added."""
+    return substitute(node, {i: _of_parts(i, part.split("|")) for i in items_of(node) if not i.part})
+
+
+def _of_parts(item: Item, parts: list[str]) -> Node:
+    """``item`` of one part, or the sum of its figures of several (a margin of two parts is their operating
+    income added over their revenue added, never the two margins added)."""
+    node: Node = replace(item, part=parts[0])
+    for part in parts[1:]:
+        node = Op("+", node, replace(item, part=part))
+    return node
 
 
 def of_months(node: Node, months: int, quarter: int = 0) -> Node:

@@ -38,7 +38,7 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
     name, rest = _read_part(text, library)
     for noun in library.place_nouns:  # 'Canadian Operations', 'Canadian operations': the part 'canada'
         name = re.sub(rf"(?<=\w)\s+{re.escape(noun)}$", "", name)
-    return (place_of(name, library.regions) if name else name), rest
+    return PARTS_SEP.join(place_of(n, library.regions) for n in name.split(PARTS_SEP)) if name else name, rest
 
 
 def _read_part(text: str, library: Library) -> tuple[str, str]:
@@ -50,7 +50,7 @@ def _read_part(text: str, library: Library) -> tuple[str, str]:
                 rf"(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)\s+{named_noun}")
     for pattern in patterns:
         for m in re.finditer(pattern, text):
-            name = _name(m.group("name"))
+            name = _names(m.group("name"), m.group(0)[m.end("name") - m.start():])
             if name:
                 return name, _without(text, _owner_start(text, m), m.end())
     named = _owned_name(text, library)
@@ -297,6 +297,20 @@ def _owner_at(words: str) -> int:
             (tokens[k - 1].group()[:1].isupper() or tokens[k - 1].group() == "&"):
         k -= 1
     return tokens[k].start()
+
+
+PARTS_SEP = "|"  # between the parts of 'the Aeronautics and Space segments': each part's figure, added
+
+
+def _names(words: str, noun: str) -> str:
+    """The part ``words`` name before ``noun``; several, joined by ``PARTS_SEP``, where a plural noun follows
+    names joined by 'and' ('Aeronautics and Space segments'; 'Safety and Industrial segment' is one)."""
+    words = re.split(r"['’]s?\s+", words.strip())[-1]  # after the owner's possessive ('Johnson & Johnson's')
+    if re.search(r"s['’]?s?\s*$", noun.strip()) and re.search(r"\s(?:and|&)\s", words) and "," not in words:
+        names = [_name(w) for w in re.split(r"\s+(?:and|&)\s+", words)]
+        if all(names) and len(names) > 1:
+            return PARTS_SEP.join(names)
+    return _name(words)
 
 
 def _name(words: str) -> str:
