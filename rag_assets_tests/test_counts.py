@@ -280,3 +280,15 @@ def test_the_counts_own_name_and_its_period_qualify_nothing(question):
     from rag_assets.answer.question.counts import count_qualifiers
 
     assert count_qualifiers(question.replace("Globex's ", "").replace("Globex ", ""), "employees") == ()
+
+
+def test_a_count_written_in_words_is_read_as_its_number():
+    """'operates in five reportable segments': five, read by Python; before, no count was found and the model
+    chose 'Net sales of reportable segments 13,143' (in millions)."""
+    pages = [Page("s", 1, "Tarn manufactures products at 124 plants in 15 countries and operates in five "
+                          "reportable segments: Optical, Display, Specialty, Environmental and Life Sciences.\n")]
+    assert counted_in(pages[0].text, "segments") == ["five"]
+    reading = read_number(NeverCalled(), "How many reportable segments does Tarn have?", "reportable segments",
+                          pages, default_lexicon(), counted="reportable segments")
+    assert reading.value == 5
+    assert counted_in("one of our employees retired", "employees") == []  # 'of our': no count

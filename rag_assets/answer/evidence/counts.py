@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, page_blocks, text_figures
+from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, Figure, page_blocks, text_figures
 from rag_assets.answer.question.counts import COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, WHOLE_COUNTS, noun_parts
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
@@ -43,7 +43,7 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
     want = _singular(head.lower())
     verb, others = COUNTED_AS.get(want, ("", ()))
     wants = {want, *COMPOUND_NOUNS.get(want, ()), *(others if verb and re.search(verb, sentence, re.I) else ())}
-    for m in TEXT_FIGURE_RE.finditer(sentence):
+    for m in [*TEXT_FIGURE_RE.finditer(sentence), *WORD_COUNT_RE.finditer(sentence)]:
         if re.search(r"[$€£¥%]|percent", m.group(0), re.I):
             continue
         after = re.split(r"[^\w'-]+", sentence[m.end(): m.end() + 80].strip())
@@ -57,6 +57,17 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
             continue
         out.append(m.group(0).strip())
     return out
+
+
+# a count written in words ('operates in five reportable segments'): read as its number
+NUMBER_WORDS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve thirteen "
+                                            "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(), 1)}
+WORD_COUNT_RE = re.compile(rf"\b(?:{'|'.join(NUMBER_WORDS)})\b", re.I)
+
+
+def word_figures(written: list[str]) -> tuple[Figure, ...]:
+    """The counts ``written`` in words, as figures ('five' -> 5)."""
+    return tuple(Figure(w, float(NUMBER_WORDS[w.lower()]), False) for w in written if w.lower() in NUMBER_WORDS)
 
 
 def _modifier(written: str, head: str) -> bool:
@@ -133,7 +144,7 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
                 if FORWARD_RE.search(cand.label):
                     continue
                 written = counted_in(cand.label, head, after_head)
-                figs = tuple(f for f in cand.figures if f.written.strip("()") in written)
+                figs = tuple(f for f in cand.figures if f.written.strip("()") in written) or word_figures(written)
                 if figs:
                     found.append(replace(cand, figures=figs[:1]))
                 elif not after_head and (before := named_before(cand.label, head)):
