@@ -413,3 +413,16 @@ def test_a_balance_at_a_quarters_end_is_never_read_from_a_table_of_average_balan
 def test_a_period_named_by_its_end_date_is_the_fiscal_year_and_quarter_it_closes(text, years, quarter, months):
     period = asked_period(text)
     assert (period.years, period.quarter, period.months) == (years, quarter, months)
+
+
+@pytest.mark.parametrize("question", [
+    "Did Globex's net income rise in the second quarter of 2023 compared with the first quarter of 2023?",
+    "Was Globex's net interest income in 2Q23 higher than in 1Q23?"])
+def test_a_yes_no_between_two_quarters_of_one_year_compares_those_quarters(question):
+    """The two quarters named, not the later one and the same quarter a year before (2Q23 against 2Q22 had been
+    compared: a right answer only by chance)."""
+    from rag_assets.answer.question.criterion import criterion
+
+    found = criterion(question, default_library())
+    assert found.test == "up"
+    assert (show(found.now).split(" 2023")[1], show(found.before).split(" 2023")[1]) == (" (Q2)", " (Q1)")

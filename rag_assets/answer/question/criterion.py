@@ -108,7 +108,19 @@ def criterion(question: str, library: Library) -> Criterion | None:
     before = of_months(as_written(found.before, text, library), asked.months, quarter) \
         if found.before is not None else None
     found = replace(found, now=of_months(as_written(found.now, text, library), asked.months, quarter), before=before)
-    return _each_year(found, body, asked)
+    return _each_year(_at_points(found, asked), body, asked)
+
+
+def _at_points(found: Criterion, asked: AskedPeriod) -> Criterion:
+    """A movement between two quarters the question names ('in the second quarter of 2023 compared with the first
+    quarter of 2023'): ``now`` read in the later one, ``before`` in the earlier one, not in the year before."""
+    if asked.months != 3 or len(asked.points) != 2 or found.before is None:
+        return found
+    earlier, later = sorted(asked.points)
+
+    def at(node: Node, point: tuple[int, int]) -> Node:
+        return substitute(node, {i: replace(i, year=point[0], quarter=point[1]) for i in items_of(node)})
+    return replace(found, now=at(found.now, later), before=at(found.before, earlier))
 
 
 EACH_RE = re.compile(r"\b(?:each|every)\s+(?:single\s+)?(?:of\s+)?(?:the\s+)?(?:(?:fiscal\s+)?years?\b|(?:19|20)\d\d|fy|fiscal)|"
