@@ -415,3 +415,15 @@ def test_names_joined_by_and_before_a_plural_part_noun_are_several_parts(questio
     """'the Cloud and Devices segments' are two parts, each part's figures added; 'the Safety and Industrial
     segment' is one part whose name holds 'and'; the owner's 'Johnson & Johnson's' is no part."""
     assert formula(question) == expected
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("How many percentage points did products' share of Globex's total net sales move from 2021 to 2022?",
+     "((products 2022 / revenue 2022) - (products 2021 / revenue 2021))"),  # had been left unplanned
+    ("What was the share of Globex's net sales from services in 2022?", "(services 2022 / revenue 2022)"),
+    ("What share of Globex's 2022 net sales came from services?", "(services 2022 / revenue 2022)"),
+])
+def test_a_rows_share_of_the_whole_is_that_row_over_the_whole(question, expected):
+    """"products' share of total net sales", "the share of net sales from services": the row the filing prints
+    under the whole ('Products', 'Services'), over the whole; before, the first was the whole itself."""
+    assert formula(question) == expected

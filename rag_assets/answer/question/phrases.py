@@ -20,6 +20,9 @@ PART_OF_RES = (  # what part of a whole one figure is: part / whole
                r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|,|\?|$)", re.I),
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:did|does|do)\s+(?P<part>.+?)\s+(?:account\s+for|represent|make\s+up|take\s+up|"
                r"consume|absorb|use\s+up)\b", re.I),
+    # 'the share of net sales from products': no verb before 'from'
+    re.compile(_PART + r"(?P<whole>.+?)\s+from\s+(?P<part>(?!(?:fy\s?|fiscal\s+)?\d)[^,?]+?)(?:\s+(?:for|in|during|over|"
+               r"between|to)\b|,|\?|$)", re.I),
     # 'how many dollars of X did it generate per dollar of Y', 'X per dollar of Y', 'X for every dollar of Y'
     re.compile(r"(?:\b(?:dollars?|cents?|\$)\s+(?:of|in)\s+(?P<part>.+?)\s+(?:did|does|do|was|were|is|are)\b.*?|"
                r"^(?:the\s+)?(?P<part2>.+?))\s+(?:per|for\s+(?:every|each))\s+(?:dollar|\$\s?1)\s+(?:of|in)\s+"
@@ -98,9 +101,15 @@ def _owned_share(text: str, parser: Parser) -> Node | None:
     """"the Cloud segment's share of revenue": the part's figure over the whole's, when the owner is a part the
     company prints (a segment, a division, a region), never the company itself ("Globex's share of the market")."""
     m = OWNED_SHARE_RE.search(text)
-    part = read_part(m.group("part"), parser.library)[0] if m else ""
-    whole = _operand(m.group("whole"), parser) if part else None
-    return Op("/", of_part(whole, part), whole) if whole is not None else None
+    if m is None:
+        return None
+    part = read_part(m.group("part"), parser.library)[0]
+    whole = _operand(m.group("whole"), parser)
+    if whole is not None and part:
+        return Op("/", of_part(whole, part), whole)
+    owner = m.group("part").strip()  # "products' share of total net sales": the row 'Products' of the whole
+    row = printed_item(owner) if re.fullmatch(r"[a-z][\w\s&-]*", owner) else None
+    return Op("/", Item(row, parser.year), whole) if whole is not None and row else None
 
 
 def read_metric(text: str, parser: Parser) -> Node | None:
