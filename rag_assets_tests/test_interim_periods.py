@@ -28,6 +28,9 @@ LIB = default_library()
     ("provision for credit losses in the quarter ended June 30, 2023", 2, 3),  # the calendar quarter it closes
     ("revenue in fiscal 2023", None, 0),
     ("revenue in H2 2023", None, 0),  # no column prints a second half: not a period Python reads
+    ("net income for the 13 weeks ended July 2, 2023", 2, 3),  # a retailer's periods in weeks
+    ("net income for the 26 weeks ended July 2, 2023", 2, 6),
+    ("net income for the 52 weeks ended August 29, 2021", None, 0),
 ])
 def test_the_months_a_period_covers(text, quarter, months):
     period = asked_period(text)

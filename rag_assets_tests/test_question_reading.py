@@ -568,3 +568,12 @@ def test_a_run_of_years_named_by_its_count_and_last_year_or_across_a_span_is_sum
 
     found = plan(question, LIB)
     assert found is not None and show(found.node) == formula_shown
+
+
+def test_a_growth_rate_named_as_a_figure_of_its_year_is_its_relative_change():
+    """'discount revenue growth rate' is a figure of a year: its change in points between 2021 and 2022 is the
+    2022 growth less the 2021 growth (three years of the row); before, the question was left unplanned."""
+    found = plan("By how many percentage points did Tarn's discount revenue growth rate change from 2021 to 2022?",
+                 default_library())
+    assert show(found.node) == ("(((discount revenue 2022 - discount revenue 2021) / discount revenue 2021) - "
+                                "((discount revenue 2021 - discount revenue 2020) / discount revenue 2020))")

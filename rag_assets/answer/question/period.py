@@ -56,9 +56,17 @@ def _century(two: str) -> str:
     return ("20" if int(two) < 70 else "19") + two
 
 
+# a retailer's fiscal periods in weeks ('the 13 weeks ended July 2, 2023', 'the 26 weeks ended'): their months
+WEEKS_RE = re.compile(r"\b(12|13|twelve|26|39|52|53)[\s-]+weeks?\b", re.I)
+WEEK_MONTHS = {"12": "three months", "13": "three months", "twelve": "three months", "26": "six months",
+               "39": "nine months", "52": "fiscal year", "53": "fiscal year"}
+
+
 def normalize(text: str) -> str:
     """``text`` with two-digit fiscal years and short quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2
-    2023', "Q2'23" -> 'Q2 2023', '9M23' -> '9M 2023'); idempotent."""
+    2023', "Q2'23" -> 'Q2 2023', '9M23' -> '9M 2023') and periods in weeks as months ('13 weeks' -> 'three
+    months'); idempotent."""
+    text = WEEKS_RE.sub(lambda m: WEEK_MONTHS[m.group(1).lower()], text)
     text = QUARTER_FIRST_RE.sub(lambda m: f"Q{m.group(1)} {m.group(2) if len(m.group(2)) == 4 else _century(m.group(2))}",
                                 text)
     text = QUARTER_SHORT_RE.sub(lambda m: f"Q{m.group(1) or m.group(3)} {_century(m.group(2) or m.group(4))}", text)

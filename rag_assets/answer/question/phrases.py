@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.question.formulas import Item, Node, Op, Parser, of_library, of_part
+from rag_assets.answer.question.formulas import Item, Node, Op, Parser, money, of_library, of_part, shifted
 from rag_assets.answer.question.metric_library import MODIFIES_RE, Library, fold
 from rag_assets.answer.question.parts import leading_part, named_part, read_part
 from rag_assets.answer.question.wording import name_key
@@ -159,7 +159,22 @@ def read_metric(text: str, parser: Parser) -> Node | None:
         base = _operand(m.group(1), parser)
         if base is not None and not (isinstance(base, Item) and base.name in ("gross profit", "revenue")):
             return Op("/", base, Item("revenue", parser.year))
-    return _operand(text, parser)
+    return _growth_rate(text, parser) or _operand(text, parser)
+
+
+GROWTH_RATE_RE = re.compile(r"^(?:the\s+)?(?:(?:annual|year[\s-]+over[\s-]+year|yoy)\s+)?(.+?)\s+growth(?:\s+rate)?$",
+                            re.I)
+
+
+def _growth_rate(text: str, parser: Parser) -> Node | None:
+    """'discount revenue growth rate' named as a figure of its year (its change in points between two years,
+    'was it above 10 %'): the amount's change over the year before, relative to it."""
+    m = GROWTH_RATE_RE.match(text.strip())
+    inner = _operand(m.group(1), parser) if m else None
+    if inner is None or not money(inner):
+        return None
+    before = shifted(inner, -1)
+    return Op("/", Op("-", inner, before), before)
 
 
 NAME_WORDS = 4  # the most words of an item's or metric's name on either side of 'to'
