@@ -103,3 +103,12 @@ def test_a_change_in_points_of_a_ratio_written_in_the_plural_keeps_its_words():
         "((net income 2023 (Q2) / revenue 2023 (Q2)) - (net income 2022 (Q2) / revenue 2022 (Q2)))"
     assert show(plan("By how many basis points did Tarn's gross margins change from 2021 to 2022?", LIB).node) == \
         "((gross profit 2022 / revenue 2022) - (gross profit 2021 / revenue 2021))"
+
+
+def test_a_banks_printed_ratio_asked_by_its_abbreviation_is_a_ratio_read_as_printed():
+    """'ROTCE ... in percent' had been refused (the abbreviation read as an amount, a percent asked of it): it is
+    the printed ratio, a percentage that no statement scale applies to."""
+    from rag_assets.answer.question.formulas import money
+
+    found = plan("What was Tarn's ROTCE for the six months ended June 30, 2023, in percent?", LIB)
+    assert show(found.node) == "return on tangible common equity 2023 (6 months)" and not money(found.node)

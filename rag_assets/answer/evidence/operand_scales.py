@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from rag_assets.answer.evidence.operands import Operand
 from rag_assets.answer.evidence.units import declared_scale, unscaled_label
+from rag_assets.answer.question.formulas import printed_ratio
 from rag_assets.answer.question.metric_library import Library
 
 STATEMENTS = ("income_statement", "balance_sheet", "cash_flow")  # the primary statements, whose scale is the report's
@@ -34,7 +35,7 @@ def statement_scale(operands: list[Operand], retriever, library: Library, lexico
     out, declared = [], {}  # report -> the scale its statements declare, read once
     for o in operands:
         spec = library.items.get(o.item)
-        if o.scale != 1.0 or o.chosen or (spec is None and o.item not in amounts) or \
+        if o.scale != 1.0 or o.chosen or (spec is None or printed_ratio(o.item)) and o.item not in amounts or \
                 unscaled_label(o.label, (o.value,)) or spec is not None and unscaled_label(" ".join(spec.names)):
             out.append(o)
             continue

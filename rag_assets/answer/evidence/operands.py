@@ -100,7 +100,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     if item.part:
         return part_operand(item, spec, labels, pages, library_names, quarters)
     months = _months(item, spec)
-    ratio = spec is None and read_in_percent(item)  # 'CET1 capital ratio 13.8 %': read in percent
+    ratio = read_in_percent(item) and (spec is None or read_in_percent(Item(spec.name, item.year)))  # 'CET1 ratio 13.8 %'
     best, best_key = None, None
     for rank, page in enumerate(pages):
         rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]
