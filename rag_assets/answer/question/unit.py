@@ -17,7 +17,8 @@ ASKED_SCALE_RES = [
     re.compile(rf"\bin\s+(?:{_MONEY}\s+)?{_SCALE}\b", re.I),                 # in USD millions, in millions
     re.compile(rf"(?:{_MONEY})\s*(?:in\s+)?{_SCALE}\b", re.I),                # $ in millions, USD million, $ millions
     re.compile(rf"\b{_SCALE}\s+of\s+(?:{_MONEY})", re.I),                     # millions of US dollars
-    re.compile(rf"(?:{_MONEY})\s?(bn|mn|mln|mm|m|k)\b", re.I),                # USD bn, $m
+    re.compile(rf"(?:{_MONEY})\s?(bn|mn|mln|mm|m|b|k)\b", re.I),              # USD bn, $m, $B
+    re.compile(rf"(?:{_MONEY})\s*\(\s*{_SCALE}\s*\)", re.I),                  # in USD (millions)
     re.compile(r"\bin\s+(?:us\s+|u\.s\.\s+)?(cents)\b", re.I),                   # in cents, in US cents
     re.compile(r"(?<=\bhow many )(cents)\s+of\b", re.I),                       # how many cents of EPS
     re.compile(rf"(?:{_MONEY})\s*,\s*{_SCALE}\b", re.I),                        # (USD, thousands)
