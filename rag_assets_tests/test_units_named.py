@@ -18,6 +18,7 @@ LIB = default_library()
 @pytest.mark.parametrize("question", [
     "What was the operating margin of Globex's Snacks division in 2021?",
     "What share of Globex's 2021 operating income came from its Cloud segment?",
+    "What was the Cloud segment's proportion of Globex's revenue in FY2022?",  # a share in other words
     "What was Tarn's effective tax rate in fiscal 2019?",
     "How fast did Tarn's revenues grow in 2022?",
     "What was Tarn's gross margin in 2022? Round to two decimal places."])

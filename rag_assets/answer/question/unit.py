@@ -40,8 +40,8 @@ PERCENT_WORD_RE = re.compile(r"%|\bper\s?cent(?:s|age|ages)?\b|\bpct\b", re.I)
 # a figure whose name states a percentage: a margin, a rate, a share of a whole, a growth. Asked with no unit, its
 # ratio is answered in percent, as filings and analysts state it ('operating margin 15.5 %', 'an effective tax rate of
 # 17.7 %', 'a 34 % share of net sales'); a ratio named as one ('current ratio', 'turnover') stays a ratio.
-PERCENT_NAMED_RE = re.compile(r"\b(?:margins?|rates?|yields?|growth|grow[sn]?|grew)\b|\bshare\s+of\b|"
-                              r"\bmarket\s+share\b", re.I)
+PERCENT_NAMED_RE = re.compile(r"\b(?:margins?|rates?|yields?|growth|grow[sn]?|grew)\b|"
+                              r"\b(?:share|proportion)\s+of\b|\bmarket\s+share\b", re.I)
 NOT_PERCENT_NAMED_RE = re.compile(r"\bratios?\b|\bturnover\b|\bexchange\s+rates?\b|\bmultiples?\b|\btimes\b", re.I)
 MONEY_ASKED_RE = re.compile(rf"\b(?:in|of)\s+(?:{_MONEY})(?![\w$])", re.I)  # 'gross margin in dollars': an amount
 NOT_PERCENT_RE = re.compile(r"\bas\s+an?\s+(?:decimal|fraction)\b|\bnot\s+(?:in|as)\s+(?:an?\s+)?(?:%|per\s?cent(?:age)?)",
