@@ -95,7 +95,7 @@ def _is_part(tokens: list[str], wanted: list[str]) -> bool:
     tokens = [t for t in tokens if t not in {"segment", "segments", "operations"}]  # 'Canadian Operations'
     wanted = [t for t in wanted if t != "operations"]
     return tokens == wanted or tokens[-len(wanted):] == wanted and tokens[0] in TOTAL_WORDS or \
-        adjective_of(" ".join(t for t in tokens if t != "operations"), " ".join(wanted))
+        adjective_of(" ".join(tokens), " ".join(wanted))
 
 
 def _runs(lines: tuple[str, ...], wanted: list[str]) -> list[tuple[str, ...]]:
@@ -121,8 +121,8 @@ def _as_printed(lines: tuple[str, ...], wanted: list[str]) -> list[str]:
     for line in lines:
         tokens = fold(line).split()
         if (at := _find(tokens, wanted)) is not None:  # 'Other International Operations': with its noun
-            return wanted + tokens[at + len(wanted):at + len(wanted) + 1] if \
-                tokens[at + len(wanted):at + len(wanted) + 1] == ["operations"] else wanted
+            after = tokens[at + len(wanted):at + len(wanted) + 1]
+            return wanted + after if after == ["operations"] else wanted
     for line in lines:
         tokens = fold(line).split()
         n = len(wanted)

@@ -73,8 +73,9 @@ def word_figures(written: list[str]) -> tuple[Figure, ...]:
 def _modifier(written: str, head: str) -> bool:
     """The counted noun is written in the singular where a count of many takes the plural: it modifies the noun
     after it ('15 Employee Resource Groups'), which is what the figure counts."""
-    return head.lower().endswith("s") and _singular(head.lower()) != head.lower() and \
-        not written.lower().endswith("s") and _singular(written.lower()) == _singular(head.lower())
+    head = head.lower()
+    return _singular(head) != head and not written.lower().endswith("s") and \
+        _singular(written.lower()) == _singular(head)
 
 
 _ABOUT = r"(?:(?:approximately|about|around|roughly|nearly|some|over|more\s+than)\s+)?"

@@ -11,7 +11,7 @@ from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.evidence.column_parts import part_column
 from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
                                              preference, printed_labels, stem, written_row, year_figure)
-from rag_assets.answer.question.formulas import Item, read_in_percent
+from rag_assets.answer.question.formulas import Item, printed_ratio, read_in_percent
 from rag_assets.answer.question.metric_library import ItemSpec, fold
 from rag_assets.answer.question.parts import adjective_of
 
@@ -100,7 +100,7 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     if item.part:
         return part_operand(item, spec, labels, pages, library_names, quarters)
     months = _months(item, spec)
-    ratio = read_in_percent(item) and (spec is None or read_in_percent(Item(spec.name, item.year)))  # 'CET1 ratio 13.8 %'
+    ratio = read_in_percent(item) and (spec is None or printed_ratio(spec.name))  # 'CET1 capital ratio 13.8 %'
     best, best_key = None, None
     for rank, page in enumerate(pages):
         rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]

@@ -88,10 +88,13 @@ def substitute(node: Node, swaps: dict[Item, Node]) -> Node:
     return node
 
 
+PARTS_SEP = "|"  # between the parts of 'the Aeronautics and Space segments' ('aeronautics|space'): each part's figure
+
+
 def of_part(node: Node, part: str) -> Node:
     """``node`` with every item of the whole company made ``part``'s (an item already of a part keeps it); of
     several parts ('aeronautics|space'), each item the parts' figures added."""
-    return substitute(node, {i: _of_parts(i, part.split("|")) for i in items_of(node) if not i.part})
+    return substitute(node, {i: _of_parts(i, part.split(PARTS_SEP)) for i in items_of(node) if not i.part})
 
 
 def _of_parts(item: Item, parts: list[str]) -> Node:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from rag_assets.answer.question.formulas import PARTS_SEP
 from rag_assets.answer.question.metric_library import Library, fold
 
 NAME_WORD = r"(?:[A-Z][\w.&'’-]*|&)"
@@ -297,9 +298,6 @@ def _owner_at(words: str) -> int:
             (tokens[k - 1].group()[:1].isupper() or tokens[k - 1].group() == "&"):
         k -= 1
     return tokens[k].start()
-
-
-PARTS_SEP = "|"  # between the parts of 'the Aeronautics and Space segments': each part's figure, added
 
 
 def _names(words: str, noun: str) -> str:
