@@ -13,8 +13,8 @@ from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
 from rag_assets.answer.evidence.quarter_columns import lone_year, quarter_columns
-from rag_assets.answer.evidence.table_headers import (MONTHS, Columns, captioned, cells_of, column_pattern,
-                                                      durations, heading_of, trailing_header)
+from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, MONTHS, Columns, captioned, cells_of,
+                                                      column_pattern, durations, heading_of, trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, in_percent, shares_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -115,9 +115,10 @@ def _cell_figure(cell: str) -> Figure | None:
 
 
 def _label(cells: list[str]) -> str:
+    """A row's label: its first cell of words, without dot leaders and footnote marks glued to its words."""
     for cell in cells:
         if len(re.findall(r"[A-Za-z]", cell)) >= 2:
-            return re.sub(r"\s*\.{3,}\s*", " ", cell).strip(" .:")
+            return FOOTNOTE_MARKS_RE.sub("", re.sub(r"\s*\.{3,}\s*", " ", cell)).strip(" .:")
     return ""
 
 

@@ -156,6 +156,9 @@ def _heading_months(span: str) -> int:
     return 12 if word.startswith("year") else 3 if word.startswith("quarter") else MONTH_WORDS[word]
 
 
+FOOTNOTE_MARKS_RE = re.compile(r"(?<=[a-z)])\d{1,2}(?:,\d{1,2})*(?=\s|$)")  # 'Operational Sales1,2', '(diluted)1,4'
+
+
 def cells_of(line: str) -> list[str]:
     """A markdown table row's cells, stripped ('| Net sales | 4,210 |' -> ['Net sales', '4,210'])."""
     return [c.strip() for c in line.strip().strip("|").split("|")]

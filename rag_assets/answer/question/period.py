@@ -125,6 +125,13 @@ DOCUMENT_QUARTER_RE = re.compile(rf"\b(?:Q[1-4]|(?:{'|'.join(ORDINAL)})[\s-]+(?:
                                  rf"(?:(?:FY\s?|fiscal\s+)?({YEAR})\s+)?(?=(?:earnings|results|press|10-?Q|interim|quarterly|"
                                  rf"financial\s+(?:report|statements)|report|release|filing)\b)", re.I)
 FULL_YEAR_RE = re.compile(r"\bfull[\s-]+(?:fiscal[\s-]+)?year\b|\b(?:twelve|12)[\s-]+months\b", re.I)
+# the words that name a part of the year ('the second quarter', '2Q23', 'the first six months', 'year-to-date'): when,
+# not what; a figure's row or sentence is matched by its other words, its column by the period read
+INTERIM_PHRASE_RE = re.compile(r"\b(?:the\s+)?(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal[\s-]+)?"
+                              r"quarter\b|\b(?:the\s+)?(?:first\s+)?(?:three|six|nine|3|6|9)[\s-]+months?(?:\s+"
+                              r"(?:period\s+)?end(?:ed|ing))?\b|\b(?:the\s+)?first\s+half\b|\bhalf[\s-]+year\b|"
+                              r"\byear[\s-]+to[\s-]+date\b|\bytd\b|\bq[1-4]\b|\b[1-4]q\s?['’]?\d{2}\b|"
+                              r"\b(?:[69]m|[12]h|h[12])\s?['’]?\d{2}\b", re.I)
 # a fiscal year named as one ('for the fiscal year 2022', 'fiscal 2022', 'FY2022'): beside a quarter's document
 # ('according to its fourth-quarter earnings release') and no other quarter, the year's figure is asked
 FISCAL_YEAR_NAMED_RE = re.compile(rf"\b(?:fiscal[\s-]+(?:year[\s-]+)?|FY\s?)({YEAR})\b", re.I)

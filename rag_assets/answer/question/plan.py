@@ -32,6 +32,8 @@ GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did
                r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
     re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall|expand|contract|improve|"
                r"deteriorate|widen|narrow|shrink|move|shift|swing)\b", re.I),
+    # 'how many basis points of gross margin did Globex gain (lose, add, give up)': the points counted are the figure's
+    re.compile(r"\b(?:points?|bps?)\s+of\s+(.+?)\s+did\s+.+?\s+(?:gain|lose|add|shed|give\s+up|pick\s+up)\b", re.I),
     # 'the difference between FY2021 and FY2020 gross margin': the years first, the figure after them
     re.compile(r"\b" + _CHANGE + r"\s+(?:between|from)\s+(?:the\s+)?(?:[\w&.-]+['’]s\s+)?(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4})\s+(?:and|to)\s+"
                r"(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4})(?:'s)?\s+(.+?)(?:,|\?|$)", re.I),
@@ -224,15 +226,19 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
     first, last = (min(years), max(years)) if len(years) >= 2 else (parser.year - 1, parser.year)
     for pattern in GROWTH_RES:  # the first form whose words name a figure
         m = pattern.search(clause)
-        ends = span_ends(m.group(1), first, last, parser) if m else None
+        words = m.group(1) if m else ""
+        ends = span_ends(words, first, last, parser) if m else None
         if ends:
             break
-    else:
-        return None
+    else:  # a change in points between two named years, in words no form holds ('margin points lost in 2018 vs 2017')
+        words = clause
+        ends = span_ends(clause, first, last, parser) if points and len(years) == 2 else None
+        if ends is None:
+            return None
     a, b = ends
     diff = Op("-", a, b) if asks_down(clause) else Op("-", b, a)  # 'how much did X decline': the fall, positive
     if points:  # percentage or basis points: the difference of two ratios, as printed where they are
-        printed = _ratio_name(m.group(1), diff, parser.library)
+        printed = _ratio_name(words, diff, parser.library)
         return MetricPlan(diff, "a change in points between two years", printed) if not money(diff) else None
     relative = percent or bool(RELATIVE_RE.search(clause))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")

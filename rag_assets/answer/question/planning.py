@@ -28,6 +28,7 @@ class QuestionPlan:
     quarter: int | None = None
     months: int = 0  # the columns asked: 3 a quarter, 6 or 9 months, -1 a year to date; 0 the fiscal year
     unit: str = ""
+    percent: bool = False  # a percentage asked, in percent or points, or named ('growth', 'margin'): read as one
     part: str = ""  # the part of the company (a segment, a region) whose figure is asked; '' for the whole
     counted: str = ""  # what a count question counts ('full time employees'), printed beside its number
     qualifiers: tuple[str, ...] = ()  # what it says of them beyond their noun ('united', 'states'), as folded words
@@ -66,9 +67,11 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     question = as_read(question)
     text = canonical(question)
     period = asked_period(text)
-    out = QuestionPlan(kind, period.years, period.quarter, period.months, asked_unit(question).words)
+    unit = asked_unit(question)
+    out = QuestionPlan(kind, period.years, period.quarter, period.months, unit.words,
+                       unit.percent or unit.basis_points or unit.named_percent)
     if kind == "number":
-        out.counted = "" if asked_unit(question).percent else counted_noun(text)  # 'what % of the workforce
+        out.counted = "" if unit.percent else counted_noun(text)  # 'what % of the workforce
         out.metric = plan(question, library)
         node = out.metric.node if out.metric is not None else None
         amount = of_library(node, library) and money(node)  # 'how many shares did X repurchase': never the amount

@@ -22,7 +22,7 @@ ASKED_SCALE_RES = [
     re.compile(r"\bin\s+(?:us\s+|u\.s\.\s+)?(cents)\b", re.I),                   # in cents, in US cents
     re.compile(r"(?<=\bhow many )(cents)\s+of\b", re.I),                       # how many cents of EPS
     re.compile(rf"(?:{_MONEY})\s*,\s*{_SCALE}\b", re.I),                        # (USD, thousands)
-    re.compile(r"\bin\s+(bn|mn|mln|mm)\b", re.I),                               # in bn USD, in mn
+    re.compile(rf"\bin\s+(bn|mn|mln|mm)\b(?:\s+{_MONEY}(?![\w$]))?", re.I),       # in bn USD, in mn
     re.compile(r"(?:\bin\s+|\$\s?|usd\s?)['’]?(000)s?\b", re.I),                # in $000s, in '000, USD 000
     re.compile(rf"(?<=\bhow many ){_SCALE}\s+of\b", re.I),                    # how many thousands of employees
     re.compile(rf"\bunits?\s+of\s+(?:one\s+|a\s+|1\s+)?{_SCALE}\b", re.I),     # in units of one million

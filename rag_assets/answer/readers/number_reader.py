@@ -13,7 +13,7 @@ from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, 
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.operands import names_any
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asks_percent
-from rag_assets.answer.question.period import FULL_YEAR_RE
+from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE
 from rag_assets.answer.readers.line_checks import currency_problem, names_metric, p_states, prints_metric
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -35,16 +35,25 @@ class NumberReading:
     written: str = ""  # the figure read, as printed
 
 
-def without_full_year(query: str) -> str:
-    """``query`` without the words that say the period is the whole year: 'full-year adjusted EPS' names the row
-    'Adjusted EPS'."""
-    return FULL_YEAR_RE.sub(" ", query)
+CHANGE_WORDS_RE = re.compile(r"\b(?:(?:percent(?:age)?\s+)?(?:growth|change)(?:\s+rate)?|grow[sn]?|grew|changed|"
+                             r"increased?|decreased?|rise|rose|risen)\b", re.I)
+PERCENT_WORDS_RE = re.compile(r"\bper\s?cent(?:age)?s?\b", re.I)  # the unit asked, as '%' is: not the figure's name
 
 
-def metric_text(query: str) -> str:
+def without_full_year(query: str, percent: bool = False) -> str:
+    """``query`` without the words that say which part of the year, or that it is the whole year: 'full-year
+    adjusted EPS' names the row 'Adjusted EPS', 'operational sales in the second quarter' the row 'Operational
+    Sales' (a sentence is not the better match for printing 'Second-Quarter'); the period is read from columns.
+    A percentage asked (``percent``) of a change ('adjusted operational sales growth') names the item's row,
+    whose '% Change' column prints it."""
+    out = INTERIM_PHRASE_RE.sub(" ", FULL_YEAR_RE.sub(" ", query))
+    return PERCENT_WORDS_RE.sub(" ", CHANGE_WORDS_RE.sub(" ", out)) if percent else out
+
+
+def metric_text(query: str, percent: bool = False) -> str:
     """The metric a question asks for: its retrieval query without the asked currency ('(in USD)') and the words
     of a full year (``without_full_year``)."""
-    return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", without_full_year(query)))
+    return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", without_full_year(query, percent)))
 
 
 def names_the_part(cand: Candidate, part: str) -> bool:
@@ -60,7 +69,10 @@ def of_months(cand: Candidate, months: int) -> bool:
     """The candidate prints a figure of a part of the year asked (``months``: 3, 6, 9, or -1 the year to date): a
     row with a column of those months, a sentence that says a quarter or months. A fiscal year's column is not."""
     if cand.source == "row":
-        return any(f.months == months or months < 0 and 0 < f.months < 12 for f in cand.figures)
+        if any(f.months == months or months < 0 and 0 < f.months < 12 for f in cand.figures):
+            return True  # an undated row ('Operational Sales 7.5%') under a caption naming the quarter is of it
+        return not any(f.period or f.months for f in cand.figures) and \
+            INTERIM_WORDS_RE.search(cand.caption) is not None
     return INTERIM_WORDS_RE.search(cand.label) is not None
 
 
@@ -79,6 +91,8 @@ def _of_months(fig, cand: Candidate, months: int) -> bool:
     lengths = {f.months for f in cand.figures}
     if cand.source != "row" or len(lengths) < 2:
         return True
+    if not fig.period and not fig.months and lengths - {0} == {months}:
+        return True  # a change column beside columns of the months asked ('% Change' of two quarters) is of them
     if months in (0, 12):
         return fig.months in (0, 12) if lengths & {0, 12} and lengths - {0, 12} else True
     if months < 0:
@@ -87,13 +101,14 @@ def _of_months(fig, cand: Candidate, months: int) -> bool:
 
 
 def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
-              quarter: tuple[int, int] | None = None) -> list[Candidate]:
+              quarter: tuple[int, int] | None = None, percent: bool = False) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts
     otherwise (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only
     those that name it: the company's figures are not the part's; of a part of the year (``months``), only those
-    printing it; of a quarter (``quarter``: year, quarter) in a table naming quarters, only that quarter's."""
-    metric = metric_text(query)
-    want_percent = asks_percent(metric)
+    printing it; of a quarter (``quarter``: year, quarter) in a table naming quarters, only that quarter's;
+    ``percent``: the plan reads a percentage asked (a growth, a share of a whole) where the metric's words do not."""
+    metric = metric_text(query, percent)
+    want_percent = percent or asks_percent(metric)
     out = []
     for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
         if part and not names_the_part(cand, part) or months and not of_months(cand, months):
@@ -198,13 +213,14 @@ def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, page
 
 def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, months: int,
               quarter: tuple[int, int] | None, own_quarters: dict[str, int] | None = None,
-              template: frozenset[str] = frozenset()) -> tuple[Candidate, Figure] | None:
+              template: frozenset[str] = frozenset(), change: bool = False) -> tuple[Candidate, Figure] | None:
     """The figure Python reads without the model: the rows that print nearly every word of the metric
     (``names_metric``), or exactly its words (``template`` words aside: 'Book value per share'), each hold one
     figure of the period asked; of those, the rows adding the fewest words of their own ('Book value per share'
     before 'Tangible book value per share'), when they all print the same value (the best-ranked row then); None
     when no row does, they disagree, or no year is asked. ``own_quarters``: the quarter each interim filing
-    reports on, whose unnamed quarter columns are that quarter's."""
+    reports on, whose unnamed quarter columns are that quarter's. ``change``: a percentage change is asked, the
+    row's one undated percentage (its '% Change' column, the shortlist keeps the months asked)."""
     if year is None:
         return None
     want = {w for w in metric.own if not any(ch.isdigit() for ch in w)}
@@ -215,7 +231,7 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
         if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
             continue
         own = (own_quarters or {}).get(cand.sha1, 0)
-        figs = [f for f in cand.figures if _of_period(f, year, months, quarter, own)]
+        figs = [f for f in cand.figures if (not f.period if change else _of_period(f, year, months, quarter, own))]
         if len(figs) == 1:
             picks.append((len(extra), cand, figs[0]))
     fewest = [(c, f) for n, c, f in picks if n == min(p[0] for p in picks)]
@@ -270,7 +286,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 dollars: dict[str, str] | None = None, limit: int = 8, max_tokens: int = 300,
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
-                own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = ()) -> NumberReading:
+                own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
+                percent: bool = False) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -281,20 +298,22 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     several, the count whose clause names the question's ``qualifiers`` first ('in the United States');
     ``months``: a part of the year asked, which a candidate must print; ``quarter``: (year, quarter)
     asked, read in the column naming it where a table names quarters (or, ``own_quarters``, in the three-month
-    column of a filing that reports on it)."""
+    column of a filing that reports on it); ``percent``: a percentage asked, as the plan reads the question."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
     counts = qualified(counts, qualifiers)  # 'in the United States': the count the sentence says is of those
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
         return _agreed_count(counts[:limit], counted)
     for n, cand in enumerate(counts, 1):
         cand.id = n
-    reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months, quarter))
+    reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months, quarter,
+                                                                        percent))
     if not reading.candidates:
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
-    found = sure_pick(reading.candidates, MetricQuery.of(without_full_year(query), lexicon), year, months, quarter,
-                      own_quarters, lexicon.template_words if lexicon else frozenset()) if not counts else None
+    found = sure_pick(reading.candidates, MetricQuery.of(without_full_year(query, percent), lexicon), year, months,
+                      quarter, own_quarters, lexicon.template_words if lexicon else frozenset(),
+                      percent and CHANGE_WORDS_RE.search(query) is not None) if not counts else None
     if found is not None:
         reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
                              "period asked (Python): no model pick")
@@ -304,7 +323,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         return reading
     chosen, fig = found
     if not _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min,
-                    MetricQuery.of(without_full_year(query), lexicon)):
+                    MetricQuery.of(without_full_year(query, percent), lexicon)):
         return reading
     reading.candidate, reading.percent, reading.written = chosen, fig.percent, fig.written
     reading.value = float(f"{chosen.value_of(fig):.12g}")

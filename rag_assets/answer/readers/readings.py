@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rag_assets.answer.evidence.computed import compute, decide
-from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.formulas import Item, items_of
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.planning import QuestionPlan
 from rag_assets.answer.readers.boolean_reader import BooleanReading, cited as boolean_cited
@@ -115,11 +115,19 @@ def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: An
         if rec.error:
             return True
         comp = compute(*args, given=given) if given else comp
-    if comp.value == NA and (single or plan.source == "model"):
+    if comp.value == NA and (single or plan.source == "model" or _printed_names(plan)):
         note_computation(rec, comp, "the plan does not compute: the number reader reads the figure instead")
         return False
     take_computation(rec, comp)
     return True
+
+
+def _printed_names(plan: QuestionPlan) -> bool:
+    """Every operand of the plan is a row named as the question writes it, none a library item ('operational
+    sales growth'): a figure the filing may print under the question's whole name, read as printed when the rows do
+    not compute."""
+    library = default_library().items
+    return all(i.name not in library for i in items_of(plan.metric.node))
 
 
 def take_decided(plan: QuestionPlan, question: str, retriever, sha1s: tuple[str, ...], rec: AnswerRecord,
