@@ -107,3 +107,18 @@ def test_a_growth_of_a_printed_name_that_does_not_compute_is_read_as_printed():
 
     assert _printed_names(plan_question("What was Globex's subscription sales growth in Q2 2024?", "number", LIB))
     assert not _printed_names(plan_question("What was Globex's revenue growth in Q2 2024?", "number", LIB))
+
+
+def test_a_plural_names_possessive_leaves_the_part_named():
+    """"Globex Cloud Services' operating margin" names the part as "Globex Cloud Services operating margin" does
+    (before, the apostrophe left no part: the company's margin was answered)."""
+    from rag_assets.answer.question.formulas import items_of
+    from rag_assets.answer.question.parts import owned_parts
+    from rag_assets.answer.question.text import as_read
+
+    for q in ["How many percentage points did Globex Cloud Services' operating margin change from 2021 to 2022?",
+              "What was Globex Cloud Services' revenue in 2022?"]:
+        found = plan(owned_parts(as_read(q), ("Globex",), LIB), LIB)
+        assert found is not None and {i.part for i in items_of(found.node)} == {"cloud services"}, q
+    assert as_read("What share of net sales came from products' sales in 2022?") == \
+        "What share of net sales came from products' sales in 2022?"  # a lower-case plural is no name
