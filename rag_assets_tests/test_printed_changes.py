@@ -122,3 +122,63 @@ def test_a_plural_names_possessive_leaves_the_part_named():
         assert found is not None and {i.part for i in items_of(found.node)} == {"cloud services"}, q
     assert as_read("What share of net sales came from products' sales in 2022?") == \
         "What share of net sales came from products' sales in 2022?"  # a lower-case plural is no name
+
+
+SEGMENT_PAGE = ("## EUROPE, MIDDLE EAST & AFRICA\n\n(Dollars in millions) FISCAL 2024 FISCAL 2023 % CHANGE\n\n"
+                "| Footwear | $ | 4,210 $ | 3,980 | 6% |\n|---|---|---|---|---|\n| TOTAL REVENUES | $ | 6,010 $ | 5,700 | 5% |\n\n"
+                "Reported EBIT increased 12% for fiscal 2024, primarily due to revenue growth. Gross margin increased 140 "
+                "basis points as higher full-price ASP more than offset higher product costs.\n\n"
+                "## ASIA PACIFIC & LATIN AMERICA\n\nGross margin decreased 30 bps, reflecting higher product costs, "
+                "and accounted for approximately 2 percentage points of the decline in EBIT margin.\n")
+
+
+def test_a_change_stated_in_points_is_a_figure_of_points():
+    """'increased 140 basis points', 'decreased 30 bps', '2 percentage points': figures of points (0.01 or 1
+    percentage point a unit), never amounts; before, '140' was an amount and 'basis points' read as billions."""
+    figs = {f.written: f.points for c in page_candidates(SEGMENT_PAGE, "s", 3) if c.source == "text" for f in c.figures}
+    assert figs["140"] == 0.01 and figs["30"] == 0.01 and figs["2"] == 1.0 and figs["12%"] == 0.0
+
+
+def test_a_stated_change_is_signed_by_its_words_and_the_way_it_is_asked():
+    from rag_assets.answer.readers.stated_changes import stated_change
+
+    cands = [c for c in page_candidates(SEGMENT_PAGE, "s", 3) if c.source == "text"]
+    rise = next((c, f) for c in cands for f in c.figures if f.written == "140")
+    fall = next((c, f) for c in cands for f in c.figures if f.written == "30")
+    assert round(stated_change(*rise), 6) == 0.014 and round(stated_change(*fall), 6) == -0.003
+    assert round(stated_change(*fall, asked_down=True), 6) == 0.003  # 'by how many bps did it contract'
+    assert asked_unit("By how many basis points did it change?").ratio(0.014) == 140
+    assert asked_unit("By how many percentage points did it change?").ratio(0.014) == 1.4
+
+
+def test_a_sentence_under_a_parts_heading_is_the_parts_and_an_acronym_is_its_name_written_out():
+    """The sentence stating the change names no part: the page's heading above it does ('EUROPE, MIDDLE EAST &
+    AFRICA'), and 'EMEA' is that heading's initials; so 'the EMEA gross margin change in basis points' is read from
+    its section, not from the Asia Pacific & Latin America one below it."""
+    from rag_assets.answer.evidence.operands import names_part
+    from rag_assets.answer.readers.number_reader import names_the_part
+
+    rows = shortlist([Page("s", 3, SEGMENT_PAGE)], "EMEA gross margin change in fiscal 2024", default_lexicon(), 8,
+                     part="emea", percent=True, points=True)
+    assert [f.written for c in rows for f in c.figures] == ["140"]
+    apla = [c for c in page_candidates(SEGMENT_PAGE, "s", 3) if "decreased 30" in c.label][0]
+    assert names_the_part(apla, "apla") and not names_the_part(apla, "emea")
+    assert names_part("Europe, Middle East & Africa", "emea") and names_part("Total Asia Pacific & Latin America", "apla")
+    assert not names_part("Europe and Middle East", "emea")
+
+
+def test_a_change_in_points_of_a_ratio_named_with_its_base_is_planned():
+    """'net interest yield on average card member loans' is a ratio the filing prints, named with what it is over:
+    its change in basis points between two years is planned (it was refused as too long a name)."""
+    assert show(plan("How many basis points did Globex's net interest yield on average card member loans change from "
+                     "2022 to 2023?", LIB).node) == ("(net interest yield on average card member loans 2023 - "
+                                                     "net interest yield on average card member loans 2022)")
+
+
+def test_a_figure_after_a_word_that_begins_like_a_month_is_a_figure():
+    """'decreased 30 bps', 'Marched 12' ...: the day of a date follows a month's name, not a word it begins (the
+    figures after 'decreased' were dropped as days of December)."""
+    from rag_assets.answer.evidence.candidates import text_figures
+
+    assert [f.written for f in text_figures("Revenue decreased 5% to $4.1 billion in 2024.")] == ["5%", "$4.1 billion"]
+    assert [f.written for f in text_figures("The notes mature on Dec. 15, 2027 and June 30, 2029.")] == []

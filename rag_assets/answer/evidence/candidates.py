@@ -13,13 +13,13 @@ from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
 from rag_assets.answer.evidence.quarter_columns import lone_year, quarter_columns
-from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, MONTHS, Columns, captioned, cells_of,
-                                                      column_pattern, durations, heading_of, trailing_header)
+from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, YEAR_RE, Columns, captioned, cells_of,
+                                                      column_pattern, durations, heading_of, last_year_line,
+                                                      trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, in_percent, shares_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
 
-YEAR_RE = re.compile(r"(?<![\d.,])(?:FY\s?)?((?:19[89]|20[0-4])\d)(?![\d,]|\.\d)")
 CELL_NUMBER_RE = re.compile(
     r"^\(?\s*[-−–]?\s*(?:US\$|A\$|C\$|HK\$|[$€£¥])?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*\)?(?:(?<=\))\s*%)?$")  # '(5.3) %' too
 FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
@@ -29,9 +29,12 @@ TEXT_FIGURE_RE = re.compile(
     r"\(?(?:US\$|A\$|C\$|HK\$|[$€£¥]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|RMB|NOK|SEK)\s?)?(?<![\w.,/-])"
     r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?"
     r"(?:\s?(?:%|percent\b|per cent\b|(?:thousand|million|billion|bn|mn|m|k)\b))?(?![\w/-]|\.\d)", re.I)
+POINTS_AFTER_RE = re.compile(r"^\s*(?:(?P<bp>basis[\s-]+points?|bps?\b)|percentage[\s-]+points?\b|pp\b|points?\b)", re.I)
 DURATION_AFTER_RE = re.compile(r"^\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
-DATE_NEIGHBOUR_RE = re.compile(rf"^\s*(?:{MONTHS})[a-z]*\b|\b(?:{MONTHS})[a-z]*\.?\s*$", re.I)
+MONTH_WORD = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
+             r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b"  # a month's name, not a word it begins ('decreased')
+DATE_NEIGHBOUR_RE = re.compile(rf"^\s*{MONTH_WORD}|\b{MONTH_WORD}\.?\s*$", re.I)
 REFERENCE_BEFORE_RE = re.compile(r"\b(?:note|notes|page|pages|item|section|chapter|article|rule|level|tier)\s*$", re.I)
 PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s+)?(?:fiscal\s+|FY\s?)?"
                              r"((?:19[89]|20[0-4])\d)\b", re.I)
@@ -49,6 +52,7 @@ class Figure:
     period: str = ""  # the year of its column or of the words after it; '' when unknown
     months: int = 0  # how many months its column covers, as the table's header says ('Three months ended'); 0 unknown
     quarter: int = 0  # the quarter its column names ('2Q23'); 0 when the header names none
+    points: float = 0.0  # a change in points, in percentage points per unit: 1 ('3 percentage points'), 0.01 (bps)
 
     @property
     def own_scale(self) -> bool:
@@ -132,7 +136,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     text prints after its last table ('SECOND QUARTER / 2023 2022', extracted out of order), for a table
     that has neither; ``page_heading``: the page's last heading in capitals above it ('SEGMENT SALES RESULTS'), part of
     its caption."""
-    year_line = _last_year_line(before)
+    year_line = last_year_line(before)
     years = list(dict.fromkeys(YEAR_RE.findall(year_line))) or list(page_years or []) or late[0]
     months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
     cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,
@@ -188,22 +192,6 @@ def _columns(rows: list[Candidate]) -> list[str]:
     return []
 
 
-DATE_LINE_RE = re.compile(r"^\s*(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?((?:19[89]|20[0-4])\d)\b")
-DATE_END_RE = re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2},?\s+((?:19[89]|20[0-4])\d)\s*$")  # '52 Weeks Ended August 29, 2021'
-
-
-def _last_year_line(text: str) -> str:
-    """The header line above a table that names its years ('2018 2017 2016'); or, when the header prints one
-    date a line ('December 26, 2015' / 'December 27, 2014'), those years joined."""
-    tail = [ln for ln in text.splitlines()[-8:] if not ln.lstrip().startswith("|")]
-    at = max((k for k, ln in enumerate(tail) if len(set(YEAR_RE.findall(ln))) >= 2), default=None)
-    if at is not None:  # with the years of the header's lines after it ('FISCAL 2021 FISCAL 2020 % CHANGE' /
-        return " ".join([tail[at]] + [ln for ln in tail[at + 1:] if YEAR_RE.search(ln)])  # '... FISCAL 2019')
-    dated = [m.group(1) for ln in text.splitlines()[-12:] for m in [DATE_LINE_RE.match(ln) or DATE_END_RE.search(ln)]
-             if m]
-    return " ".join(dated) if len(set(dated)) >= 2 else ""
-
-
 def _not_a_figure(written: str, before: str, after: str) -> bool:
     """A year, a day of a date, a note or page reference, a duration, or a list or section number."""
     if re.fullmatch(r"(?:19[89]|20[0-4])\d", written.strip("()")) or not re.search(r"\d", written):
@@ -227,9 +215,10 @@ def text_figures(sentence: str) -> list[Figure]:
         value = parse_number(written)
         if value == NA:
             continue
-        period = PERIOD_AFTER_RE.match(after[:30])
+        period, points = PERIOD_AFTER_RE.match(after[:30]), POINTS_AFTER_RE.match(after)
         figs.append(Figure(written, value, bool(re.search(r"%|percent|per cent", written, re.I)),
-                           period.group(1) if period else ""))
+                           period.group(1) if period else "", points=(0.01 if points.group("bp") else 1.0) if points
+                           and not re.search(r"[%a-z]", written, re.I) else 0.0))
     return figs
 
 
@@ -261,14 +250,14 @@ def page_blocks(text: str, sha1: str, page_index: int):
     i, para, page_scale, page_years, heading = 0, [], None, [], ""
     last = max((k for k, ln in enumerate(lines) if ln.lstrip().startswith("|")), default=len(lines))
     tail = "\n".join(ln for ln in lines[last + 1:] if len(ln) <= 60)  # short lines after the last table
-    late = (list(dict.fromkeys(YEAR_RE.findall(_last_year_line(tail)))), durations(tail))
+    late = (list(dict.fromkeys(YEAR_RE.findall(last_year_line(tail)))), durations(tail))
     while i <= len(lines):
         line = lines[i] if i < len(lines) else ""
         if line.lstrip().startswith("|"):
             j = i
             while j < len(lines) and lines[j].lstrip().startswith("|"):
                 j += 1
-            yield "text", _text_candidates(" ".join(para), sha1, page_index)
+            yield "text", _text_candidates(" ".join(para), sha1, page_index, heading)
             para = []
             rows = table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]), page_scale,
                               page_years, late, heading)
@@ -284,19 +273,22 @@ def page_blocks(text: str, sha1: str, page_index: int):
         if line.strip() and not line.lstrip().startswith("#"):
             para.append(line.strip())
         else:
-            yield "text", _text_candidates(" ".join(para), sha1, page_index)
+            yield "text", _text_candidates(" ".join(para), sha1, page_index, heading)
             para = []
         i += 1
 
 
-def _text_candidates(paragraph: str, sha1: str, page_index: int) -> list[Candidate]:
+def _text_candidates(paragraph: str, sha1: str, page_index: int, heading: str = "") -> list[Candidate]:
+    """The sentences of a paragraph that print figures, each captioned by the page's heading above it (a part's
+    section: 'GREATER CHINA')."""
     out = []
     for sentence in _sentences(paragraph):
         if DOT_LEADERS_RE.search(sentence):
             continue  # a table flattened into text: its figures cannot be told apart
         figs = text_figures(sentence)
         if figs:
-            out.append(Candidate(sha1, page_index, "text", _shorten(sentence, figs[0].written), tuple(figs)))
+            out.append(Candidate(sha1, page_index, "text", _shorten(sentence, figs[0].written), tuple(figs),
+                                 caption=heading))
     return out
 
 

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.evidence.column_parts import part_column
-from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
+from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item, spells_out,
                                              preference, printed_labels, stem, written_row, year_figure)
 from rag_assets.answer.question.formulas import Item, printed_ratio, read_in_percent
 from rag_assets.answer.question.metric_library import ItemSpec, fold
@@ -216,6 +216,8 @@ def names_part(label: str, part: str) -> bool:
     folded = re.sub(r"^total\s+", "", folded)
     if 0 < len(tight := folded.replace(" ", "")) <= 4 and tight == part.replace(" ", ""):
         return True  # an abbreviation written with or without its dots: 'U.S.' is 'US'
+    if spells_out(re.sub(r"^\s*total\s+", "", label_head(label), flags=re.I), part, whole=True):
+        return True  # the part's acronym written out: 'Europe, Middle East & Africa' is 'EMEA'
     return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded) >= 4 or
                              adjective_of(re.sub(r"\s+operations$", "", folded), part))
 
@@ -254,6 +256,8 @@ def heads(caption: str, part: str) -> bool:
     name = re.escape(part).replace(r"\ ", r"[\s,]+")
     if re.match(rf"\W*{name}(?:[\s,]+\w+){{0,3}}[\s,]+{LEGAL_RE}", folded_label(caption)):
         return False  # 'ACTIVISION BLIZZARD, INC. AND SUBSIDIARIES': a company's name, not its part's
+    if spells_out(" ".join(caption.split()[:len(part) + 2]), part):
+        return True  # it opens with the part's acronym written out: 'EUROPE, MIDDLE EAST & AFRICA' for 'emea'
     return re.match(rf"\W*{name}\b", folded_label(caption)) is not None or \
         re.search(rf"(?<!\w){name}(?:'s?|\s+(?:business\s+|reportable\s+|operating\s+)?segment)(?!\w)", folded) is not None
 

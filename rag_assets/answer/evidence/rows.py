@@ -132,9 +132,20 @@ def year_figure(cand: Candidate, year: int, months: int = 0, own_quarter: int = 
 
 
 def names_any(text: str, phrases: tuple[str, ...]) -> bool:
-    """``text`` names one of ``phrases`` (folded), whole words."""
+    """``text`` names one of ``phrases`` (folded), whole words, or spells one out (``spells_out``)."""
     folded = folded_label(text)
-    return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", folded) for p in phrases)
+    return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", folded) or spells_out(text, p) for p in phrases)
+
+
+def spells_out(text: str, acronym: str, whole: bool = False) -> bool:
+    """``text`` writes out ``acronym`` (three to five letters): a run of capitalized words, 'and' and '&' aside,
+    whose initials are its letters ('EUROPE, MIDDLE EAST & AFRICA' for 'emea', 'Asia Pacific & Latin America'
+    for 'apla'); ``whole``: its words are that run and no more."""
+    if not (3 <= len(acronym) <= 5 and acronym.isalpha()):
+        return False
+    words = [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() != "and"]
+    initials = "".join(w[0] if w[0].isupper() else " " for w in words).lower()
+    return initials == acronym.lower() if whole else acronym.lower() in initials
 
 
 # words that may stand before an item's one-word name in a caption without making it another item: 'The

@@ -156,6 +156,23 @@ def _heading_months(span: str) -> int:
     return 12 if word.startswith("year") else 3 if word.startswith("quarter") else MONTH_WORDS[word]
 
 
+YEAR_RE = re.compile(r"(?<![\d.,])(?:FY\s?)?((?:19[89]|20[0-4])\d)(?![\d,]|\.\d)")
+DATE_LINE_RE = re.compile(r"^\s*(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?((?:19[89]|20[0-4])\d)\b")
+DATE_END_RE = re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2},?\s+((?:19[89]|20[0-4])\d)\s*$")  # '52 Weeks Ended August 29, 2021'
+
+
+def last_year_line(text: str) -> str:
+    """The header line above a table that names its years ('2018 2017 2016'); or, when the header prints one
+    date a line ('December 26, 2015' / 'December 27, 2014'), those years joined."""
+    tail = [ln for ln in text.splitlines()[-8:] if not ln.lstrip().startswith("|")]
+    at = max((k for k, ln in enumerate(tail) if len(set(YEAR_RE.findall(ln))) >= 2), default=None)
+    if at is not None:  # with the years of the header's lines after it ('FISCAL 2021 FISCAL 2020 % CHANGE' /
+        return " ".join([tail[at]] + [ln for ln in tail[at + 1:] if YEAR_RE.search(ln)])  # '... FISCAL 2019')
+    dated = [m.group(1) for ln in text.splitlines()[-12:] for m in [DATE_LINE_RE.match(ln) or DATE_END_RE.search(ln)]
+             if m]
+    return " ".join(dated) if len(set(dated)) >= 2 else ""
+
+
 FOOTNOTE_MARKS_RE = re.compile(r"(?<=[a-z)])\d{1,2}(?:,\d{1,2})*(?=\s|$)")  # 'Operational Sales1,2', '(diluted)1,4'
 
 

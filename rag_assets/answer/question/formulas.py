@@ -132,8 +132,9 @@ def evaluate(node: Node, values: dict[Item, float]) -> float:
 
 
 # a line item the library does not know whose name says it is a ratio ('CET1 capital ratio', 'net interest
-# margin', 'return on tangible common equity'): a filing prints it in percent, and it has no currency
-PRINTED_RATIO_RE = re.compile(r"\b(?:ratio|rate|margin|yield|percentage)$|%$|^return\s+on\b")
+# margin', 'return on tangible common equity', 'net interest yield on average loans'): a filing prints it in
+# percent, and it has no currency
+PRINTED_RATIO_RE = re.compile(r"\b(?:ratio|rate|margin|yield|percentage)(?:\s+(?:on|of|for)\s.*)?$|%$|^return\s+on\b")
 
 
 def printed_ratio(name: str) -> bool:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.question.formulas import Item, Node, Op, Parser, money, of_library, of_part, shifted
+from rag_assets.answer.question.formulas import (Item, Node, Op, Parser, money, of_library, of_part, printed_ratio,
+                                                 shifted)
 from rag_assets.answer.question.metric_library import MODIFIES_RE, Library, fold
 from rag_assets.answer.question.parts import leading_part, named_part, read_part
 from rag_assets.answer.question.wording import name_key
@@ -262,6 +263,7 @@ NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|wo
 
 
 PRINTED_WORDS = 6  # a line item as printed is a short noun phrase
+RATIO_BASE_WORDS = 3  # and a ratio's, what it is over ('... on average card member loans')
 ABBREVIATION_RE = re.compile(r"\s*\(\s*[\"“]?[A-Z][A-Za-z0-9&]{1,9}[\"”]?\s*\)")  # '(ROTCE)', '(“CET1”)' after words
 
 
@@ -278,8 +280,9 @@ def printed_item(text: str) -> str | None:
     development expense'), matched to a statement row as printed; None when the words are no short noun
     phrase."""
     key = name_key(ABBREVIATION_RE.sub("", text))  # 'return on tangible common equity (ROTCE)': the words
-    words = key.split()
-    if not 1 <= len(words) <= PRINTED_WORDS or NOT_ITEM_RE.search(key) or \
+    words = key.split()  # a ratio may say what it is over: 'net interest yield on average interest-earning assets'
+    if not 1 <= len(words) <= PRINTED_WORDS + (RATIO_BASE_WORDS if printed_ratio(key) else 0) or \
+            NOT_ITEM_RE.search(key) or \
             SCOPE_RE.search(SEGMENTS_TOTAL_RE.sub(" ", SEGMENT_MEASURE_RE.sub(" ", key))) or \
             re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
         return None

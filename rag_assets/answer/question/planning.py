@@ -15,9 +15,9 @@ from rag_assets.answer.question.counts import count_qualifiers, counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.parts import owned_parts, possessive, reads_company, written_in_full
-from rag_assets.answer.question.plan import MetricPlan, asks_part, plan
+from rag_assets.answer.question.plan import MetricPlan, asks_down, asks_part, plan
 from rag_assets.answer.question.text import as_read
-from rag_assets.answer.question.unit import asked_unit
+from rag_assets.answer.question.unit import asked_unit, points_asked
 from rag_assets.answer.question.wording import canonical
 
 
@@ -29,6 +29,7 @@ class QuestionPlan:
     months: int = 0  # the columns asked: 3 a quarter, 6 or 9 months, -1 a year to date; 0 the fiscal year
     unit: str = ""
     percent: bool = False  # a percentage asked, in percent or points, or named ('growth', 'margin'): read as one
+    points: int = 0  # a change asked in points: 1, or -1 asked as a fall ('how many bps did it contract'); 0 none
     part: str = ""  # the part of the company (a segment, a region) whose figure is asked; '' for the whole
     counted: str = ""  # what a count question counts ('full time employees'), printed beside its number
     qualifiers: tuple[str, ...] = ()  # what it says of them beyond their noun ('united', 'states'), as folded words
@@ -69,7 +70,8 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     period = asked_period(text)
     unit = asked_unit(question)
     out = QuestionPlan(kind, period.years, period.quarter, period.months, unit.words,
-                       unit.percent or unit.basis_points or unit.named_percent)
+                       unit.percent or unit.basis_points or unit.named_percent,
+                       (-1 if asks_down(text) else 1) if points_asked(question) else 0)
     if kind == "number":
         out.counted = "" if unit.percent else counted_noun(text)  # 'what % of the workforce
         out.metric = plan(question, library)

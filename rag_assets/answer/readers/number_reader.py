@@ -15,6 +15,7 @@ from rag_assets.answer.evidence.operands import names_any
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asks_percent
 from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE
 from rag_assets.answer.readers.line_checks import currency_problem, names_metric, p_states, prints_metric
+from rag_assets.answer.readers.stated_changes import stated_change
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
 from rag_assets.llm.prompts import build_messages
@@ -32,12 +33,16 @@ class NumberReading:
     error: str | None = None
     p_yes: float | None = None  # the model's probability that the chosen line states the metric (verify)
     percent: bool = False  # the figure read is a percentage (no scale to write it in)
+    points: bool = False  # the figure read is a change stated in points, its value a fraction (0.028)
     written: str = ""  # the figure read, as printed
 
 
 CHANGE_WORDS_RE = re.compile(r"\b(?:(?:percent(?:age)?\s+)?(?:growth|change)(?:\s+rate)?|grow[sn]?|grew|changed|"
-                             r"increased?|decreased?|rise|rose|risen)\b", re.I)
-PERCENT_WORDS_RE = re.compile(r"\bper\s?cent(?:age)?s?\b", re.I)  # the unit asked, as '%' is: not the figure's name
+                             r"increased?|decreased?|declined?|rise|rose|risen|expand(?:ed)?|expansion|"
+                             r"contract(?:ed|ion)?|improved?|improvement|move[ds]?)\b", re.I)
+# the unit asked, as '%' is: not the figure's name
+PERCENT_WORDS_RE = re.compile(r"\b(?:basis|percentage|per\s?cent(?:age)?s?)(?:[\s-]+points?)?\b|\bbps?\b|\bpp\b|"
+                              r"\bpoints?\b", re.I)
 
 
 def without_full_year(query: str, percent: bool = False) -> str:
@@ -57,9 +62,10 @@ def metric_text(query: str, percent: bool = False) -> str:
 
 
 def names_the_part(cand: Candidate, part: str) -> bool:
-    """The candidate's row or its heading row, or its sentence, names the part of the company asked (a caption
-    listing every segment does not make each of its rows the part's)."""
-    return names_any(f"{cand.label} {cand.section}", (part,))
+    """The candidate's row or its heading row, or its sentence or the page's heading above it ('GREATER CHINA'),
+    names the part of the company asked (a caption listing every segment does not make each of its rows the
+    part's)."""
+    return names_any(f"{cand.label} {cand.section}" + (f" {cand.caption}" if cand.source == "text" else ""), (part,))
 
 
 INTERIM_WORDS_RE = re.compile(r"\b(?:quarter|three|six|nine|months|half|year[\s-]to[\s-]date|ytd|q[1-4])\b", re.I)
@@ -101,19 +107,22 @@ def _of_months(fig, cand: Candidate, months: int) -> bool:
 
 
 def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
-              quarter: tuple[int, int] | None = None, percent: bool = False) -> list[Candidate]:
+              quarter: tuple[int, int] | None = None, percent: bool = False, points: bool = False
+              ) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts
     otherwise (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only
     those that name it: the company's figures are not the part's; of a part of the year (``months``), only those
     printing it; of a quarter (``quarter``: year, quarter) in a table naming quarters, only that quarter's;
-    ``percent``: the plan reads a percentage asked (a growth, a share of a whole) where the metric's words do not."""
+    ``percent``: the plan reads a percentage asked (a growth, a share of a whole) where the metric's words do not;
+    ``points``: a change in points asked, stated in a sentence ('increased 280 basis points'), never an amount."""
     metric = metric_text(query, percent)
     want_percent = percent or asks_percent(metric)
     out = []
     for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
         if part and not names_the_part(cand, part) or months and not of_months(cand, months):
             continue
-        figs = tuple(f for f in cand.figures if f.percent == want_percent and _of_quarter(f, cand, quarter)
+        figs = tuple(f for f in cand.figures if (bool(f.points) if points else f.percent == want_percent and
+                                                 not f.points) and _of_quarter(f, cand, quarter)
                      and _of_months(f, cand, months))
         if figs:
             cand.figures = figs
@@ -287,7 +296,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
                 own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
-                percent: bool = False) -> NumberReading:
+                percent: bool = False, points: int = 0) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -298,7 +307,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     several, the count whose clause names the question's ``qualifiers`` first ('in the United States');
     ``months``: a part of the year asked, which a candidate must print; ``quarter``: (year, quarter)
     asked, read in the column naming it where a table names quarters (or, ``own_quarters``, in the three-month
-    column of a filing that reports on it); ``percent``: a percentage asked, as the plan reads the question."""
+    column of a filing that reports on it); ``percent``: a percentage asked, as the plan reads the question;
+    ``points``: a change asked in points (-1 asked as a fall), read where a sentence states it."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
     counts = qualified(counts, qualifiers)  # 'in the United States': the count the sentence says is of those
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
@@ -306,7 +316,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     for n, cand in enumerate(counts, 1):
         cand.id = n
     reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months, quarter,
-                                                                        percent))
+                                                                        percent, bool(points)))
     if not reading.candidates:
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
@@ -327,6 +337,9 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         return reading
     reading.candidate, reading.percent, reading.written = chosen, fig.percent, fig.written
     reading.value = float(f"{chosen.value_of(fig):.12g}")
+    if fig.points:  # a change stated in points: a fraction, signed by its words and the way it is asked
+        reading.value, reading.points = stated_change(chosen, fig, points < 0), True
+        reading.notes.append(f"a change stated in points: {fig.written} ({reading.value:+g} as a fraction)")
     if chosen.scale != 1.0 and not (fig.own_scale or fig.percent):
         reading.notes.append(f"{fig.written} x {chosen.scale:g} ({chosen.scale_words})")
     return reading

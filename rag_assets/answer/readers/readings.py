@@ -82,7 +82,9 @@ def take_number(rec: AnswerRecord, reading: NumberReading, pages: list[Retrieved
     rec.error = reading.error
     rec.value = reading.value
     unit = asked_unit(question)
-    if isinstance(rec.value, float) and unit.words != "full units":  # the scale and rounding asked
+    if reading.points and isinstance(rec.value, float):  # a stated change: in the points asked
+        rec.value = unit.ratio(rec.value)
+    elif isinstance(rec.value, float) and unit.words != "full units":  # the scale and rounding asked
         before = rec.value
         rec.value = unit.rounded(rec.value) if reading.percent else unit.amount(rec.value)
         rec.notes.append(f"{before:g} written as asked ({unit.words}): {rec.value:g}")
@@ -115,7 +117,7 @@ def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: An
         if rec.error:
             return True
         comp = compute(*args, given=given) if given else comp
-    if comp.value == NA and (single or plan.source == "model" or _printed_names(plan)):
+    if comp.value == NA and (single or plan.source == "model" or _printed_names(plan) or plan.points):
         note_computation(rec, comp, "the plan does not compute: the number reader reads the figure instead")
         return False
     take_computation(rec, comp)

@@ -41,7 +41,8 @@ class NumberReads:
                               self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
                               part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
                               quarter=(year, plan.quarter) if plan.quarter and year else None, own_quarters=quarters,
-                              qualifiers=plan.qualifiers, percent=plan.percent)
+                              qualifiers=plan.qualifiers, percent=plan.percent,
+                              points=plan.points)
         read = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
                     question)
