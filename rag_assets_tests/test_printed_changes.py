@@ -182,3 +182,16 @@ def test_a_figure_after_a_word_that_begins_like_a_month_is_a_figure():
 
     assert [f.written for f in text_figures("Revenue decreased 5% to $4.1 billion in 2024.")] == ["5%", "$4.1 billion"]
     assert [f.written for f in text_figures("The notes mature on Dec. 15, 2027 and June 30, 2029.")] == []
+
+
+def test_a_growth_of_a_part_named_after_it_reads_alike_in_every_order():
+    """'the revenue growth (rate) of Globex's Cloud segment' is the part's relative change, as 'the growth rate of
+    revenue of Globex's Cloud segment' is; before, the first was the part's revenue (the growth lost) and the
+    second, with a quarter, no plan."""
+    want = "((revenue [cloud] 2023 - revenue [cloud] 2022) / revenue [cloud] 2022)"
+    for q in ["What was the revenue growth of Globex's Cloud segment in 2023?",
+              "What was the revenue growth rate of Globex's Cloud segment in 2023?",
+              "What was the growth rate of revenue of Globex's Cloud segment in 2023?"]:
+        assert show(plan(q, LIB).node) == want, q
+    assert show(plan("What was the revenue growth rate of Globex's Cloud segment in the second quarter of 2023?",
+                     LIB).node) == "((revenue [cloud] 2023 (Q2) - revenue [cloud] 2022 (Q2)) / revenue [cloud] 2022 (Q2))"

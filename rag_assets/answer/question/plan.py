@@ -32,6 +32,9 @@ GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did
                r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
     re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall|expand|contract|improve|"
                r"deteriorate|widen|narrow|shrink|move|shift|swing)\b", re.I),
+    # "the revenue growth (rate) of Globex's Cloud segment": the figure before the growth, of the owner after it
+    re.compile(r"\b(?P<what>.+?)\s+growth(?:\s+rate)?\s+(?:of|for|at)\s+(?P<whose>.+?)(?:\s+(?:from|between|in|during|"
+               r"over)\b|,|\s*\?|\s*$)", re.I),
     # 'how many basis points of gross margin did Globex gain (lose, add, give up)': the points counted are the figure's
     re.compile(r"\b(?:points?|bps?)\s+of\s+(.+?)\s+did\s+.+?\s+(?:gain|lose|add|shed|give\s+up|pick\s+up)\b", re.I),
     # 'the difference between FY2021 and FY2020 gross margin': the years first, the figure after them
@@ -226,7 +229,7 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
     first, last = (min(years), max(years)) if len(years) >= 2 else (parser.year - 1, parser.year)
     for pattern in GROWTH_RES:  # the first form whose words name a figure
         m = pattern.search(clause)
-        words = m.group(1) if m else ""
+        words = (f"{m['what']} of {m['whose']}" if "whose" in pattern.groupindex else m.group(1)) if m else ""
         ends = span_ends(words, first, last, parser) if m else None
         if ends:
             break
