@@ -577,3 +577,18 @@ def test_a_growth_rate_named_as_a_figure_of_its_year_is_its_relative_change():
                  default_library())
     assert show(found.node) == ("(((discount revenue 2022 - discount revenue 2021) / discount revenue 2021) - "
                                 "((discount revenue 2021 - discount revenue 2020) / discount revenue 2020))")
+
+
+@pytest.mark.parametrize("question, formula", [
+    ("What was the combined net income of Tarn for fiscal 2020 and fiscal 2022, in USD millions?",
+     "(net income 2020 + net income 2022)"),  # two years named one by one: those two (it was 2020 to 2022)
+    ("What was Tarn's total capital expenditure between 2020 and 2022?",
+     "((capital expenditure 2020 + capital expenditure 2021) + capital expenditure 2022)"),
+    ("What was Tarn's total capital expenditure from FY2020 to FY2022?",
+     "((capital expenditure 2020 + capital expenditure 2021) + capital expenditure 2022)"),
+    ("What was Tarn's average operating margin in 2019 and 2021?",
+     "mean((operating income 2019 / revenue 2019), (operating income 2021 / revenue 2021))"),
+])
+def test_years_named_one_by_one_are_those_years_and_a_range_is_every_year(question, formula):
+    assert show(plan(question, default_library()).node) == formula
+    assert asked_period(question).listed == ("and fiscal" in question or "2019 and" in question)

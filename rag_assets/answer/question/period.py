@@ -20,6 +20,7 @@ SPAN_RE = re.compile(rf"(?<![\w.])({_FISCAL}?)({YEAR})\s*(?:-|–|—|to|through
 Q_ASKED_RE = re.compile(rf"\b(?:Q([1-4])|({'|'.join(ORDINAL)})[\s-]+(?:fiscal[\s-]+)?quarter)\b", re.I)
 YEAR_ASKED_RE = re.compile(rf"(?<![\w.])(?:FY\s?|fiscal\s+(?:year\s+)?)?({YEAR})(?![\w])", re.I)
 MAX_SPAN = 10  # a span longer than this is read as its two ends
+RANGE_WORDS_RE = re.compile(r"\b(?:between|until|till|from)\b", re.I)  # 'between 2020 and 2022': every year of it
 APOSTROPHE_YEAR_RE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’]|\s*%)")  # "in '21"
 # months written short before a year, as releases write them ('9M 2023', '6M FY23', '9M23'; '$9M' is money)
 _SHORT_MONTHS = r"(?<![$€£\d.,]){n}M(?=\s*(?:FY\s?|fiscal\s+)?(?:(?:19|20)\d\d|\d\d)\b)"
@@ -87,6 +88,7 @@ class AskedPeriod:
     # each quarter named with its year, in the order written ('from 1Q23 to 2Q23': (2023, 1), (2023, 2))
     points: tuple[tuple[int, int], ...] = ()
     as_of: tuple[int, int] | None = None  # the (year, month) of a date asked 'as of' ('as of January 31, 2023')
+    listed: bool = False  # the years are named one by one ('fiscal 2020 and fiscal 2022'), not as a range
 
     @property
     def target(self) -> int | None:
@@ -96,7 +98,10 @@ class AskedPeriod:
 
     @property
     def span(self) -> tuple[int, ...]:
-        """Every year from the first named to the last ('FY2017 - FY2019': 2017, 2018, 2019)."""
+        """Every year from the first named to the last ('FY2017 - FY2019': 2017, 2018, 2019); the years named one
+        by one, when they are (``listed``: 'the combined net income of fiscal 2020 and fiscal 2022' is of two)."""
+        if self.listed:
+            return tuple(sorted(self.years))
         return tuple(range(min(self.years), max(self.years) + 1)) if self.years else ()
 
 
@@ -206,7 +211,9 @@ def asked_period(question: str) -> AskedPeriod:
         a, b = int(m.group(2)), int(m.group(3))
         if a < b <= a + MAX_SPAN:
             years += range(a, b + 1)
+    listed = not years and not RANGE_WORDS_RE.search(text)
     years = _window(text) + years + [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
+    listed = listed and not _window(text)
     q = Q_ASKED_RE.search(text)
     quarter = _quarter(q) if q else _calendar_quarter(ended)
     part_year = PART_YEAR_RE.search(text) is not None
@@ -221,4 +228,4 @@ def asked_period(question: str) -> AskedPeriod:
     points = tuple(dict.fromkeys((int(m.group(3)), _quarter(m)) for m in QUARTER_OF_YEAR_RE.finditer(text)))
     if points and months == 3 and not document:  # the latest quarter named is read in its own filing
         quarter = max(points)[1]
-    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months, points, as_of)
+    return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months, points, as_of, listed)
