@@ -427,3 +427,15 @@ def test_a_rows_share_of_the_whole_is_that_row_over_the_whole(question, expected
     """"products' share of total net sales", "the share of net sales from services": the row the filing prints
     under the whole ('Products', 'Services'), over the whole; before, the first was the whole itself."""
     assert formula(question) == expected
+
+
+@pytest.mark.parametrize("question, formula", [
+    ("In the quarter ended June 30, 2023, what was the net income of Globex's Corporate & Investment Bank?",
+     "net income [corporate & investment bank] 2023 (Q2)"),  # it was the part's name read as the item
+    ("What were the total assets of Globex's Consumer Banking as of June 30, 2023?",
+     "total assets [consumer banking] 2023"),
+    ("What was the revenue of Globex's Cloud Services for the year ended December 31, 2022?",
+     "revenue [cloud services] 2022"),
+])
+def test_a_part_owned_after_a_preposition_is_read_before_a_period_written_as_a_date(question, formula):
+    assert show(plan(question, LIB).node) == formula

@@ -226,7 +226,9 @@ def _run_name(words: str) -> str:
 
 OWNED_RE = re.compile(rf"(?:['’]s|\b(?:its|their))\s+(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)(?P<after>.*)$", re.S)
 PERIOD_OR_END_RE = re.compile(r"^\s*(?:$|[?.,;)]|(?:in|for|during|at|as\s+of|over|from|between)\s+(?:the\s+)?(?:fiscal\s+|fy\s?|"
-                              r"q[1-4]\b|first|second|third|fourth|\d{4}))", re.I)
+                              r"q[1-4]\b|first|second|third|fourth|\d{4}|(?:quarter|three|six|nine|twelve|half|year|"
+                              r"period|\d{1,2}\s+(?:weeks|months))\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                              r"\w*\.?\s+\d))", re.I)  # 'in the quarter ended June 30, 2023', 'as of June 30'
 
 
 def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
