@@ -321,8 +321,9 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
-    found = sure_pick(reading.candidates, MetricQuery.of(without_full_year(query, percent), lexicon), year, months,
-                      quarter, own_quarters, lexicon.template_words if lexicon else frozenset(),
+    metric = MetricQuery.of(without_full_year(query, percent), lexicon)
+    found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters,
+                      lexicon.template_words if lexicon else frozenset(),
                       percent and CHANGE_WORDS_RE.search(query) is not None) if not counts else None
     if found is not None:
         reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
@@ -332,14 +333,18 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     if found is None:
         return reading
     chosen, fig = found
-    if not _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min,
-                    MetricQuery.of(without_full_year(query, percent), lexicon)):
-        return reading
+    if _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min, metric):
+        _take_figure(reading, chosen, fig, points)
+    return reading
+
+
+def _take_figure(reading: NumberReading, chosen: Candidate, fig: Figure, points: int) -> None:
+    """The checked figure onto ``reading``: its value in its own scale or its table's; a change stated in points
+    as a fraction, signed by its words and the way the question asks (``points`` < 0: a fall)."""
     reading.candidate, reading.percent, reading.written = chosen, fig.percent, fig.written
     reading.value = float(f"{chosen.value_of(fig):.12g}")
-    if fig.points:  # a change stated in points: a fraction, signed by its words and the way it is asked
+    if fig.points:
         reading.value, reading.points = stated_change(chosen, fig, points < 0), True
         reading.notes.append(f"a change stated in points: {fig.written} ({reading.value:+g} as a fraction)")
     if chosen.scale != 1.0 and not (fig.own_scale or fig.percent):
         reading.notes.append(f"{fig.written} x {chosen.scale:g} ({chosen.scale_words})")
-    return reading
