@@ -1,7 +1,8 @@
 """The question as every stage reads it: one line with single spaces. A question pasted from a PDF or a
 spreadsheet keeps its line breaks, tabs, no-break spaces and runs of spaces, which no reading rule expects (a unit
-'in  USD  bn' or a definition split over two lines was not read); the answer record keeps the question as asked. A plural name's possessive apostrophe ("Commercial Airplanes'
-operating margin") is dropped, so that the name reads as a name before its figure, as it does without it."""
+'in  USD  bn' or a definition split over two lines was not read); the answer record keeps the question as asked.
+A plural name's possessive apostrophe ("Commercial Airplanes' operating margin") is dropped, so that the name reads
+as a name before its figure, as it does without it."""
 
 from __future__ import annotations
 
