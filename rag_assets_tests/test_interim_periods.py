@@ -319,7 +319,7 @@ SEGMENT_RESULTS = ("RETAIL BANKING\n\nSelected income statement data\n\nThree mo
 def test_a_header_line_of_years_and_change_columns_dates_each_column_by_its_place():
     """'2023 2022 Change 2023 2022 Change' under 'Three months ... Six months': the n-th figure is the n-th
     column's, a change unmarked by '%' ('18') included, so the six months' figures are read."""
-    from rag_assets.answer.evidence.table_headers import column_pattern
+    from rag_assets.answer.evidence.change_columns import column_pattern
 
     assert column_pattern("(in millions) 2023 2022 Change 2023 2022 Change") == ["2023", "2022", "", "2023", "2022", ""]
     assert column_pattern("Increase / (decrease) 2019 v 2018") == []  # a change between years, no column of each

@@ -1,11 +1,15 @@
 """A 10-K's quarterly data, in the layouts its text layer prints: quarter names over the years (one year for the
-table, or the years repeated in each quarter's block), a year named on a line above each block of quarters, and
+table, or the years repeated in each quarter's block), a year named on a line above each block of quarters, the
+quarters' names on lines above the table, the ends of four quarters as dates (with or without their year), and
 columns that add up from the year's start, which are no quarters. Made-up pages."""
 
 from __future__ import annotations
 
+import pytest
+
 from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.evidence.operands import SourcePage, find_operand
+from rag_assets.answer.evidence.quarter_columns import quarter_ends, quarter_names_above
 from rag_assets.answer.question.formulas import Item
 from rag_assets.answer.question.metric_library import default_library
 
@@ -101,3 +105,99 @@ def test_a_year_on_a_line_above_a_block_of_quarters_dates_it():
 def test_columns_that_add_up_from_the_years_start_are_no_quarters():
     assert _dated(CUMULATIVE, "Revenue (millions of yen)") == [[("", 0, 0)] * 4]
     assert _read(CUMULATIVE, "revenue", 2024, quarter=2) is None
+
+
+NAMES_ABOVE = ("Quarterly Results (Unaudited)\n\nFirst Quarter\n\nSecond Quarter\n\nThird Quarter\n\n"
+               "Fourth Quarter Full Year\n\n(In millions except per share data) 2023\n\n"
+               "| Net revenues | $ | 4,100 | $ | 4,450 | $ | 4,300 | $ | 3,950 | $ | 16,800 |\n"
+               "|---|---|---|---|---|---|---|---|---|---|\n"
+               "| Net income (loss) |  | 510 |  | 620 |  | 580 |  | (240) |  | 1,470 |\n"
+               "|  | 2022 |  |  |  |  |  |  |  |  |\n"
+               "| Net revenues | $ | 3,900 | $ | 4,200 | $ | 4,150 | $ | 4,050 | $ | 16,300 |\n"
+               "| Net income (loss) |  | 470 |  | 555 |  | 540 |  | 500 |  | 2,065 |\n")
+
+NAMES_LINE = ("NOTE 19. QUARTERLY DATA (UNAUDITED)\n\nSummarized quarterly data for fiscal 2023 and fiscal 2022 "
+              "follows:\n\nFirst Quarter Second Quarter Third Quarter Fourth Quarter In Millions, Except Per Share "
+              "Amounts\n\n| | Fiscal Year | | Fiscal Year | | Fiscal Year | | Fiscal Year | |\n"
+              "| | 2023 | 2022 | 2023 | 2022 | 2023 | 2022 | 2023 | 2022 |\n|---|---|---|---|---|---|---|---|---|\n"
+              "| Net sales | 2,110.5 | 1,980.2 | 2,240.8 | 2,105.0 | 2,190.3 | 2,050.6 | 2,305.9 | 2,150.1 |\n")
+
+DATED_ENDS = ("22. Quarterly Financial Information (Unaudited)\n\nFor the Quarters Ended (Amounts in millions)\n\n"
+              "| | December 31, 2023 (1) | September 30, 2023 | June 30, 2023 | March 31, 2023 |\n"
+              "|---|---|---|---|---|\n| Net revenues | $ 1,840 | 1,310 | 1,275 | 1,560 |\n"
+              "| Operating income | 520 | 240 | 265 | 410 |\n")
+
+FISCAL_ENDS = ("Quarterly Financial Data (Unaudited)\n\n(In millions) Three Months Ended\n\n"
+               "| | August 31, 2022 | November 30, 2022 | February 28, 2023 | May 31, 2023 |\n"
+               "|---|---|---|---|---|\n| Revenues | 11,200 | 10,900 | 11,600 | 12,300 |\n")
+
+BARE_ENDS = ("| 14. Selected Quarterly Financial Data (Unaudited) | | | |\n|---|---|---|---|\n"
+             "| | December 31 September 30 | June 30 | March 31 |\n\n"
+             "(in thousands, except for per share data) 2023\n\n"
+             "| Total revenues | $ | 2,845,100 | $ | 2,701,330 | $ | 2,610,875 | $ | 2,498,260 |\n"
+             "|---|---|---|---|---|---|---|---|---|\n"
+             "| Net income | | 161,200 | | 120,415 | | 98,300 | | 140,760 |\n"
+             "| | 2022 | | | | | | | |\n"
+             "| Total revenues | $ | 2,300,400 | $ | 2,210,915 | $ | 2,150,020 | $ | 2,050,700 |\n")
+
+
+def _figure(text: str, name: str, year: int, quarter: int = 0) -> float | None:
+    lib = LIB
+    item = Item(name, year, months=3, quarter=quarter) if quarter else Item(name, year)
+    op = find_operand(item, lib.items[name], [SourcePage("k", 80, text, False)], quarters={"k": 0})
+    return None if op is None else op.value
+
+
+@pytest.mark.parametrize("text,name,year,quarter,value", [
+    (NAMES_ABOVE, "revenue", 2023, 2, 4450e6), (NAMES_ABOVE, "revenue", 2023, 4, 3950e6),
+    (NAMES_ABOVE, "net income", 2023, 4, -240e6), (NAMES_ABOVE, "revenue", 2022, 3, 4150e6),
+    (NAMES_ABOVE, "revenue", 2023, 0, 16800e6), (NAMES_ABOVE, "revenue", 2022, 0, 16300e6),
+    (NAMES_LINE, "revenue", 2023, 3, 2190.3e6), (NAMES_LINE, "revenue", 2022, 1, 1980.2e6),
+    (DATED_ENDS, "revenue", 2023, 2, 1275e6), (DATED_ENDS, "revenue", 2023, 4, 1840e6),
+    (DATED_ENDS, "operating income", 2023, 1, 410e6),
+    (FISCAL_ENDS, "revenue", 2023, 1, 11200e6), (FISCAL_ENDS, "revenue", 2023, 4, 12300e6),
+    (BARE_ENDS, "revenue", 2023, 3, 2701330e3), (BARE_ENDS, "revenue", 2022, 1, 2050700e3),
+    (BARE_ENDS, "net income", 2023, 4, 161200e3),
+])
+def test_each_quarter_of_a_quarterly_data_note_is_read_in_its_own_column(text, name, year, quarter, value):
+    """The second quarter's revenue is the second quarter's column, whichever way the note names its columns;
+    the whole year is the 'Full Year' column, never a quarter's."""
+    assert _figure(text, name, year, quarter) == pytest.approx(value)
+
+
+def test_a_table_of_quarters_answers_no_fiscal_year_it_has_no_column_for():
+    assert _figure(DATED_ENDS, "revenue", 2023) is None
+    assert _figure(NAMES_LINE, "revenue", 2023) is None
+
+
+def test_the_ends_of_four_quarters_name_the_quarters_of_the_fiscal_year_the_last_one_ends():
+    assert quarter_ends(["", "December 31, 2023", "September 30, 2023", "June 30, 2023", "March 31, 2023"]) == \
+        ("2023", (4, 3, 2, 1))
+    assert quarter_ends(["Three Months Ended", "Aug. 31, 2022", "Nov. 30, 2022", "Feb. 28, 2023", "May 31, 2023"]) \
+        == ("2023", (1, 2, 3, 4))
+    assert quarter_ends(["", "December 31 September 30", "June 30", "March 31"]) == ("", (4, 3, 2, 1))
+
+
+@pytest.mark.parametrize("cells", [
+    ["", "December 31, 2023", "December 31, 2022"],  # a balance sheet's two year ends
+    ["", "June 30, 2023", "March 31, 2023", "December 31, 2022", "September 30, 2022", "June 30, 2022"],  # five
+    ["", "June 30, 2023", "June 30, 2022", "June 30, 2021", "June 30, 2020"],  # one quarter over four years
+    ["", "December 31, 2023", "June 30, 2023", "March 31, 2023", "September 30, 2022"],  # not in a row
+])
+def test_dates_that_are_not_four_quarters_in_a_row_name_no_quarters(cells):
+    assert quarter_ends(cells) is None
+
+
+def test_a_sentence_on_a_quarter_above_a_table_names_no_column():
+    before = ("Sales rose in the first quarter and again in the second quarter of the year.\n\n"
+              "(In millions) 2023 2022\n\n")
+    assert quarter_names_above(before) == ()
+    assert quarter_names_above("First Quarter\n\nSecond Quarter\n\nThird Quarter\n\nFourth Quarter Full Year\n") \
+        == (1, 2, 3, 4, 0)
+
+
+def test_a_balance_sheet_beside_a_quarterly_note_keeps_its_years():
+    text = ("Consolidated Balance Sheets\n\n| | December 31, 2023 | December 31, 2022 |\n|---|---|---|\n"
+            "| Total assets | 52,400 | 49,800 |\n")
+    row = next(c for c in page_candidates(text, "k", 3) if c.label == "Total assets")
+    assert [(f.period, f.quarter) for f in row.figures] == [("2023", 0), ("2022", 0)]

@@ -592,3 +592,22 @@ def test_a_growth_rate_named_as_a_figure_of_its_year_is_its_relative_change():
 def test_years_named_one_by_one_are_those_years_and_a_range_is_every_year(question, formula):
     assert show(plan(question, default_library()).node) == formula
     assert asked_period(question).listed == ("and fiscal" in question or "2019 and" in question)
+
+
+@pytest.mark.parametrize("question,formula", [
+    ("By how much did Globex's net sales in the second quarter of 2023 exceed those of the second quarter of "
+     "2022, in USD millions?", "(revenue 2023 (Q2) - revenue 2022 (Q2))"),
+    ("By how much did Tarn's 2023 revenue exceed its 2022 revenue?", "(revenue 2023 - revenue 2022)"),
+    ("By how much did Tarn's 2022 revenue fall short of its 2023 revenue?", "(revenue 2023 - revenue 2022)"),
+    ("What was the year-over-year change in Globex's second-quarter net sales in 2023, in USD millions?",
+     "(revenue 2023 (Q2) - revenue 2022 (Q2))"),
+    ("What was the year-over-year change in Tarn's net sales in 2023, in USD millions?",
+     "(revenue 2023 - revenue 2022)"),
+    ("What was Tarn's year-over-year growth in net sales for the second quarter of 2023?",
+     "((revenue 2023 (Q2) - revenue 2022 (Q2)) / revenue 2022 (Q2))"),
+])
+def test_a_change_between_two_periods_is_planned_however_the_question_words_it(question, formula):
+    """'exceed' and 'fall short of' compare the two periods named; a change asked in money is the difference,
+    never the relative change."""
+    found = plan(question, default_library())
+    assert found is not None and show(found.node) == formula

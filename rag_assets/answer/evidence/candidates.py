@@ -12,10 +12,8 @@ from rag_assets.answer.evidence.asides import ASIDE_RE, per_share_aside
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
-from rag_assets.answer.evidence.quarter_columns import lone_year, quarter_columns
-from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, YEAR_RE, Columns, captioned, cells_of,
-                                                      column_pattern, durations, heading_of, last_year_line,
-                                                      trailing_header)
+from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, YEAR_RE, captioned, cells_of, columns_above,
+                                                      durations, heading_of, last_year_line, trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, in_percent, shares_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -136,11 +134,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     text prints after its last table ('SECOND QUARTER / 2023 2022', extracted out of order), for a table
     that has neither; ``page_heading``: the page's last heading in capitals above it ('SEGMENT SALES RESULTS'), part of
     its caption."""
-    year_line = last_year_line(before)
-    years = list(dict.fromkeys(YEAR_RE.findall(year_line))) or list(page_years or []) or late[0]
-    months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
-    cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,
-                   pattern=column_pattern(year_line), lone=lone_year(before))
+    cols = columns_above(before, page_scale, page_years, late)
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, section, heading, caption = [], "", "", captioned(before, page_heading)

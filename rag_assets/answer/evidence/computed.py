@@ -104,6 +104,9 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     return [substitute(node, swaps) for node in nodes]
 
 
+QUARTER_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+
+
 def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> list[SourcePage]:
     """Where ``item`` is looked for in the reports ``sha1s``: its statement's pages, then the pages retrieval ranks
     for its name and for its rows; searched once per item and reports (``cache``)."""
@@ -114,7 +117,8 @@ def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> lis
             queries = tuple(f"{item.part}{noun} {q}" for noun in ("", " segment") for q in queries)
         pages = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries, lexicon)
         if item.quarter:  # a table of quarters, deeper in the ranking: its header names them ('1Q23', 'Q1 2023')
-            quarter = f"{item.name} {item.quarter}Q{item.year % 100:02d} Q{item.quarter} {item.year}"
+            quarter = f"{item.name} {item.quarter}Q{item.year % 100:02d} Q{item.quarter} {item.year} " \
+                      f"{QUARTER_WORDS[item.quarter]} quarter quarterly"  # 'Third Quarter', 'Quarterly Data' too
             seen = {(p.sha1, p.page_index) for p in pages}
             pages += [p for p in source_pages(retriever, sha1s, (), quarter, lexicon, 2 * OPERAND_PAGES)
                       if (p.sha1, p.page_index) not in seen]

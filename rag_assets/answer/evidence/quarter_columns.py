@@ -72,14 +72,65 @@ def quarter_names(cells: list[str]) -> tuple[int, ...]:
 
 
 LONE_YEAR_RE = re.compile(r"^(?:[A-Za-z]+\s+){0,2}((?:19|20)\d\d)(?:\s+[A-Za-z]+){0,2}$")  # '2020 Quarters'
+# a scale a header line declares ('(In millions except per share data)', 'In Millions, Except Per Share Amounts')
+SCALE_PHRASE_RE = re.compile(r"\(?\b(?:dollars\s+|amounts\s+)?in\s+(?:thousands|millions|billions)\b[^)\n]*\)?", re.I)
 
 
 def lone_year(text: str) -> str:
-    """The one year a short line heads a block of quarters with ('2020 Quarters', 'Fiscal 2019'): the last line
-    of ``text`` when it is a year and at most two words beside it, else ''."""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    """The one year a short line heads a block of quarters with ('2020 Quarters', 'Fiscal 2019', '(In millions
+    except per share data) 2017'): the last line of ``text`` when it is a year, a scale and at most two words
+    beside it, else ''."""
+    lines = [SCALE_PHRASE_RE.sub(" ", ln).strip() for ln in text.splitlines() if ln.strip()]
     m = LONE_YEAR_RE.match(lines[-1]) if lines and len(lines[-1].split()) <= 3 else None
     return m.group(1) if m else ""
+
+
+QUARTER_HEAD_RE = re.compile(r"\b(?:(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter|"
+                             r"(?P<y>(?:full|fiscal)[\s-]+year|year|total))\b", re.I)
+
+
+def quarter_names_above(before: str) -> tuple[int, ...]:
+    """The quarter of each column block, 0 the whole year, when the short lines just above a table name them
+    and nothing else but a scale ('First Quarter' / 'Second Quarter' / ... / 'Fourth Quarter Full Year', or
+    'First Quarter Second Quarter Third Quarter Fourth Quarter In Millions'); () when fewer than two quarters
+    are named so, or a line naming one says more (a sentence on the first quarter)."""
+    lines = []
+    for line in reversed([ln for ln in before.splitlines() if ln.strip()][-2 * HEADER_LINES:]):
+        if line.lstrip().startswith("|") or len(line) > HEADER_CHARS:
+            break
+        lines.insert(0, line)
+    named = [ln for ln in lines if any(m.group("o") for m in QUARTER_HEAD_RE.finditer(ln))]
+    if any(re.search(r"\w", QUARTER_HEAD_RE.sub(" ", SCALE_PHRASE_RE.sub(" ", ln))) for ln in named):
+        return ()
+    found = [m for ln in named for m in QUARTER_HEAD_RE.finditer(ln)]
+    quarters = tuple(0 if m.group("y") else ORDINAL_QUARTER[m.group("o").lower()] for m in found)
+    return quarters if sum(q > 0 for q in quarters) >= 2 else ()
+
+
+MONTH_NUMBER = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+END_DATE_RE = re.compile(r"\b(?P<m>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+                         r"(?:,?\s+(?P<y>(?:19|20)\d\d))?(?:\s*\(\d{1,2}\))?", re.I)
+
+
+def quarter_ends(cells: list[str]) -> tuple[str, tuple[int, ...]] | None:
+    """The fiscal year ('' when the dates print none) and each column's quarter, when a header row prints the
+    ends of four quarters in a row, three months apart, one a column ('December 31, 2019 | September 30, 2019 |
+    June 30, 2019 | March 31, 2019', or 'December 31 September 30 | June 30 | March 31' over rows of years): the
+    last of the four ends the fiscal year, whatever month it is. None for any other row."""
+    dated = [c for c in cells if c.strip()]
+    dated = dated[1:] if dated and not END_DATE_RE.search(dated[0]) else dated  # a label cell first
+    text = " ".join(dated)
+    found = list(END_DATE_RE.finditer(text))
+    if len(found) != 4 or re.search(r"\w", END_DATE_RE.sub(" ", text)) or \
+            len({bool(m.group("y")) for m in found}) != 1:
+        return None
+    at = [12 * int(m.group("y") or 0) + MONTH_NUMBER[m.group("m").lower()] - 1 for m in found]
+    steps = {(b - a) % 12 if not found[0].group("y") else b - a for a, b in zip(at, at[1:])}
+    if steps not in ({3}, {9} if not found[0].group("y") else {-3}):
+        return None
+    rising = steps == {3}
+    year = str(max(at) // 12) if found[0].group("y") else ""
+    return year, tuple(range(1, 5)) if rising else (4, 3, 2, 1)
 
 
 def quarters_of_names(names: tuple[int, ...], years: list[str]) -> tuple[list[tuple[str, int]], list[str]] | None:

@@ -8,9 +8,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from rag_assets.answer.evidence.change_columns import changes_after, column_pattern
 from rag_assets.answer.evidence.column_parts import cell_names
-from rag_assets.answer.evidence.quarter_columns import (HEADER_CHARS, HEADER_LINES, lone_year, quarter_names, quartered,
+from rag_assets.answer.evidence.quarter_columns import (HEADER_CHARS, HEADER_LINES, lone_year, quarter_columns,
+                                                        quarter_ends, quarter_names, quarter_names_above, quartered,
                                                         quarters_of_names, quarters_under_years)
+from rag_assets.answer.evidence.units import declared_scale
 
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a caption is the short lines just above a table, not a paragraph
 
@@ -195,70 +198,12 @@ def trailing_header(before: str) -> list[list[str]]:
     out: list[list[str]] = []
     for line in reversed(lines[max(0, last - 1):last + 1]):
         cells = cells_of(line)
-        if not line.lstrip().startswith("|") or not (cell_names(cells) or period_heading(cells)):
+        if not line.lstrip().startswith("|") or not (cell_names(cells) or period_heading(cells) or quarter_ends(cells)):
             break
         out.insert(0, cells)
     return out
 # a column header that is a date ('June 30, 2023', 'Dec. 31, 2022', 'As of May 31, 2021'): its year's column
 DATE_CELL_RE = re.compile(rf"^(?:(?:as\s+)?(?:of|at)\s+)?(?:{MONTHS})[a-z]*\.?\s+\d{{1,2}},?\s+((?:19|20)\d\d)$", re.I)
-VERSUS_RE = re.compile(r"\b(?:19|20)\d\d\s*(?:v|vs|versus)\.?\s*(?:19|20)\d\d\b", re.I)  # '2019 v 2018': a change
-PATTERN_RE = re.compile(r"(?<![\d.,])((?:19[89]|20[0-4])\d)(?![\d,]|\.\d)|\b(change|variance)\b", re.I)
-
-
-def column_pattern(line: str) -> list[str]:
-    """Each column's year as a header line prints them, '' a change column ('(in millions) 2023 2022 Change 2023
-    2022 Change' -> ['2023', '2022', '', '2023', '2022', '']); [] when the line neither repeats a year nor
-    prints a change after its years."""
-    if named := named_blocks(line):
-        return named
-    found = [m.group(1) or "" for m in PATTERN_RE.finditer(VERSUS_RE.sub(" change ", line))]
-    while found and not found[0]:
-        found.pop(0)  # 'Change' words before the first year are no column of it
-    years = [y for y in found if y]
-    return found if len(years) >= 2 and (len(set(years)) < len(years) or "" in found) else []
-
-
-def changes_after(figs: list, pattern: list[str]) -> list | None:
-    """A row's figures under a header line printing change columns after its years, each year once ('2017 2016
-    2015 2017 vs. 2016 2016 vs. 2015'): its first figures are the years', when the rest fit the changes (an
-    amount and a percent each at most) and one of them is a change of two adjacent years' figures; None
-    otherwise (two figures a year, 'Income before tax | Net income', are no change of each other)."""
-    years = [p for p in pattern if p]
-    n, changes = len(years), len(pattern) - len(years)
-    if not (len(set(years)) == n >= 2 and pattern[:n] == years and changes):
-        return None
-    if not n < len(figs) <= n + 2 * changes or any(f.percent for f in figs[:n]):
-        return None
-    adjacent = [(a.value, b.value) for a, b in zip(figs[:n], figs[1:n])]
-    if not any(_is_change(f.value, a, b) for f in figs[n:] for a, b in adjacent):
-        return None
-    return [replace(f, period=y) for f, y in zip(figs, years)] + figs[n:]
-
-
-def _is_change(x: float, a: float, b: float) -> bool:
-    """``x`` is ``a`` less ``b`` as printed, in amount or in percent of ``b`` (to its rounding)."""
-    return abs(x - (a - b)) <= max(1.0, 0.01 * abs(a - b)) or (b != 0 and abs(x - 100 * (a - b) / abs(b)) <= 1.0)
-
-
-def named_blocks(line: str) -> list[str]:
-    """The columns of a header line printing the same block twice or more, years and named change columns
-    ('2023 2022 Total Operations Currency 2023 2022 Total Operations Currency' -> ['2023', '2022', '', '', '',
-    '2023', ...]); [] when the line is no such repeat, or a word of its block is no column's name (lower case)."""
-    tokens = re.findall(r"(?<![\d.,])(?:19[89]|20[0-4])\d(?![\d,]|\.\d)|[A-Za-z][\w%-]*", line)
-    start = next((i for i, t in enumerate(tokens) if t[0].isdigit()), None)
-    if start is None:
-        return []
-    tokens = tokens[start:]
-    width = next((i for i in range(1, len(tokens)) if tokens[i] == tokens[0]), 0)
-    block = tokens[:width]
-    repeats = next((k for k in range(1, len(tokens) // max(width, 1) + 1)
-                    if tokens[k * width:(k + 1) * width] != block), 0) if width else 0
-    words = [t for t in block if not t[0].isdigit()]
-    if repeats < 2 or not words or not all(w[0].isupper() for w in words):
-        return []
-    return [t if t[0].isdigit() else "" for t in block] * repeats
-
-
 FISCAL_CELL_RE = re.compile(r"^(?:fiscal(?:\s+years?)?|fy|years?)\s*'?((?:19|20)\d\d)$", re.I)  # 'FISCAL 2021'
 YEAR_CELL_RE = re.compile(r"\(?(?:19[89]|20[0-4])\d\)?")
 
@@ -300,12 +245,10 @@ class Columns:
         if not figs and (under := quarters_under_years(cells, self.years)):
             self.quarters = under
             return True
+        if not figs and (ends := quarter_ends(cells)):
+            return self.named(ends[1], head_scale, ends[0])  # 'December 31, 2019 | September 30, 2019 | ...'
         if not figs and (named := quarter_names(cells)):
-            self.quarter_names, self.scale = named, head_scale or self.scale  # its years follow, or one came
-            years, self.lone = ([self.lone] if self.lone else self.years), ""  # before ('2020 Quarters')
-            if len(set(years)) == 1 and (by_name := quarters_of_names(named, years)):
-                (self.quarters, self.years), self.repeats, self.year_cells = by_name, 0, {}
-            return True
+            return self.named(named, head_scale)
         if not figs and len(filled := [c for c in cells if c]) == 1 and (year := lone_year(filled[0])):
             self.lone = year  # a row heading the next block of quarters ('| | 2019 Quarters | |'), or a section
         dates = {i: m.group(1) for i, m in ((i, DATE_CELL_RE.match(c) or FISCAL_CELL_RE.match(c))
@@ -320,9 +263,10 @@ class Columns:
             self.year_cells = {i: f.written.strip("()") for i, f in at.items()}
             self.repeats = max(self.years.count(y) for y in self.years)
             self.compared = any(len(re.findall(r"[A-Za-z]", c)) >= 2 for c in cells[max(at) + 1:])
-            if self.quarter_names and (by_name := quarters_of_names(self.quarter_names, self.years)):
-                (self.quarters, self.years), self.repeats, self.year_cells = by_name, 0, {}
-            self.quarter_names = ()
+            if self.quarter_names:  # the years of the quarters named above ('2016' heading a table's next block)
+                by_name = quarters_of_names(self.quarter_names, self.years)
+                (self.quarters, self.years), self.repeats, self.year_cells = by_name or ([], self.years), 0, {}
+                self.quarter_names = self.quarter_names if by_name else ()
             return True
         if not figs:
             self.scale = head_scale or self.scale
@@ -331,6 +275,17 @@ class Columns:
                 self.names = names
                 return True
         return False
+
+    def named(self, names: tuple[int, ...], head_scale: tuple[float, str] | None = None, year: str = "") -> bool:
+        """Take in the quarter each column block is of (0 the whole year), printed in a header row or the lines
+        above the table: of the year given, or of the one year a line above names ('2020 Quarters'), else
+        awaiting the row of years below."""
+        self.quarter_names, self.scale = names, head_scale or self.scale
+        years, self.lone = ([year or self.lone] if year or self.lone else self.years), ""
+        if len(set(years)) == 1 and (by_name := quarters_of_names(names, years)):
+            (self.quarters, self.years), self.repeats, self.year_cells = by_name, 0, {}
+            self.months = []  # the columns after the quarters are the whole year's ('Full Year')
+        return True
 
     def dated(self, figs: list, cells: list[int]) -> list:
         """A row's figures with the year, months and quarter of their columns: one figure a column of the header's
@@ -344,3 +299,16 @@ class Columns:
         return by_kinds(figs, self.kinds, self.years, self.months) or \
             dated_figures(figs, self.years, cells, self.year_cells, self.compared, self.months, self.quarters)
 
+
+def columns_above(before: str, page_scale: tuple[float, str] | None, page_years: list[str] | None,
+                   late: tuple[list[str], list[int]]) -> Columns:
+    """What the text above a table says of its columns (``candidates.table_rows``' arguments): its years, the months and
+    quarters they cover, its scale."""
+    year_line = last_year_line(before)
+    years = list(dict.fromkeys(YEAR_RE.findall(year_line))) or list(page_years or []) or late[0]
+    months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
+    cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,
+                   pattern=column_pattern(year_line), lone=lone_year(before))
+    if not cols.quarters and (names := quarter_names_above(before)):
+        cols.named(names)  # 'First Quarter' / 'Second Quarter' / ... / 'Fourth Quarter Full Year' above the table
+    return cols

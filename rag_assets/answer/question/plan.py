@@ -30,7 +30,7 @@ GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did
                r"(?:fiscal\s+|fy\s?)?\d{4}\b.*\band\b|\s+and\s+(?:fiscal\s+|fy\s?)?\d{4}\b|\?|$)", re.I),
     re.compile(r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y|annual)?\s*" + _CHANGE + r"(?:\s+rate)?"
                r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
-    re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall|expand|contract|improve|"
+    re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall(?!\s+short)|expand|contract|improve|"
                r"deteriorate|widen|narrow|shrink|move|shift|swing)\b", re.I),
     # "the revenue growth (rate) of Globex's Cloud segment": the figure before the growth, of the owner after it
     re.compile(r"\b(?P<what>.+?)\s+growth(?:\s+rate)?\s+(?:of|for|at)\s+(?P<whose>.+?)(?:\s+(?:from|between|in|during|"
@@ -43,6 +43,9 @@ GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did
 )
 HOW_MUCH_MORE_RE = re.compile(r"(?:\bhow\s+much\s+|^)(higher|lower|more|less|greater|bigger|larger|smaller)\s+(?:was|were|is|are|"
                               r"did)\s+(.+?)\s+than\b", re.I)  # 'how much higher was X in 2021 than in 2020'
+# 'by how much did X in 2018 exceed (fall short of) those of 2017': the first year's figure less the other's
+EXCEED_RE = re.compile(r"(?:\bby\s+how\s+much\s+|^)(?:did|does|do|had|has|have)\s+(.+?)\s+(?:(?P<up>exceed|surpass|outpace|"
+                       r"outstrip|top|beat)|fall\s+short\s+of|trail|lag(?:\s+behind)?)\b", re.I)
 RELATIVE_RE = re.compile(r"%|percent|growth|grow|yoy|year[\s-]+over|rate", re.I)
 WORD_OPERATOR_RE = re.compile(r"\b(?:less|minus|plus|divided\s+by|times|multiplied\s+by)\b|\s[+*/]\s|"
                               rf"{OVER_DIVIDES}|"
@@ -184,12 +187,12 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions,
 
 def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions, points: bool
                   ) -> MetricPlan | None:
-    percent = percent_asked(clause)
+    percent, amount = percent_asked(clause), asked_unit(clause).money
     clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", without_scale(clause))).strip(" ,")
     defined = defined_in(clause, defs.named)
     if defined is None and refused_scope(clause, parser.library):  # an adjusted figure, or a part not named
         return None
-    form = (cagr(clause, period, parser) or _growth(clause, period, parser, percent, points)
+    form = (cagr(clause, period, parser) or _growth(clause, period, parser, percent, points, amount)
             or _how_much_more(clause, period, parser) or sum_over_years(clause, period, parser)
             or average_over_years(clause, period, parser))
     if form is not None:
@@ -218,11 +221,12 @@ def _written(clause: str, parser: Parser) -> MetricPlan | None:
         MetricPlan(node, "a formula the question writes, with its definitions")
 
 
-def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, points: bool = False
-            ) -> MetricPlan | None:
+def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, points: bool = False,
+            amount: bool = False) -> MetricPlan | None:
     """'revenue growth from FY2021 to FY2022', 'the change in X between ...', 'by how much did X grow year over
-    year': a relative change when growth or a percent is asked, else the difference; a fall asked ('by how much did
-    X decline') is measured downwards (``asks_down``)."""
+    year': a relative change when growth or a percent is asked, else the difference (always when an amount of
+    money is asked: 'the year-over-year change in X, in USD millions'); a fall asked ('by how much did X
+    decline') is measured downwards (``asks_down``)."""
     if CAGR_RE.search(clause):
         return None
     years = period.years
@@ -243,7 +247,7 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
     if points:  # percentage or basis points: the difference of two ratios, as printed where they are
         printed = _ratio_name(words, diff, parser.library)
         return MetricPlan(diff, "a change in points between two years", printed) if not money(diff) else None
-    relative = percent or bool(RELATIVE_RE.search(clause))
+    relative = not amount and (percent or bool(RELATIVE_RE.search(clause)))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
 
 
@@ -274,13 +278,18 @@ def _ratio_name(words: str, node: Node, library: Library) -> str:
 
 def _how_much_more(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
     """'how much higher was X in 2021 than in 2020': the later year's figure less the earlier one ('lower': the
-    earlier less the later)."""
-    m = HOW_MUCH_MORE_RE.search(clause)
-    if m is None or len(period.years) < 2:
+    earlier less the later); 'by how much did X in 2021 exceed that of 2020': the first year named less the
+    other ('fall short of': the other less it)."""
+    m, exceeds = HOW_MUCH_MORE_RE.search(clause), EXCEED_RE.search(clause)
+    if m is None and exceeds is None or len(period.years) < 2:
         return None
-    ends = span_ends(m.group(2), min(period.years), max(period.years), parser)
+    ends = span_ends(m.group(2) if m else exceeds.group(1), min(period.years), max(period.years), parser)
     if ends is None:
         return None
     a, b = ends
-    lower = m.group(1).lower() in ("lower", "less", "smaller")
+    if m is not None:
+        lower = m.group(1).lower() in ("lower", "less", "smaller")
+    else:  # the year named first is the one said to exceed (or to fall short)
+        first = re.search(r"(?:19|20)\d\d", exceeds.group(1))
+        lower = (first is not None and int(first.group()) == min(period.years)) == bool(exceeds.group("up"))
     return MetricPlan(Op("-", a, b) if lower else Op("-", b, a), "a change between two years")
