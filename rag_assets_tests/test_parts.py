@@ -410,6 +410,8 @@ def test_sales_outside_the_home_country_are_the_total_less_its_own_where_no_row_
      "2022))"),
     ("What were Globex's Safety and Industrial segment net sales in 2022?", "revenue [safety and industrial] 2022"),
     ("How much did Johnson & Johnson's MedTech segment sell in Q2 2023?", "revenue [medtech] 2023 (Q2)"),
+    ("What net income did Tarn's Retail & Commercial Lending segment report in the second quarter of 2023?",
+     "net income [retail & commercial lending] 2023 (Q2)"),  # read as "the ... segment's net income": one part
 ])
 def test_names_joined_by_and_before_a_plural_part_noun_are_several_parts(question, expected):
     """'the Cloud and Devices segments' are two parts, each part's figures added; 'the Safety and Industrial
@@ -439,3 +441,23 @@ def test_a_rows_share_of_the_whole_is_that_row_over_the_whole(question, expected
 ])
 def test_a_part_owned_after_a_preposition_is_read_before_a_period_written_as_a_date(question, formula):
     assert show(plan(question, LIB).node) == formula
+
+
+SEGMENT_BLOCKS = ("YEAR ENDED DECEMBER 31, (Dollars in millions) 2023 2022\n\nREVENUES\n\n"
+                  "| Americas | $ | 8,120 $ | 7,640 |\n|---|---|---|---|\n| Greater Asia | | 4,310 | 3,980 |\n"
+                  "| TOTAL REVENUES | $ | 12,430 $ | 11,620 |\n| SEGMENT EARNINGS BEFORE INTEREST AND TAXES | | | |\n"
+                  "| Americas | $ | 1,905 $ | 1,702 |\n| Greater Asia | | 1,288 | 1,090 |\n")
+
+
+def test_a_row_named_as_a_part_is_shown_to_the_model_with_the_item_it_is_of():
+    """In a segment table whose blocks are items ('REVENUES', then 'SEGMENT EARNINGS BEFORE INTEREST AND TAXES'),
+    every row is named only as the part: the list the model chooses from shows each with its block's heading,
+    or it cannot tell the part's revenue from its earnings (it had answered a margin of 100 %)."""
+    from rag_assets.answer.readers.number_reader import shortlist
+    from rag_assets.retrieval.query import default_lexicon
+
+    page = SourcePage("s", 40, SEGMENT_BLOCKS, False)
+    shown = [c.shown() for c in shortlist([page], "operating income greater asia", default_lexicon(), 8,
+                                          part="greater asia")]
+    assert any("REVENUES: Greater Asia | 2023: 4,310" in s for s in shown), shown
+    assert any("SEGMENT EARNINGS BEFORE INTEREST AND TAXES: Greater Asia | 2023: 1,288" in s for s in shown), shown

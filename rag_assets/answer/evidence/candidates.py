@@ -75,6 +75,14 @@ class Candidate:
     names: tuple[str, ...] = ()  # its columns' names, as a header row of its table prints them
     name_lines: tuple[str, ...] = ()  # the lines of names above its table (``column_parts.name_lines``)
     first_year: str = ""  # the year its table's header names first: the first block of columns is of it
+    heading: str = ""  # shown before its label, where the label alone does not say what the row is of
+
+    def with_heading(self) -> Candidate:
+        """The row shown with its heading row, else its caption's last words ('REVENUES' / 'Greater China' and
+        'EARNINGS BEFORE INTEREST AND TAXES' / 'Greater China'): a row named as a part is of the item above it."""
+        tail = re.split(r"[\d()]", self.caption)[-1].strip(" ,:;.-")
+        self.heading = self.section or " ".join(tail.split()[-8:])
+        return self
 
     @property
     def latest(self) -> Figure:
@@ -96,7 +104,8 @@ class Candidate:
                 shown[-1] = f"total: {shown[-1]}"
             cols = " | ".join(shown[:4] + shown[-1:] if len(shown) > 5 else shown)
             unit = f" ({self.scale_words})" if self.scale_words else ""
-            return f"[{self.id}] page {self.page_index}, table row{unit}: {self.label} | {cols}"
+            label = f"{self.heading}: {self.label}" if self.heading and self.source == "row" else self.label
+            return f"[{self.id}] page {self.page_index}, table row{unit}: {label} | {cols}"
         return f"[{self.id}] page {self.page_index}, text: \"{self.label}\""
 
     def to_dict(self) -> dict:

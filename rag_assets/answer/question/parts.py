@@ -304,9 +304,10 @@ def _owner_at(words: str) -> int:
 
 def _names(words: str, noun: str) -> str:
     """The part ``words`` name before ``noun``; several, joined by ``PARTS_SEP``, where a plural noun follows
-    names joined by 'and' ('Aeronautics and Space segments'; 'Safety and Industrial segment' is one)."""
+    names joined by 'and' ('Aeronautics and Space segments'; 'Safety and Industrial segment' is one, and so is
+    "the Consumer & Community Banking segment's")."""
     words = re.split(r"['’]s?\s+", words.strip())[-1]  # after the owner's possessive ('Johnson & Johnson's')
-    if re.search(r"s['’]?s?\s*$", noun.strip()) and re.search(r"\s(?:and|&)\s", words) and "," not in words:
+    if re.search(r"(?<!['’])s['’]?\s*$", noun.strip()) and re.search(r"\s(?:and|&)\s", words) and "," not in words:
         names = [_name(w) for w in re.split(r"\s+(?:and|&)\s+", words)]
         if all(names) and len(names) > 1:
             return PARTS_SEP.join(names)

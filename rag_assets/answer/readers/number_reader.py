@@ -126,7 +126,7 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
                      and _of_months(f, cand, months))
         if figs:
             cand.figures = figs
-            out.append(cand)
+            out.append(cand.with_heading() if part and cand.source == "row" else cand)
     for n, cand in enumerate(out[:limit], 1):
         cand.id = n
     return out[:limit]
