@@ -461,3 +461,15 @@ def test_a_row_named_as_a_part_is_shown_to_the_model_with_the_item_it_is_of():
                                           part="greater asia")]
     assert any("REVENUES: Greater Asia | 2023: 4,310" in s for s in shown), shown
     assert any("SEGMENT EARNINGS BEFORE INTEREST AND TAXES: Greater Asia | 2023: 1,288" in s for s in shown), shown
+
+
+def test_a_segments_operating_income_is_the_profit_measure_its_segment_note_prints():
+    """A segment note reports one measure of each segment's profit; printed as 'earnings before interest and
+    taxes', it is the segment's operating income (its operating margin had been refused). The whole company's
+    operating income is never read from it."""
+    lib = default_library()
+    page = [SourcePage("s", 40, SEGMENT_BLOCKS, False)]
+    spec = lib.items["operating income"]
+    part = find_operand(Item("operating income", 2023, part="greater asia"), spec, page, library_names=lib.item_names)
+    assert part is not None and part.value == 1288e6
+    assert find_operand(Item("operating income", 2023), spec, page, library_names=lib.item_names) is None

@@ -156,7 +156,7 @@ def test_a_sentence_under_a_parts_heading_is_the_parts_and_an_acronym_is_its_nam
     AFRICA'), and 'EMEA' is that heading's initials; so 'the EMEA gross margin change in basis points' is read from
     its section, not from the Asia Pacific & Latin America one below it."""
     from rag_assets.answer.evidence.operands import names_part
-    from rag_assets.answer.readers.number_reader import names_the_part
+    from rag_assets.answer.evidence.part_sections import names_the_part
 
     rows = shortlist([Page("s", 3, SEGMENT_PAGE)], "EMEA gross margin change in fiscal 2024", default_lexicon(), 8,
                      part="emea", percent=True, points=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from rag_assets.index.bm25 import PAGES_SUBDIR, BM25Index
 from rag_assets.index.embedding import Embedder
@@ -72,6 +73,7 @@ class ReportIndex:
         self._vector: VectorIndex | None = None
         self._typed: dict[str, list[int]] | None = None
         self._lines: dict[int, tuple[list[str], list[frozenset[str]]]] = {}
+        self._derived: dict[str, object] = {}
 
     def lines(self, page_index: int) -> tuple[list[str], list[frozenset[str]]]:
         """A page's lines and their tokens, tokenized once per loaded report (the proximity ranking reads them
@@ -79,6 +81,13 @@ class ReportIndex:
         if page_index not in self._lines:
             self._lines[page_index] = page_lines(self.pages.get(page_index, ""))
         return self._lines[page_index]
+
+    def derived(self, name: str, compute: Callable[[dict[int, str]], object]):
+        """What ``compute`` reads from the report's pages (the parts of the company it names), computed once per
+        loaded report under ``name``."""
+        if name not in self._derived:
+            self._derived[name] = compute(self.pages)
+        return self._derived[name]
 
     def typed_pages(self, lexicon: Lexicon) -> dict[str, list[int]]:
         """Page type -> pages (typed once per loaded report)."""

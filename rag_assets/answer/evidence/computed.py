@@ -14,6 +14,7 @@ from rag_assets.answer.question.criterion import Criterion
 from rag_assets.answer.question.plan import MetricPlan
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.candidates import page_candidates
+from rag_assets.answer.evidence.part_sections import parts_of
 from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand, label_match
 from rag_assets.answer.question.unit import AskedUnit
 from rag_assets.answer.evidence.operand_scales import STATEMENTS, same_scale, statement_scale
@@ -52,13 +53,13 @@ def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str 
         typed = [p for kind in kinds if kind for p in ix.typed_pages(lexicon).get(kind, []) if (sha1, p) not in seen]
         for p in dict.fromkeys(typed):
             seen.add((sha1, p))
-            out.append(SourcePage(sha1, p, ix.pages.get(p, ""), True))
+            out.append(SourcePage(sha1, p, ix.pages.get(p, ""), True, parts_of(retriever, sha1)))
     for sha1, one in ((s, q) for q in ((query,) if isinstance(query, str) else query) for s in sha1s):
         ranked, _ = retriever.pages(sha1, one, count)
         for p in ranked:
             if (sha1, p.page_index) not in seen:
                 seen.add((sha1, p.page_index))
-                out.append(SourcePage(sha1, p.page_index, p.text, False))
+                out.append(SourcePage(sha1, p.page_index, p.text, False, parts_of(retriever, sha1)))
     return out
 
 

@@ -5,10 +5,11 @@ item's labels; the figure must sit in the asked year's column."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.evidence.column_parts import part_column
+from rag_assets.answer.evidence.part_sections import part_section
 from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item, spells_out,
                                              preference, printed_labels, stem, written_row, year_figure)
 from rag_assets.answer.question.formulas import Item, printed_ratio, read_in_percent
@@ -36,6 +37,7 @@ class SourcePage:
     page_index: int
     text: str
     statement: bool  # typed as the item's statement
+    parts: tuple[str, ...] = ()  # the parts of the company its report names, whose sections print no whole's figure
 
     @property
     def titled_statement(self) -> bool:
@@ -96,6 +98,8 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     'the joint ventures on a 100 percent basis') prints none of the company's, nor does a table whose blocks of
     columns are parts of the company (``Columns.of_parts``). ``quarters``: each report's own
     quarter (0 an annual report), which a column naming no quarter is of (``year_figure``)."""
+    if item.part and spec and spec.part_labels:  # a segment's profit measure, as its segment note names it
+        spec = replace(spec, labels=spec.labels + spec.part_labels)
     labels = spec.labels if spec else tuple(stem(x) for x in printed_labels(fold(item.name)))
     if item.part:
         return part_operand(item, spec, labels, pages, library_names, quarters)
@@ -105,8 +109,9 @@ def find_operand(item: Item, spec: ItemSpec | None, pages: list[SourcePage],
     for rank, page in enumerate(pages):
         rows = [c for c in page_candidates(page.text, page.sha1, page.page_index) if c.source == "row"]
         for i, cand in enumerate(rows):
-            if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities) or cand.of_parts:
-                continue  # another entity's table; a table of parts, whose first block is a segment's
+            if other_entities and names_any(f"{cand.caption} {cand.section}", other_entities) or cand.of_parts or \
+                    part_section(cand.caption, cand.section, page.parts):
+                continue  # another entity's table; a table of parts, whose first block is a segment's; a part's
             if _averaged(cand, item):
                 continue
             match = _row_match(cand, spec, labels)

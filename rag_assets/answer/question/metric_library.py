@@ -35,6 +35,7 @@ class ItemSpec:
     signed: bool = False
     otherwise: str = ""  # a formula over other items, used where no statement row prints this one
     deducted: bool = False  # a signed amount the statement subtracts (a tax provision): its sign is the expense's
+    part_labels: tuple[str, ...] = ()  # how a part's row of it may be printed as well: a segment's profit measure
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class Library:
         items = {name: ItemSpec(name, tuple(fold(n) for n in spec.get("names", [name])),
                                 tuple(fold(x) for x in spec.get("labels", [name])), spec.get("statement", ""),
                                 bool(spec.get("signed", False)), str(spec.get("otherwise", "")),
-                                bool(spec.get("deducted", False)))
+                                bool(spec.get("deducted", False)),
+                                tuple(fold(x) for x in spec.get("part_labels", [])))
                  for name, spec in (data.get("items") or {}).items()}
         metrics = tuple(MetricSpec(tuple(fold(n) for n in m["names"]), str(m["formula"]))
                         for m in data.get("metrics") or [])

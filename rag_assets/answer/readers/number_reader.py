@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
 from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, qualified
 from rag_assets.answer.evidence.numbers import NA
-from rag_assets.answer.evidence.operands import names_any
+from rag_assets.answer.evidence.part_sections import names_the_part, part_section
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asks_percent
 from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE
 from rag_assets.answer.readers.line_checks import currency_problem, names_metric, p_states, prints_metric
@@ -61,13 +61,6 @@ def metric_text(query: str, percent: bool = False) -> str:
     return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", without_full_year(query, percent)))
 
 
-def names_the_part(cand: Candidate, part: str) -> bool:
-    """The candidate's row or its heading row, or its sentence or the page's heading above it ('GREATER CHINA'),
-    names the part of the company asked (a caption listing every segment does not make each of its rows the
-    part's)."""
-    return names_any(f"{cand.label} {cand.section}" + (f" {cand.caption}" if cand.source == "text" else ""), (part,))
-
-
 INTERIM_WORDS_RE = re.compile(r"\b(?:quarter|three|six|nine|months|half|year[\s-]to[\s-]date|ytd|q[1-4])\b", re.I)
 
 
@@ -107,20 +100,21 @@ def _of_months(fig, cand: Candidate, months: int) -> bool:
 
 
 def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
-              quarter: tuple[int, int] | None = None, percent: bool = False, points: bool = False
-              ) -> list[Candidate]:
-    """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts
-    otherwise (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only
-    those that name it: the company's figures are not the part's; of a part of the year (``months``), only those
-    printing it; of a quarter (``quarter``: year, quarter) in a table naming quarters, only that quarter's;
-    ``percent``: the plan reads a percentage asked (a growth, a share of a whole) where the metric's words do not;
-    ``points``: a change in points asked, stated in a sentence ('increased 280 basis points'), never an amount."""
+              quarter: tuple[int, int] | None = None, percent: bool = False, points: bool = False,
+              parts: dict[str, tuple[str, ...]] | None = None) -> list[Candidate]:
+    """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts otherwise
+    (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only those
+    naming it; of the whole company, none in the section of a part its report names (``parts``: report ->
+    ``part_sections.report_parts``); of a part of the year
+    (``months``), only those printing it; of a quarter (``quarter``: year, quarter) in a table naming quarters,
+    only that quarter's; ``percent``: the plan reads a percentage asked (a growth, a share) where the metric's
+    words do not; ``points``: a change in points asked, stated in a sentence ('up 280 basis points')."""
     metric = metric_text(query, percent)
-    want_percent = percent or asks_percent(metric)
-    out = []
+    want_percent, out = percent or asks_percent(metric), []
     for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
-        if part and not names_the_part(cand, part) or months and not of_months(cand, months):
-            continue
+        if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
+                not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())):
+            continue  # the whole company's figure is not a part's ('Aeronautics' / 'Backlog at year-end')
         figs = tuple(f for f in cand.figures if (bool(f.points) if points else f.percent == want_percent and
                                                  not f.points) and _of_quarter(f, cand, quarter)
                      and _of_months(f, cand, months))
@@ -156,10 +150,9 @@ def _rescaled(cand: Candidate, digits: str) -> list[Figure]:
 
 def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
                 notes: list[str], year: int | None = None) -> tuple[Candidate, Figure] | None:
-    """The figure the model copied: in its chosen candidate, else in the one other candidate that prints it
-    (the model misread the number in brackets; the best-ranked
-    one if several print it); the asked ``year``'s figure of that row (default: the latest period's) when the
-    copy is another column. None when no candidate prints it (the model wrote something else, e.g. 'N/A')."""
+    """The figure the model copied: in its chosen candidate, else in the one other candidate that prints it (the
+    model misread the number in brackets; the best-ranked one if several print it); the asked ``year``'s figure of
+    that row (default: the latest period's) when the copy is another column. None when no candidate prints it."""
     digits = _digits(written)
     if not digits:
         return None
@@ -296,7 +289,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
                 own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
-                percent: bool = False, points: int = 0) -> NumberReading:
+                percent: bool = False, points: int = 0, parts: dict[str, tuple[str, ...]] | None = None
+                ) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -308,7 +302,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     ``months``: a part of the year asked, which a candidate must print; ``quarter``: (year, quarter)
     asked, read in the column naming it where a table names quarters (or, ``own_quarters``, in the three-month
     column of a filing that reports on it); ``percent``: a percentage asked, as the plan reads the question;
-    ``points``: a change asked in points (-1 asked as a fall), read where a sentence states it."""
+    ``points``: a change asked in points (-1 asked as a fall), read where a sentence states it; ``parts``: the
+    parts each report names, whose sections print no figure of the whole company."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
     counts = qualified(counts, qualifiers)  # 'in the United States': the count the sentence says is of those
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
@@ -316,7 +311,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     for n, cand in enumerate(counts, 1):
         cand.id = n
     reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months, quarter,
-                                                                        percent, bool(points)))
+                                                                        percent, bool(points), parts))
     if not reading.candidates:
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")

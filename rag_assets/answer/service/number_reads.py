@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from rag_assets.answer.evidence.part_sections import parts_of
 from rag_assets.answer.evidence.units import report_dollar
 from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.formulas import Item
@@ -42,7 +43,7 @@ class NumberReads:
                               part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
                               quarter=(year, plan.quarter) if plan.quarter and year else None, own_quarters=quarters,
                               qualifiers=plan.qualifiers, percent=plan.percent,
-                              points=plan.points)
+                              points=plan.points, parts=self.parts(route))
         read = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
                     question)
@@ -58,7 +59,12 @@ class NumberReads:
                            self.dollars(route), self.cfg.max_candidates, verify_min=self.cfg.number_verify_min,
                            year=item.year, part=item.part, counted=counted,
                            count_pages=every_page(self.retriever, route, ranked) if counted else None,
-                           months=item.months, quarter=(item.year, item.quarter) if item.quarter else None)
+                           months=item.months, quarter=(item.year, item.quarter) if item.quarter else None,
+                           parts=self.parts(route))
+
+    def parts(self, route: Route) -> dict[str, tuple[str, ...]]:
+        """The parts each report of the route names (its segments and divisions), read once a report."""
+        return {sha1: parts_of(self.retriever, sha1) for sha1 in route.sha1s}
 
     def dollars(self, route: Route) -> dict[str, str]:
         for sha1 in route.sha1s:

@@ -1,0 +1,76 @@
+"""The parts of a company its report names (the names it calls segments or divisions: 'We operate in four business
+segments: Aeronautics, Missiles and Fire Control (MFC), Rotary and Mission Systems (RMS) and Space', 'Our Space
+business segment'), and whether a row or a sentence sits in one part's section of the report: the caption above
+its table or its heading row is that part's name, opens with it as the owner ('RMS’ operating results') or ends
+with it (a part's heading just above the table). Such a figure is the part's, never the whole company's."""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.answer.evidence.candidates import Candidate
+from rag_assets.answer.evidence.rows import names_any, spells_out
+
+PART_NOUN = r"(?:business[ \t]+|reportable[ \t]+|operating[ \t]+)?(?:segment|division)s?\b"
+WORD = r"(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w&-]*)"  # 'Aeronautics', 'U.S.', 'MedTech', 'Asset & Wealth'
+NAME = rf"{WORD}(?:,?[ \t]+(?:(?:and|&|of)[ \t]+)?{WORD}){{0,4}}"
+NAMED_RE = re.compile(rf"\b({NAME})(?:['’]s?)?[ \t]+{PART_NOUN}")  # 'Our Space business segment', 'the MFC segment'
+# 'four business segments: Aeronautics, Missiles and Fire Control (MFC), Rotary and Mission Systems (RMS) and Space'
+LISTED_RE = re.compile(rf"\b{PART_NOUN}[ \t]*(?::|,|are|include)[ \t]+((?:{NAME}(?:[ \t]+\([A-Z]{{2,6}}\))?"
+                       rf"(?:,[ \t]+|,?[ \t]+and[ \t]+))+(?:{NAME})(?:[ \t]+\([A-Z]{{2,6}}\))?)")
+NOT_NAMES = frozenset("our the its their each every all other reportable operating business company four three two "
+                      "five six this these those we in of for total consolidated when pretax geographic affected "
+                      "firm and segment segments adjusted lower higher a an such certain both non-reportable".split())
+
+
+def report_parts(texts) -> tuple[str, ...]:
+    """The names ``texts`` (a report's pages) call its segments or divisions, and the acronyms it writes for
+    them ('Missiles and Fire Control (MFC)'), each once, in the order first named."""
+    found: list[str] = []
+    for text in texts:
+        for m in LISTED_RE.finditer(text):
+            found += re.split(r",[ \t]+(?:and[ \t]+)?|[ \t]+\(|\)(?:,?[ \t]+and)?", m.group(1))
+        found += [m.group(1) for m in NAMED_RE.finditer(text)]
+    names = [n.strip(" ,()") for n in found]
+    return tuple(dict.fromkeys(n for n in names if n and n.split()[0].lower() not in NOT_NAMES))
+
+
+TAIL_SCALE_RE = re.compile(r"\s*\(?(?:(?:dollars|amounts)\s+)?(?:in\s+)?(?:thousands|millions|billions)\)?:?\s*$", re.I)
+
+
+def parts_of(retriever, sha1: str) -> tuple[str, ...]:
+    """The parts report ``sha1`` names (``report_parts``), read once per loaded report."""
+    return retriever.index(sha1).derived("parts", lambda pages: report_parts(pages.values()))
+
+
+def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
+    """The part (of ``parts``) whose section a candidate with this ``caption`` and heading row (``section``) is in:
+    the heading row or caption is its name (or the acronym of it); the caption, or its last sentence, opens with
+    it as an owner ('RMS’ operating results'); the caption opens with it as its first line ('Space Our Space
+    business segment ...') or ends with it ('... Trends Space'); '' when none."""
+    caption = TAIL_SCALE_RE.sub("", caption)  # '... Rotary and Mission Systems millions):'
+    last = re.split(r"(?<=[.:])\s+(?=[A-Z])", caption)[-1]  # the sentence nearest the table
+    for name in parts:
+        pattern = re.escape(name).replace(r"\ ", r"\s+")
+        if re.fullmatch(rf"{pattern}(?:\s+{PART_NOUN})?", section.strip(" :"), re.I) or \
+                re.match(rf"{pattern}(?:['’]s?\s|\s+{PART_NOUN}|\s+[A-Z]|\s*$)", caption) or \
+                re.match(rf"{pattern}['’]s?\s", last) or \
+                re.search(rf"(?<!\w){pattern}\s*:?$", caption) and _own_line(caption, name) or \
+                name.isupper() and spells_out(caption, name, whole=True):
+            return name
+    return ""
+
+
+def _own_line(caption: str, name: str) -> bool:
+    """``name`` ends ``caption`` as a heading of its own (a caption's lines are joined): the caption is the name,
+    or a sentence or a heading ends before it ('... programs. Trends Space'), not a phrase ('Aeronautics and
+    Space', 'sales of Space')."""
+    head = caption[: len(caption.rstrip(" :")) - len(name)].rstrip()
+    return not head or head.endswith((".", ":", ")")) or head.split()[-1][:1].isupper()
+
+
+def names_the_part(cand: Candidate, part: str) -> bool:
+    """The candidate's row or its heading row, or its sentence or the page's heading above it ('GREATER CHINA'),
+    names the part of the company asked (a caption listing every segment does not make each of its rows the
+    part's)."""
+    return names_any(f"{cand.label} {cand.section}" + (f" {cand.caption}" if cand.source == "text" else ""), (part,))

@@ -1,0 +1,65 @@
+"""The parts of a company its report names, and the sections of the report that are one part's: a question about
+the whole company is never answered from them (a company's backlog had been read from its first segment's
+'Backlog at year-end' row). Made-up pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.answer.evidence.operands import SourcePage, find_operand
+from rag_assets.answer.evidence.part_sections import part_section, report_parts
+from rag_assets.answer.question.formulas import Item
+from rag_assets.answer.question.metric_library import default_library
+
+OVERVIEW = ("We operate in three business segments: Orbital Systems, Ground Control Networks (GCN) and Marine "
+            "Robotics.\n\nOur Orbital Systems business segment designs satellites.")
+ORBITAL = ("Orbital Systems\n\nOur Orbital Systems business segment designs and builds satellites for government "
+           "and commercial customers.\n\n| | 2023 | 2022 |\n|---|---|---|\n| Net sales | $ 9,120 | $ 8,840 |\n"
+           "| Backlog at year-end | $ 21,400 | $ 19,950 |\n")
+GCN = ("Trends\n\nGround Control Networks\n\nOur GCN business segment runs ground stations. GCN’s operating results "
+       "included the following (in millions):\n\n| | 2023 | 2022 |\n|---|---|---|\n"
+       "| Backlog at year-end | $ 7,300 | $ 6,900 |\n")
+SELECTED = ("ITEM 6. Selected Financial Data (in millions)\n\n| | 2023 | 2022 |\n|---|---|---|\n"
+            "| Net sales | $ 24,500 | $ 23,100 |\n| Backlog | $ 41,800 | $ 38,700 |\n")
+
+
+def test_a_report_names_its_parts_where_it_lists_them_and_where_it_calls_one_a_segment():
+    parts = report_parts([OVERVIEW, ORBITAL, GCN])
+    assert {"Orbital Systems", "Ground Control Networks", "GCN", "Marine Robotics"} <= set(parts)
+    assert not {"Our", "The", "Total", "Trends"} & set(parts)
+
+
+@pytest.mark.parametrize("caption, section, part", [
+    ("Orbital Systems", "", "Orbital Systems"),  # the part's heading just above the table
+    ("GCN’s operating results included the following (in millions):", "", "GCN"),  # the part as the owner
+    ("Backlog increased on higher orders. Trends Ground Control Networks", "", "Ground Control Networks"),
+    ("Trends Ground Control Networks millions):", "", "Ground Control Networks"),  # a scale's tail after it
+    ("", "Marine Robotics", "Marine Robotics"),  # a heading row inside the table
+    ("ITEM 6. Selected Financial Data", "", ""),
+    ("Net sales of Orbital Systems and Marine Robotics", "", ""),  # a phrase naming parts, no part's heading
+])
+def test_a_candidate_is_in_a_parts_section_when_its_heading_is_the_parts(caption, section, part):
+    parts = ("Orbital Systems", "Ground Control Networks", "GCN", "Marine Robotics")
+    assert part_section(caption, section, parts) == part
+
+
+def test_the_whole_companys_figure_is_never_read_in_a_parts_section():
+    """'Backlog' of the company is the selected data's 41,800; each segment's 'Backlog at year-end' is its own."""
+    parts = report_parts([OVERVIEW, ORBITAL, GCN])
+    pages = [SourcePage("r", 40, ORBITAL, False, parts), SourcePage("r", 41, GCN, False, parts),
+             SourcePage("r", 30, SELECTED, False, parts)]
+    found = find_operand(Item("backlog", 2023), None, pages)
+    assert found is not None and found.value == 41800e6 and found.page_index == 30
+    alone = find_operand(Item("backlog", 2023), None, pages[:2])
+    assert alone is None  # no whole-company row: not found, never a segment's
+
+
+def test_the_number_reader_lists_no_parts_figure_for_the_whole_company():
+    from rag_assets.answer.readers.number_reader import shortlist
+    from rag_assets.retrieval.query import default_lexicon
+
+    parts = {"r": report_parts([OVERVIEW, ORBITAL, GCN])}
+    pages = [SourcePage("r", 40, ORBITAL, False), SourcePage("r", 30, SELECTED, False)]
+    listed = shortlist(pages, "backlog", default_lexicon(), 8, parts=parts)
+    assert [c.page_index for c in listed] == [30]
+    assert [c.page_index for c in shortlist(pages, "backlog", default_lexicon(), 8)] == [40, 30]  # parts unknown
