@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.answer.evidence.candidates import Candidate, Figure, page_candidates
+from rag_assets.answer.evidence.candidates import Candidate, page_candidates
+from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.evidence.operands import SourcePage, find_operand
 from rag_assets.answer.question.formulas import Item, money, show
 from rag_assets.answer.question.metric_library import default_library

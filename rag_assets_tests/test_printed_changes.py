@@ -178,7 +178,7 @@ def test_a_change_in_points_of_a_ratio_named_with_its_base_is_planned():
 def test_a_figure_after_a_word_that_begins_like_a_month_is_a_figure():
     """'decreased 30 bps', 'Marched 12' ...: the day of a date follows a month's name, not a word it begins (the
     figures after 'decreased' were dropped as days of December)."""
-    from rag_assets.answer.evidence.candidates import text_figures
+    from rag_assets.answer.evidence.figures import text_figures
 
     assert [f.written for f in text_figures("Revenue decreased 5% to $4.1 billion in 2024.")] == ["5%", "$4.1 billion"]
     assert [f.written for f in text_figures("The notes mature on Dec. 15, 2027 and June 30, 2029.")] == []

@@ -9,6 +9,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.asides import ASIDE_RE, per_share_aside
+from rag_assets.answer.evidence.figures import Figure, text_figures
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
@@ -23,38 +24,11 @@ CELL_NUMBER_RE = re.compile(
 FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
 # a currency sign after a figure: a suffix ("1.234 €"), or the next column's "$" that small print set too close
 TRAILING_CURRENCY_RE = re.compile(r"\s+(?:US\$|A\$|C\$|HK\$|[$€£¥])$")
-TEXT_FIGURE_RE = re.compile(
-    r"\(?(?:US\$|A\$|C\$|HK\$|[$€£¥]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|RMB|NOK|SEK)\s?)?(?<![\w.,/-])"
-    r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?"
-    r"(?:\s?(?:%|percent\b|per cent\b|(?:thousand|million|billion|bn|mn|m|k)\b))?(?![\w/-]|\.\d)", re.I)
-POINTS_AFTER_RE = re.compile(r"^\s*(?:(?P<bp>basis[\s-]+points?|bps?\b)|percentage[\s-]+points?\b|pp\b|points?\b)", re.I)
-DURATION_AFTER_RE = re.compile(r"^\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
-MONTH_WORD = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
-             r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b"  # a month's name, not a word it begins ('decreased')
-DATE_NEIGHBOUR_RE = re.compile(rf"^\s*{MONTH_WORD}|\b{MONTH_WORD}\.?\s*$", re.I)
-REFERENCE_BEFORE_RE = re.compile(r"\b(?:note|notes|page|pages|item|section|chapter|article|rule|level|tier)\s*$", re.I)
-PERIOD_AFTER_RE = re.compile(r"^\W{0,3}(?:in|for|during|as of|at|of)?\s*(?:the\s+)?(?:fiscal\s+|FY\s?)?"
-                             r"((?:19[89]|20[0-4])\d)\b", re.I)
 SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(“\"•])|\s+•\s+|\s*[☐☒]\s*")  # a check box ends a cover line
 SHOWN_CHARS = 320
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a segment's heading, what it does, and the table's own caption
 TOTAL_COLUMN_RE = re.compile(r"^(?:total|group|consolidated)\b", re.I)
-
-
-@dataclass(frozen=True)
-class Figure:
-    written: str  # as printed: '19,970', '(2,417)', '$31.4 million', '0.25%'
-    value: float  # parsed, with its own scale word applied ('31.4 million'), not its table's
-    percent: bool
-    period: str = ""  # the year of its column or of the words after it; '' when unknown
-    months: int = 0  # how many months its column covers, as the table's header says ('Three months ended'); 0 unknown
-    quarter: int = 0  # the quarter its column names ('2Q23'); 0 when the header names none
-    points: float = 0.0  # a change in points, in percentage points per unit: 1 ('3 percentage points'), 0.01 (bps)
-
-    @property
-    def own_scale(self) -> bool:
-        return bool(re.search(r"[a-z]\s*$", self.written, re.I)) and not self.percent
 
 
 @dataclass
@@ -193,36 +167,6 @@ def _columns(rows: list[Candidate]) -> list[str]:
         if len(periods) >= 2 and all(periods):
             return periods
     return []
-
-
-def _not_a_figure(written: str, before: str, after: str) -> bool:
-    """A year, a day of a date, a note or page reference, a duration, or a list or section number."""
-    if re.fullmatch(r"(?:19[89]|20[0-4])\d", written.strip("()")) or not re.search(r"\d", written):
-        return True
-    if DATE_NEIGHBOUR_RE.search(before[-12:]) or DATE_NEIGHBOUR_RE.search(after[:12]):
-        return True
-    if REFERENCE_BEFORE_RE.search(before[-10:]) or DURATION_AFTER_RE.match(after):
-        return True
-    at_start = not before.strip(" (•◾-")
-    numbering = written.endswith(")") or re.match(r"\s+[A-Z(]", after)
-    return bool(at_start and numbering and not re.search(r"[$€£¥%]", written))  # "(39) progress of..."
-
-
-def text_figures(sentence: str) -> list[Figure]:
-    figs = []
-    for m in TEXT_FIGURE_RE.finditer(sentence):
-        written = m.group(0).strip()
-        after = sentence[m.end():]
-        if _not_a_figure(written, sentence[: m.start()], after):
-            continue
-        value = parse_number(written)
-        if value == NA:
-            continue
-        period, points = PERIOD_AFTER_RE.match(after[:30]), POINTS_AFTER_RE.match(after)
-        figs.append(Figure(written, value, bool(re.search(r"%|percent|per cent", written, re.I)),
-                           period.group(1) if period else "", points=(0.01 if points.group("bp") else 1.0) if points
-                           and not re.search(r"[%a-z]", written, re.I) else 0.0))
-    return figs
 
 
 def _sentences(paragraph: str) -> list[str]:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from rag_assets.answer.evidence.candidates import TEXT_FIGURE_RE, Candidate, Figure, page_blocks, text_figures
+from rag_assets.answer.evidence.candidates import Candidate, page_blocks
+from rag_assets.answer.evidence.figures import TEXT_FIGURE_RE, Figure, text_figures
 from rag_assets.answer.question.counts import COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, WHOLE_COUNTS, noun_parts
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')

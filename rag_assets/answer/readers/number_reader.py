@@ -8,7 +8,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from rag_assets.answer.evidence.candidates import Candidate, Figure, MetricQuery, find_candidates
+from rag_assets.answer.evidence.candidates import Candidate, MetricQuery, find_candidates
+from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, qualified
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.evidence.candidates import Candidate, Figure
+from rag_assets.answer.evidence.candidates import Candidate
+from rag_assets.answer.evidence.figures import Figure
 
 DOWN_RE = re.compile(r"\b(?:decreas|declin|drop|fell|fall|lower|down|contract|compress|deteriorat|narrow|reduc|erod|"
                      r"shr[iu]nk|worsen|unfavorabl)\w*", re.I)
