@@ -292,3 +292,16 @@ def test_a_count_written_in_words_is_read_as_its_number():
                           pages, default_lexicon(), counted="reportable segments")
     assert reading.value == 5
     assert counted_in("one of our employees retired", "employees") == []  # 'of our': no count
+
+
+def test_a_count_whose_noun_is_modified_is_the_figure_the_modifiers_stand_before():
+    """'152 aircraft and ... a backlog of 398 production aircraft': production aircraft are 398, aircraft 152 (the
+    first count had answered both)."""
+    from rag_assets.answer.evidence.operands import SourcePage
+
+    page = SourcePage("s", 3, "F-35 Program\n\nIn 2023 we delivered 152 aircraft and had a backlog of 398 production "
+                              "aircraft, including orders from international customers.\n", False)
+    assert counted_noun("How many production aircraft were in Tarn's backlog at the end of 2023?") == \
+        "production aircraft"
+    assert [c.figures[0].written for c in count_candidates([page], "production aircraft", 2023)] == ["398"]
+    assert [c.figures[0].written for c in count_candidates([page], "aircraft", 2023)] == ["152"]

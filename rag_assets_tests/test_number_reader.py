@@ -594,3 +594,18 @@ def test_a_count_of_shares_too_small_for_a_listed_company_is_in_its_tables_scale
     assert whole.value_of(whole.figures[0]) == 1_198_402_117
     eps = rows["Diluted earnings per common share"]
     assert eps.value_of(eps.figures[0]) == 2.52
+
+
+def test_the_scale_asked_is_no_word_a_chosen_line_must_print():
+    """'How large was Tarn's unsecured revolving credit facility, in USD millions' is stated by '$500.0 million
+    unsecured revolving credit facility': 'USD' and 'millions' are the unit asked, not the metric's words (the
+    line had been left to the model's yes/no and refused)."""
+    from rag_assets.answer.readers.line_checks import prints_metric
+    from rag_assets.answer.readers.metric_words import metric_query
+
+    line = "In addition, we have entered into a revolving credit agreement that provides for a $500.0 million " \
+           "unsecured revolving credit facility."
+    query = "How large was unsecured revolving credit facility in 2023, in USD millions?"
+    assert prints_metric(metric_query(query, default_lexicon()), line)
+    assert not prints_metric(metric_query("How large was the term loan in 2023, in USD millions?",
+                                          default_lexicon()), line)

@@ -15,7 +15,8 @@ from rag_assets.answer.question.formulas import show
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.plan import plan
-from rag_assets.answer.readers.number_reader import shortlist, without_full_year
+from rag_assets.answer.readers.metric_words import without_full_year
+from rag_assets.answer.readers.number_reader import shortlist
 from rag_assets.answer.routing.filings import Filing, also_printing, select
 from rag_assets.answer.service.run import NoLLM, build_answerer
 from rag_assets.config import get_config

@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from rag_assets.answer.evidence.candidates import Candidate, page_blocks
 from rag_assets.answer.evidence.figures import TEXT_FIGURE_RE, Figure, text_figures
-from rag_assets.answer.question.counts import COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, WHOLE_COUNTS, noun_parts
+from rag_assets.answer.question.counts import (COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, POSTPOSITIVE,
+                                                WHOLE_COUNTS, noun_parts)
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
 # words that never stand between a count and its noun: '31, 2021, we had 73,300 employees' counts no '31'
@@ -145,8 +146,9 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
             for cand in block if kind == "text" else ():
                 if FORWARD_RE.search(cand.label):
                     continue
-                written = counted_in(cand.label, head, after_head)
-                figs = tuple(f for f in cand.figures if f.written.strip("()") in written) or word_figures(written)
+                written = _modified_first(counted_in(cand.label, head, after_head), cand.label, noun, head)
+                figs = tuple(sorted((f for f in cand.figures if f.written.strip("()") in written),
+                                    key=lambda f: written.index(f.written.strip("()")))) or word_figures(written)
                 if figs:
                     found.append(replace(cand, figures=figs[:1]))
                 elif not after_head and (before := named_before(cand.label, head)):
@@ -157,6 +159,19 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     dated = [c for c in found if str(year) in YEAR_IN_RE.findall(c.label)]
     undated = [c for c in found if not YEAR_IN_RE.findall(c.label)]
     return dated or undated or rows  # a row counts only where no sentence does
+
+
+def _modified_first(written: list[str], sentence: str, noun: str, head: str) -> list[str]:
+    """The counts of ``head`` a sentence prints, those whose words before the head hold the noun's modifiers
+    first ('345 production aircraft' before '141 aircraft' when production aircraft are counted)."""
+    modifiers = [w for w in noun.split() if w != head and w not in POSTPOSITIVE][:3]
+    if not modifiers or len(written) < 2:
+        return written
+    def modified(figure: str) -> bool:
+        at = sentence.find(figure)
+        near = sentence[at + len(figure): sentence.lower().find(head, at + len(figure))].lower()
+        return at >= 0 and all(m in near for m in modifiers)
+    return sorted(written, key=lambda w: not modified(w))
 
 
 def qualified(counts: list[Candidate], qualifiers: tuple[str, ...]) -> list[Candidate]:

@@ -13,8 +13,8 @@ from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, qualified
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section
-from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE, asks_percent
-from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE
+from rag_assets.answer.evidence.units import asks_percent
+from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
 from rag_assets.answer.readers.line_checks import currency_problem, names_metric, p_states, prints_metric
 from rag_assets.answer.readers.stated_changes import stated_change
 from rag_assets.llm.clients import LLMClient
@@ -36,30 +36,6 @@ class NumberReading:
     percent: bool = False  # the figure read is a percentage (no scale to write it in)
     points: bool = False  # the figure read is a change stated in points, its value a fraction (0.028)
     written: str = ""  # the figure read, as printed
-
-
-CHANGE_WORDS_RE = re.compile(r"\b(?:(?:percent(?:age)?\s+)?(?:growth|change)(?:\s+rate)?|grow[sn]?|grew|changed|"
-                             r"increased?|decreased?|declined?|rise|rose|risen|expand(?:ed)?|expansion|"
-                             r"contract(?:ed|ion)?|improved?|improvement|move[ds]?)\b", re.I)
-# the unit asked, as '%' is: not the figure's name
-PERCENT_WORDS_RE = re.compile(r"\b(?:basis|percentage|per\s?cent(?:age)?s?)(?:[\s-]+points?)?\b|\bbps?\b|\bpp\b|"
-                              r"\bpoints?\b", re.I)
-
-
-def without_full_year(query: str, percent: bool = False) -> str:
-    """``query`` without the words that say which part of the year, or that it is the whole year: 'full-year
-    adjusted EPS' names the row 'Adjusted EPS', 'operational sales in the second quarter' the row 'Operational
-    Sales' (a sentence is not the better match for printing 'Second-Quarter'); the period is read from columns.
-    A percentage asked (``percent``) of a change ('adjusted operational sales growth') names the item's row,
-    whose '% Change' column prints it."""
-    out = INTERIM_PHRASE_RE.sub(" ", FULL_YEAR_RE.sub(" ", query))
-    return PERCENT_WORDS_RE.sub(" ", CHANGE_WORDS_RE.sub(" ", out)) if percent else out
-
-
-def metric_text(query: str, percent: bool = False) -> str:
-    """The metric a question asks for: its retrieval query without the asked currency ('(in USD)') and the words
-    of a full year (``without_full_year``)."""
-    return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", without_full_year(query, percent)))
 
 
 INTERIM_WORDS_RE = re.compile(r"\b(?:quarter|three|six|nine|months|half|year[\s-]to[\s-]date|ytd|q[1-4])\b", re.I)
@@ -317,7 +293,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
-    metric = MetricQuery.of(without_full_year(query, percent), lexicon)
+    metric = metric_query(query, lexicon, percent)
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters,
                       lexicon.template_words if lexicon else frozenset(),
                       percent and CHANGE_WORDS_RE.search(query) is not None) if not counts else None
