@@ -83,8 +83,8 @@ class ReportIndex:
         return self._lines[page_index]
 
     def derived(self, name: str, compute: Callable[[dict[int, str]], object]):
-        """What ``compute`` reads from the report's pages (the parts of the company it names), computed once per
-        loaded report under ``name``."""
+        """What ``compute`` reads from the report's pages (the parts of the company it names, what its '$'
+        means), computed once per loaded report under ``name``."""
         if name not in self._derived:
             self._derived[name] = compute(self.pages)
         return self._derived[name]

@@ -15,6 +15,7 @@ from rag_assets.answer.question.plan import MetricPlan
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.evidence.part_sections import parts_of
+from rag_assets.answer.evidence.quarter_columns import ORDINAL_QUARTER
 from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand, label_match
 from rag_assets.answer.question.unit import AskedUnit
 from rag_assets.answer.evidence.operand_scales import STATEMENTS, same_scale, statement_scale
@@ -105,7 +106,7 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
     return [substitute(node, swaps) for node in nodes]
 
 
-QUARTER_WORDS = {1: "first", 2: "second", 3: "third", 4: "fourth"}
+QUARTER_WORDS = {q: word for word, q in ORDINAL_QUARTER.items() if word.isalpha()}  # 3 -> 'third'
 
 
 def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> list[SourcePage]:

@@ -48,6 +48,8 @@ def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
     the heading row or caption is its name (or the acronym of it); the caption, or its last sentence, opens with
     it as an owner ('RMS’ operating results'); the caption opens with it as its first line ('Space Our Space
     business segment ...') or ends with it ('... Trends Space'); '' when none."""
+    if not parts:
+        return ""
     caption = TAIL_SCALE_RE.sub("", caption)  # '... Rotary and Mission Systems millions):'
     last = re.split(r"(?<=[.:])\s+(?=[A-Z])", caption)[-1]  # the sentence nearest the table
     for name in parts:

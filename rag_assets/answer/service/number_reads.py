@@ -28,7 +28,6 @@ class NumberReads:
     def __init__(self, cfg: RunConfig, llm, retriever: Retriever, rank: Callable):
         self.cfg, self.llm, self.retriever = cfg, llm, retriever
         self.rank = rank  # (question, route, query) -> (ranked pages, chunks, usage)
-        self._dollars: dict[str, str] = {}  # report -> what a bare '$' means in it
 
     def question(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
                  rec: AnswerRecord, plan: QuestionPlan, quarters: dict[str, int] | None = None) -> None:
@@ -67,10 +66,9 @@ class NumberReads:
         return {sha1: parts_of(self.retriever, sha1) for sha1 in route.sha1s}
 
     def dollars(self, route: Route) -> dict[str, str]:
-        for sha1 in route.sha1s:
-            if sha1 not in self._dollars:
-                self._dollars[sha1] = report_dollar(self.retriever.index(sha1).pages.values())
-        return self._dollars
+        """What a bare '$' means in each report of the route, read once a loaded report."""
+        return {sha1: self.retriever.index(sha1).derived("dollar", lambda pages: report_dollar(pages.values()))
+                for sha1 in route.sha1s}
 
 
 def every_page(retriever: Retriever, route: Route, ranked: list[RetrievedPage]) -> list[RetrievedPage]:
