@@ -31,6 +31,11 @@ LIB = default_library()
     ("net income for the 13 weeks ended July 2, 2023", 2, 3),  # a retailer's periods in weeks
     ("net income for the 26 weeks ended July 2, 2023", 2, 6),
     ("net income for the 52 weeks ended August 29, 2021", None, 0),
+    ("Globex's 2Q FY2023 net income", 2, 3),
+    ("revenue in the last quarter of fiscal 2019", 4, 3),  # a named year's last quarter is its fourth
+    ("revenue in the final quarter of 2019", 4, 3),
+    ("revenue in the last quarter", None, 0),  # the latest quarter, no year: not read as the fourth
+    ("Globex's first-half 2023 sales", 2, 6),
 ])
 def test_the_months_a_period_covers(text, quarter, months):
     period = asked_period(text)

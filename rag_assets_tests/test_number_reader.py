@@ -609,3 +609,24 @@ def test_the_scale_asked_is_no_word_a_chosen_line_must_print():
     assert prints_metric(metric_query(query, default_lexicon()), line)
     assert not prints_metric(metric_query("How large was the term loan in 2023, in USD millions?",
                                           default_lexicon()), line)
+
+
+def test_a_line_naming_another_headline_figure_is_refused_whatever_the_models_yes_no():
+    """'Net income attributable to Globex was $1.2 billion' had been read as Globex's operating income of the
+    quarter (the model said yes to it); a line naming another measure of the lexicon and none of the one asked
+    states another figure."""
+    text = ("Fourth quarter results. For the fourth quarter of 2023, net income attributable to Globex was "
+            "$1.2 billion, up from $1.0 billion.")
+    q = "What was Globex's operating income in the fourth quarter of 2023?"
+    got = read_number(_Judge([_pick(1, "$1.2 billion")], 0.9), q, _q(q), [Page("s", 4, text)], default_lexicon(),
+                      verify_min=0.6)
+    assert got.value == "N/A" and "names another figure" in got.notes[-1]
+    told = text.replace("net income attributable to Globex", "operating profit")
+    kept = read_number(_Judge([_pick(1, "$1.2 billion")], 0.9), q, _q(q), [Page("s", 4, told)], default_lexicon(),
+                       verify_min=0.6)
+    assert kept.value == 1.2e9
+    eps = "Net income per share, diluted, was $2.10 in 2023, compared with $1.90 in 2022."
+    q = "What were Globex's diluted earnings per share in 2023?"
+    per_share = read_number(_Judge([_pick(1, "$2.10")], 0.9), q, _q(q), [Page("s", 5, eps)], default_lexicon(),
+                            verify_min=0.6)
+    assert per_share.value == 2.10  # a per-share figure names net income: no measure of its own in the lexicon

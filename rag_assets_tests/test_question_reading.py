@@ -605,9 +605,41 @@ def test_years_named_one_by_one_are_those_years_and_a_range_is_every_year(questi
      "(revenue 2023 - revenue 2022)"),
     ("What was Tarn's year-over-year growth in net sales for the second quarter of 2023?",
      "((revenue 2023 (Q2) - revenue 2022 (Q2)) / revenue 2022 (Q2))"),
+    # against the quarter before, not the year before's: 'sequential', 'quarter-over-quarter'
+    ("What was Tarn's sequential revenue growth from Q3 2023 to Q4 2023, in percent?",
+     "((revenue 2023 (Q4) - revenue 2023 (Q3)) / revenue 2023 (Q3))"),
+    ("What was Globex's quarter-over-quarter net sales growth in the fourth quarter of 2023?",
+     "((revenue 2023 (Q4) - revenue 2023 (Q3)) / revenue 2023 (Q3))"),
+    ("How much did Tarn's net income grow sequentially in Q1 2023?",
+     "((net income 2023 (Q1) - net income 2022 (Q4)) / net income 2022 (Q4))"),
+    ("What was the sequential change in Globex's net sales in the third quarter of 2023, in USD millions?",
+     "(revenue 2023 (Q3) - revenue 2023 (Q2))"),
 ])
 def test_a_change_between_two_periods_is_planned_however_the_question_words_it(question, formula):
     """'exceed' and 'fall short of' compare the two periods named; a change asked in money is the difference,
     never the relative change."""
     found = plan(question, default_library())
     assert found is not None and show(found.node) == formula
+
+
+@pytest.mark.parametrize("question,formula", [
+    ("What share of Tarn's full-year 2023 revenues came in the fourth quarter of 2023, in percent?",
+     "(revenue 2023 (Q4) / revenue 2023)"),
+    ("What percentage of its annual 2023 net sales did Globex record in the third quarter of 2023?",
+     "(revenue 2023 (Q3) / revenue 2023)"),
+    ("What were Tarn's fourth-quarter 2023 revenues as a percentage of its full-year 2023 revenues?",
+     "(revenue 2023 (Q4) / revenue 2023)"),
+    ("What were Globex's average quarterly net sales in 2023, in USD millions?", "(revenue 2023 / 4)"),
+    ("What was Tarn's quarterly average net income in fiscal 2022?", "(net income 2022 / 4)"),
+])
+def test_a_quarter_is_read_beside_its_fiscal_year(question, formula):
+    """A quarter's share of its year reads the quarter's column and the year's (both had been read in the
+    quarter's, or refused); an average quarter of a flow is the year's over its four quarters (it had been the
+    year's figure)."""
+    found = plan(question, default_library())
+    assert found is not None and show(found.node) == formula
+
+
+def test_a_quarterly_average_of_a_balance_is_no_year_over_four():
+    found = plan("What were Globex's average quarterly total assets in 2023?", default_library())
+    assert found is None or "/ 4" not in show(found.node)

@@ -93,6 +93,9 @@ def test_lexicon_file_errors_are_one_line(tmp_path):
     bad.write_text("synonyms:\n  - [revenue, 'the of']\n")
     with pytest.raises(ValueError, match="lexicon .*no searchable word"):
         Lexicon.load(bad)
+    bad.write_text("synonyms:\n  - [revenue, net sales]\nmeasures:\n  - [turnover]\n")
+    with pytest.raises(ValueError, match="lexicon measure names no synonym group: turnover"):
+        Lexicon.load(bad)
 
 
 def test_page_types_from_titles_at_the_top_only():

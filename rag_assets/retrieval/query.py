@@ -34,6 +34,7 @@ class Lexicon:
     template_phrases: tuple[str, ...] = ()  # dropped from the embedding query
     names: dict[str, frozenset[str]] = field(default_factory=dict)  # names: lower-case words per list
     frame_words: frozenset[str] = frozenset()  # when / which way / on what basis: not a statement's topic
+    measures: tuple[tuple[tuple[Term, ...], ...], ...] = ()  # headline figures: each its synonym groups
 
     @classmethod
     def from_dict(cls, data: dict) -> "Lexicon":
@@ -55,6 +56,7 @@ class Lexicon:
             template_phrases=tuple(str(t).strip() for t in data.get("template_phrases") or [] if str(t).strip()),
             names={k: frozenset(_word(w) for w in words or []) for k, words in (data.get("names") or {}).items()},
             frame_words=frozenset(tokenize(data.get("frame_words", ""))),
+            measures=_measures(data, [tuple(term(t) for t in group) for group in data.get("synonyms", [])]),
         )
 
     @classmethod
@@ -96,6 +98,19 @@ def embedding_query(text: str, lexicon: Lexicon | None) -> str:
         return text
     out = DANGLING_RE.sub(" ", pattern.sub(" ", text))
     return re.sub(r"\s+", " ", out).strip(" ,") or text
+
+
+def _measures(data: dict, groups: list[tuple[Term, ...]]) -> tuple[tuple[tuple[Term, ...], ...], ...]:
+    """Each measure of ``data`` as its synonym groups (a group is named by its first term)."""
+    by_head = {g[0]: g for g in groups if g}
+    out = []
+    for heads in data.get("measures") or []:
+        named = [tuple(tokenize(str(h))) for h in heads]
+        missing = [h for h, t in zip(heads, named) if t not in by_head]
+        if missing:
+            raise ValueError(f"lexicon measure names no synonym group: {', '.join(map(str, missing))}")
+        out.append(tuple(by_head[t] for t in named))
+    return tuple(out)
 
 
 def contains(tokens: list[str], term: Term) -> bool:

@@ -248,6 +248,7 @@ class MetricQuery:
 
     own: tuple[str, ...]
     terms: tuple[Term, ...]
+    others: tuple[Term, ...] = ()  # the terms of the lexicon's other measures, when the metric is one of them
 
     @classmethod
     def of(cls, metric: str, lexicon: Lexicon | None, frame: bool = False) -> "MetricQuery":
@@ -262,7 +263,16 @@ class MetricQuery:
         matched = [(g, t) for g in (lexicon.groups if lexicon else ()) for t in g if contains(tokens, t)]
         kept = {id(g): g for g, t in matched
                 if not any(len(t2) > len(t) and contains(list(t2), t) for g2, t2 in matched if g2 is not g)}
-        return cls(own, tuple(t for g in kept.values() for t in g))
+        measures = lexicon.measures if lexicon else ()
+        mine = [m for m in measures if any(g in kept.values() for g in m)]
+        others = tuple(t for m in measures if mine and m not in mine for g in m for t in g)
+        return cls(own, tuple(t for g in kept.values() for t in g), others)
+
+    def names_another(self, text: str) -> bool:
+        """``text`` names another headline measure (``Lexicon.measures``) and no term of this one: it states
+        another figure ('net income attributable to Globex' asked operating income)."""
+        tokens = tokenize(text)
+        return any(contains(tokens, t) for t in self.others) and not any(contains(tokens, t) for t in self.terms)
 
     def score(self, text: str) -> float:
         """Share of the metric's own words in ``text``, plus 1 when a synonym term is printed in it."""

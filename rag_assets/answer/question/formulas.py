@@ -108,9 +108,12 @@ def _of_parts(item: Item, parts: list[str]) -> Node:
 
 def of_months(node: Node, months: int, quarter: int = 0) -> Node:
     """``node`` with every item read in the columns of ``months`` (a quarter, six or nine months, the year to
-    date) instead of the fiscal year's; a quarter's items know which ``quarter``."""
+    date) instead of the fiscal year's; a quarter's items know which ``quarter``. A node whose form already
+    read some item in its months (a quarter's share of its year) is kept as it is."""
     quarter = quarter if months == 3 else 0
-    return substitute(node, {i: replace(i, months=months, quarter=quarter) for i in items_of(node)}) if months else node
+    if not months or any(i.months for i in items_of(node)):
+        return node
+    return substitute(node, {i: replace(i, months=months, quarter=quarter) for i in items_of(node)})
 
 
 def shifted(node: Node, years: int) -> Node:

@@ -12,7 +12,7 @@ from rag_assets.storage.covers import YEAR  # a fiscal year as reports and quest
 
 ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 TWO_DIGIT_FY_RE = re.compile(r"\b(FY|fiscal(?:\s+year)?)\s?['’]?(\d{2})(?!\d|[.,]\d|\s*%)", re.I)
-QUARTER_FIRST_RE = re.compile(r"\b([1-4])Q\s?['’]?(\d{2}|\d{4})\b", re.I)  # 2Q23, 2Q 2023
+QUARTER_FIRST_RE = re.compile(r"\b([1-4])Q\s?(?:FY\s?)?['’]?(\d{2}|\d{4})\b", re.I)  # 2Q23, 2Q 2023, 2Q FY2023
 PART_SHORT_RE = re.compile(r"\b([69]M|[12]H|H[12])\s?['’]?(\d{2})\b")  # 9M23, 1H23, H1'23: months before a two-digit year
 QUARTER_SHORT_RE = re.compile(r"\bQ([1-4])\s?(?:FY\s?)?['’](\d{2})\b|\bQ([1-4])\s?FY\s?(\d{2})\b", re.I)  # Q2'23, Q2 FY23
 _FISCAL = r"(?:FY\s?|fiscal\s+(?:year\s+)?)"
@@ -25,11 +25,11 @@ APOSTROPHE_YEAR_RE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’]|\s*%)") 
 # months written short before a year, as releases write them ('9M 2023', '6M FY23', '9M23'; '$9M' is money)
 _SHORT_MONTHS = r"(?<![$€£\d.,]){n}M(?=\s*(?:FY\s?|fiscal\s+)?(?:(?:19|20)\d\d|\d\d)\b)"
 # a half year or a year to date: the annual columns do not answer it
-PART_YEAR_RE = re.compile(r"\b(?:H[12]|[12]H|(?:first|second|1st|2nd)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|"
+PART_YEAR_RE = re.compile(r"\b(?:H[12]|[12]H|(?:first|second|1st|2nd)[\s-]+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|"
                           r"(?:six|6|nine|9)[\s-]+months?|year[\s-]+to[\s-]+date|YTD)\b|\b" + _SHORT_MONTHS.format(n="[69]"),
                           re.I)
 # how many months a part of a year covers: its columns in interim filings ('Six months ended June 30')
-HALF_RE = re.compile(r"\b(?:H1|1H|(?:first|1st)\s+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|(?:six|6)[\s-]+months?)\b|\b"
+HALF_RE = re.compile(r"\b(?:H1|1H|(?:first|1st)[\s-]+half|half[\s-]+year(?:ly)?|semi[\s-]?annual|(?:six|6)[\s-]+months?)\b|\b"
                      + _SHORT_MONTHS.format(n="6"), re.I)
 NINE_RE = re.compile(r"\b(?:nine|9)[\s-]+months?\b|\b" + _SHORT_MONTHS.format(n="9"), re.I)
 TO_DATE_RE = re.compile(r"\b(?:year[\s-]+to[\s-]+date|YTD)\b", re.I)
@@ -59,6 +59,10 @@ def _century(two: str) -> str:
 
 # a retailer's fiscal periods in weeks ('the 13 weeks ended July 2, 2023', 'the 26 weeks ended'): their months
 WEEKS_RE = re.compile(r"\b(12|13|twelve|26|39|52|53)[\s-]+weeks?\b", re.I)
+# the last quarter of a named year is its fourth ('the final quarter of fiscal 2019'); 'the last quarter' alone is
+# the latest one, not read here
+LAST_QUARTER_RE = re.compile(rf"\b(?:last|final|closing)([\s-]+(?:fiscal[\s-]+)?)quarter(?=\s+of\s+(?:the\s+)?"
+                             rf"(?:fiscal\s+(?:year\s+)?|FY\s?)?{YEAR}(?!\d))", re.I)
 WEEK_MONTHS = {"12": "three months", "13": "three months", "twelve": "three months", "26": "six months",
                "39": "nine months", "52": "fiscal year", "53": "fiscal year"}
 
@@ -68,6 +72,7 @@ def normalize(text: str) -> str:
     2023', "Q2'23" -> 'Q2 2023', '9M23' -> '9M 2023') and periods in weeks as months ('13 weeks' -> 'three
     months'); idempotent."""
     text = WEEKS_RE.sub(lambda m: WEEK_MONTHS[m.group(1).lower()], text)
+    text = LAST_QUARTER_RE.sub(lambda m: f"fourth{m.group(1)}quarter", text)
     text = QUARTER_FIRST_RE.sub(lambda m: f"Q{m.group(1)} {m.group(2) if len(m.group(2)) == 4 else _century(m.group(2))}",
                                 text)
     text = QUARTER_SHORT_RE.sub(lambda m: f"Q{m.group(1) or m.group(3)} {_century(m.group(2) or m.group(4))}", text)
@@ -134,7 +139,7 @@ FULL_YEAR_RE = re.compile(r"\bfull[\s-]+(?:fiscal[\s-]+)?year\b|\b(?:twelve|12)[
 # not what; a figure's row or sentence is matched by its other words, its column by the period read
 INTERIM_PHRASE_RE = re.compile(r"\b(?:the\s+)?(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal[\s-]+)?"
                               r"quarter\b|\b(?:the\s+)?(?:first\s+)?(?:three|six|nine|3|6|9)[\s-]+months?(?:\s+"
-                              r"(?:period\s+)?end(?:ed|ing))?\b|\b(?:the\s+)?first\s+half\b|\bhalf[\s-]+year\b|"
+                              r"(?:period\s+)?end(?:ed|ing))?\b|\b(?:the\s+)?first[\s-]+half\b|\bhalf[\s-]+year\b|"
                               r"\byear[\s-]+to[\s-]+date\b|\bytd\b|\bq[1-4]\b|\b[1-4]q\s?['’]?\d{2}\b|"
                               r"\b(?:[69]m|[12]h|h[12])\s?['’]?\d{2}\b", re.I)
 # a fiscal year named as one ('for the fiscal year 2022', 'fiscal 2022', 'FY2022'): beside a quarter's document
@@ -176,6 +181,14 @@ def _dated_years(text: str) -> str:
     """``text`` with each date's year written as the year its period closes ('the fiscal year ended January 1,
     2023' -> '... January 1, 2022': fiscal 2022); only the years are read from it."""
     return DATE_RE.sub(lambda m: f"{m.group(1)} {m.group(2)}, {_month_end(m)[0]}", text)
+
+
+# a change against the quarter before ('sequential growth', 'quarter-over-quarter'), not the year before's
+SEQUENTIAL_RE = re.compile(r"\bsequential(?:ly)?\b|\bquarter[\s-]+(?:over|on)[\s-]+quarter\b|\bq/q\b|\bqoq\b", re.I)
+
+
+def _quarter_before(year: int, quarter: int) -> tuple[int, int]:
+    return (year, quarter - 1) if quarter > 1 else (year - 1, 4)
 
 
 def _quarter(q: re.Match) -> int:
@@ -226,6 +239,8 @@ def asked_period(question: str) -> AskedPeriod:
     if document:
         quarter, months = _quarter(Q_ASKED_RE.search(document.group(0))), 12
     points = tuple(dict.fromkeys((int(m.group(3)), _quarter(m)) for m in QUARTER_OF_YEAR_RE.finditer(text)))
+    if len(points) == 1 and months == 3 and SEQUENTIAL_RE.search(text):  # against the quarter before it
+        points = (_quarter_before(*points[0]), points[0])
     if points and months == 3 and not document:  # the latest quarter named is read in its own filing
         quarter = max(points)[1]
     return AskedPeriod(tuple(dict.fromkeys(years)), quarter, part_year, months, points, as_of, listed)

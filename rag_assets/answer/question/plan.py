@@ -16,7 +16,8 @@ from rag_assets.answer.question.formulas import (OVER_DIVIDES, FormulaError, Ite
                                                  items_of, money, of_library, of_months, of_part, substitute)
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.parts import read_part
-from rag_assets.answer.question.period import AskedPeriod, asked_period
+from rag_assets.answer.question.period import SEQUENTIAL_RE, AskedPeriod, asked_period
+from rag_assets.answer.question.quarter_forms import quarter_share, quarterly_average
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
 from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked, without_scale
 from rag_assets.answer.question.year_forms import CAGR_RE, average_over_years, cagr, span_ends, sum_over_years
@@ -188,11 +189,14 @@ def _clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions,
 def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Definitions, points: bool
                   ) -> MetricPlan | None:
     percent, amount = percent_asked(clause), asked_unit(clause).money
-    clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", without_scale(clause))).strip(" ,")
+    relative = percent or SEQUENTIAL_RE.search(clause) is not None  # 'the sequential change': as 'year-over-year'
+    clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", without_scale(SEQUENTIAL_RE.sub(" ", clause))))
+    clause = clause.strip(" ,")
     defined = defined_in(clause, defs.named)
     if defined is None and refused_scope(clause, parser.library):  # an adjusted figure, or a part not named
         return None
-    form = (cagr(clause, period, parser) or _growth(clause, period, parser, percent, points, amount)
+    form = (quarter_share(clause, period, parser) or quarterly_average(clause, period, parser) or
+            cagr(clause, period, parser) or _growth(clause, period, parser, relative, points, amount)
             or _how_much_more(clause, period, parser) or sum_over_years(clause, period, parser)
             or average_over_years(clause, period, parser))
     if form is not None:

@@ -172,7 +172,8 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
 def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, pages, dollars: dict[str, str] | None,
              verify_min: float, metric: MetricQuery | None = None) -> bool:
     """The chosen line is in the currency asked and (``verify_min`` > 0) states the metric: it prints nearly every
-    word of it (``names_metric``), else the model says so; else why not is noted."""
+    word of it (``names_metric``), else it names no other headline measure and the model says so; else why not
+    is noted."""
     page_text = next(p.text for p in pages if (p.sha1, p.page_index) == (chosen.sha1, chosen.page_index))
     problem = currency_problem(question, chosen, page_text, (dollars or {}).get(chosen.sha1, "USD"))
     if problem:
@@ -181,6 +182,9 @@ def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, page
     if verify_min > 0 and metric is not None and prints_metric(metric, chosen.label):
         reading.notes.append(f"check: candidate [{chosen.id}] names the metric's words (Python): no model check")
         return True
+    if verify_min > 0 and metric is not None and metric.names_another(chosen.label):
+        reading.notes.append(f"check: candidate [{chosen.id}] names another figure, not the metric asked (Python): N/A")
+        return False
     if verify_min > 0 and hasattr(llm, "choice_logprobs"):
         reading.p_yes = round(p_states(llm, question, chosen), 3)
         if reading.p_yes < verify_min:

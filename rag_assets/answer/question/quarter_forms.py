@@ -1,0 +1,61 @@
+"""Forms over the quarters of one fiscal year: a quarter's share of its year ('what share of full-year 2018
+revenues came in the fourth quarter', 'Q4 sales as a percentage of annual sales') and a quarterly average
+('average quarterly net sales in 2018': the year's flow over its four quarters, which add up to it)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from rag_assets.answer.question.formulas import Const, Item, MetricPlan, Node, Op, Parser, money
+from rag_assets.answer.question.period import AskedPeriod
+from rag_assets.answer.question.phrases import read_metric
+
+SHARE_WORDS_RE = re.compile(r"\b(?:what\s+|the\s+)?(?:share|percentage|percent|proportion|fraction|portion|part)\s+of\b|"
+                            r"%\s+of\b|\bhow\s+much\s+of\b|\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)"
+                            r"\s+of\b", re.I)
+WHOLE_YEAR_RE = re.compile(r"\b(?:(?:the\s+)?(?:full|whole|entire)[\s-]+(?:fiscal[\s-]+)?year(?:['’]s)?|annual|yearly|"
+                           r"(?:twelve|12)[\s-]+months?)\b", re.I)
+QUARTERLY_AVERAGE_RE = re.compile(r"\b(?:average|mean|avg)\s+(?:per\s+)?quarter(?:ly)?\b|\bquarterly\s+(?:average|mean)\b|"
+                                  r"\b(?:on\s+)?average\s+(?:per|a|each)\s+quarter\b|\bper\s+quarter\s+on\s+average\b", re.I)
+# the verbs of 'came in', 'was earned in', 'did Globex book in': how a share of a year is said, no figure's words
+VERB_RE = re.compile(r"\b(?:came|come|comes|was|were|is|are|did|does|do|earned|booked|generated|recorded|reported|"
+                     r"realized|made|fell|landed|arrived|earn|book|generate|record|report|realize|make)\b", re.I)
+QUARTERS_IN_YEAR = 4
+
+
+def quarter_share(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
+    """The quarter's figure over its fiscal year's ('what share of full-year 2018 revenues came in the fourth
+    quarter of 2018'): the question names one quarter of one year, a share, and the whole year; the figure is an
+    amount of the period (a flow), read in the quarter's column and in the year's."""
+    if period.months != 3 or not period.quarter or len(set(period.years)) != 1:
+        return None
+    if not (SHARE_WORDS_RE.search(clause) and WHOLE_YEAR_RE.search(clause)):
+        return None
+    node = _flow(WHOLE_YEAR_RE.sub(" ", SHARE_WORDS_RE.sub(" ", clause)), parser)
+    if node is None:
+        return None
+    quarter = replace(node, months=3, quarter=period.quarter)
+    return MetricPlan(Op("/", quarter, node), "a quarter's share of its fiscal year")
+
+
+def quarterly_average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
+    """'the average quarterly net sales in 2018': the fiscal year's flow over its four quarters (a balance has no
+    such average in an annual report: None)."""
+    if period.months or len(set(period.years)) != 1 or not QUARTERLY_AVERAGE_RE.search(clause):
+        return None
+    node = _flow(QUARTERLY_AVERAGE_RE.sub(" ", clause), parser)
+    if node is None:
+        return None
+    return MetricPlan(Op("/", node, Const(QUARTERS_IN_YEAR)), "a quarterly average: the year's flow over its quarters")
+
+
+def _flow(words: str, parser: Parser) -> Item | None:
+    """The line item ``words`` name when it is a flow of a period (an income or cash-flow row, which its quarters
+    add up to); None for a balance, a ratio or words naming no item."""
+    node: Node | None = read_metric(VERB_RE.sub(" ", words), parser)
+    if not isinstance(node, Item) or not money(node) or node.part:
+        return None
+    spec = parser.library.items.get(node.name)
+    return node if spec is not None and spec.statement in ("income_statement", "cash_flow") else None
+
