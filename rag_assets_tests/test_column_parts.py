@@ -165,3 +165,25 @@ def test_a_table_of_parts_under_a_line_ending_with_its_year_is_of_that_year(part
     found = find_operand(Item("revenue", year, part=part), LIB.items["revenue"], [page])
     assert found is not None and found.value == value
     assert find_operand(Item("revenue", 2022, part=part), LIB.items["revenue"], [page]) is None
+
+
+# the block's year before the names, and a total's name run into the first row group's heading (a PDF's text layer)
+YEAR_BEFORE_NAMES = ("The following tables provide financial information for our two reportable segments: (dollars in "
+                     "millions)\n\n{year} Retail Wholesale\n\nTotal Reportable Segments External Operating Revenues\n\n"
+                     "| Stores | $ | 7,100 | $ | — | $ | 7,100 |\n|---|---|---|---|---|---|---|\n"
+                     "| Distributors | | — | | 2,300 | | 2,300 |\n"
+                     "| Total Operating Revenues | | 7,100 | | 2,300 | | 9,400 |\n"
+                     "| Total Operating Expenses | | 6,000 | | 2,050 | | 8,050 |\n"
+                     "| Operating Income | $ | {retail} | $ | {wholesale} | $ | {total} |\n")
+
+
+@pytest.mark.parametrize("part, year, value", [("wholesale", 2023, 250e6), ("retail", 2023, 1_100e6),
+                                               ("wholesale", 2022, 310e6)])
+def test_names_after_the_blocks_year_and_a_totals_name_run_into_a_heading_give_each_parts_column(part, year, value):
+    """'2022 Consumer Business' / 'Total Reportable Segments External Operating Revenues' over three columns had
+    been no line of names (it opens with a year), and the total's words were cut into two more names."""
+    text = "\n\n".join(YEAR_BEFORE_NAMES.format(year=y, retail=r, wholesale=w, total=r + w)
+                       for y, r, w in ((2023, 1_100, 250), (2022, 990, 310)))
+    found = find_operand(Item("operating income", year, part=part), LIB.items["operating income"],
+                         [SourcePage("s", 88, text, False)])
+    assert found is not None and (found.value, found.part) == (value, part)

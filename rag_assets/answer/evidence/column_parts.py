@@ -26,13 +26,16 @@ TOTAL_WORDS = frozenset({"total", "consolidated"})
 def name_lines(before: str) -> tuple[str, ...]:
     """The last lines above a table, each a line of names or '' (any other line: a sentence, a heading, a
     figure, a table row), so that runs of name lines stay apart."""
-    lines = [YEAR_END_RE.sub("", ln.strip()) for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
+    lines = [YEAR_START_RE.sub("", YEAR_END_RE.sub("", ln.strip())) for ln in before.splitlines() if ln.strip()]
+    lines = lines[-HEADER_LINES:]
     return tuple(ln if len(ln) <= NAME_LINE_CHARS and NAME_LINE_RE.match(ln) and not ln.startswith("#") else ""
                  for ln in lines)
 
 
 # the year of the block of columns, printed after the last column's name ('... Operations Total 2021')
 YEAR_END_RE = re.compile(r"(?:(?<=\bTotal)|(?<=\bTOTAL)|(?<=\bConsolidated)|(?<=\bCONSOLIDATED))\s+((?:19|20)\d\d)$")
+# or printed before the first name ('2022 Consumer Business' over a block of the year's columns)
+YEAR_START_RE = re.compile(r"^((?:19|20)\d\d)\s+(?=[A-Z])")
 
 
 # the fiscal year a line heading a table of parts ends with ('segment information for the year ended December
@@ -48,10 +51,10 @@ def names_year(before: str) -> str:
     ends with ('Year ended December 31, 2016' / 'Domestic Streaming' / 'International Streaming'); '' when
     neither."""
     lines = [ln.strip() for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
-    last = lines[-1] if lines else ""
-    m = YEAR_END_RE.search(last)
-    if m and NAME_LINE_RE.match(YEAR_END_RE.sub("", last)):
-        return m.group(1)
+    for line in reversed(lines[-2:]):  # the year the last line of names (or the one above it) opens or ends with
+        m = YEAR_END_RE.search(line) or YEAR_START_RE.search(line)
+        if m and NAME_LINE_RE.match(YEAR_START_RE.sub("", YEAR_END_RE.sub("", line))):
+            return m.group(1)
     while lines and SCALE_LINE_RE.match(lines[-1]):
         lines.pop()
     names = 0
@@ -158,10 +161,23 @@ def _exact(lines: list[list[str]], wanted: list[str], count: int) -> int | None:
     else every word a name."""
     pieces = [p for ln in lines for p in _pieces(ln, wanted)]
     words = [w for p, is_part in pieces for w in ([" ".join(p)] if is_part else [t for t in p if t not in CONNECTORS])]
-    for flags in ([is_part for _, is_part in pieces], [w == " ".join(wanted) for w in words]):
+    for flags in ([is_part for _, is_part in pieces], [w == " ".join(wanted) for w in words],
+                  [is_part for _, is_part in _totals_named(pieces)]):
         if len(flags) == count and any(flags):
             return flags.index(True)
     return None
+
+
+def _totals_named(pieces: list[tuple[list[str], bool]]) -> list[tuple[list[str], bool]]:
+    """``pieces`` with the words after a total's word on its line read as that total's name ('Total Reportable
+    Segments': one column): tried only when the pieces as cut do not count the columns."""
+    out: list[tuple[list[str], bool]] = []
+    for piece, is_part in pieces:
+        if out and not is_part and out[-1][0][-1:] and out[-1][0][0] in TOTAL_WORDS and len(out[-1][0]) == 1:
+            out[-1] = (out[-1][0] + piece, False)
+        else:
+            out.append((piece, is_part))
+    return out
 
 
 def _counted(lines: list[list[str]], wanted: list[str], count: int) -> int | None:
