@@ -187,3 +187,27 @@ def test_names_after_the_blocks_year_and_a_totals_name_run_into_a_heading_give_e
     found = find_operand(Item("operating income", year, part=part), LIB.items["operating income"],
                          [SourcePage("s", 88, text, False)])
     assert found is not None and (found.value, found.part) == (value, part)
+
+
+# wrapped names a line each, the one-line names together on the last line ending with the total; the block's year on
+# a line of its own; more than twelve lines of the page above the table
+A_NAME_A_LINE = ("Information about our operating segments for the years ended December 31 is as follows (in "
+                 "millions):\n\nNorthern Europe, Baltics & Nordics\n\nSouth America\n\nPacific Rim\n\n"
+                 "Fleet Leasing Corporate Eliminations Consolidated\n\n2023\n\nNet operating revenues:\n\n"
+                 "| Third party | $ | 5,100 | $ | 2,200 | $ | 3,300 | $ | 1,800 | $ | 40 | $ | (500) | $ | 11,940 |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                 "| Intersegment | | 20 | | 10 | | 30 | | 15 | | 0 | | (75) | | 0 |\n"
+                 "| Total net operating revenues | | 5,120 | | 2,210 | | 3,330 | | 1,815 | | 40 | | (575) | | 11,940 |\n"
+                 "| Operating income (loss) | | 1,400 | | 610 | | 820 | | (90) | | (300) | | (40) | | 2,400 |\n")
+
+
+@pytest.mark.parametrize("part, item, value", [
+    ("northern europe baltics & nordics", "revenue", 5_120e6), ("south america", "revenue", 2_210e6),
+    ("pacific rim", "operating income", 820e6),
+    ("fleet leasing", "revenue", 1_815e6),  # first on the last line: after the four lines of one name each
+])
+def test_names_a_line_each_then_the_rest_on_a_line_ending_with_the_total_give_each_parts_column(part, item, value):
+    """A name with a comma had been no line of names, the block's year on its own line no year, and the lines
+    above a table's last twelve never looked at; counted from the end, 'Corporate Eliminations' was one name."""
+    found = find_operand(Item(item, 2023, part=part), LIB.items[item], [SourcePage("s", 140, A_NAME_A_LINE, False)])
+    assert found is not None and (found.value, found.part) == (value, part)

@@ -625,6 +625,11 @@ def test_a_line_naming_another_headline_figure_is_refused_whatever_the_models_ye
     kept = read_number(_Judge([_pick(1, "$1.2 billion")], 0.9), q, _q(q), [Page("s", 4, told)], default_lexicon(),
                        verify_min=0.6)
     assert kept.value == 1.2e9
+    cash = ("In 2023, operating activities provided Globex with $20.0 million in net cash, which reflected net income "
+            "of $20.4 million.")  # another measure named after the figure, not before it: the figure's own words
+    q = "What was Globex's cash flow from operations in 2023?"
+    assert read_number(_Judge([_pick(1, "$20.0 million")], 0.9), q, _q(q), [Page("s", 6, cash)], default_lexicon(),
+                       verify_min=0.6).value == 20e6
     eps = "Net income per share, diluted, was $2.10 in 2023, compared with $1.90 in 2022."
     q = "What were Globex's diluted earnings per share in 2023?"
     per_share = read_number(_Judge([_pick(1, "$2.10")], 0.9), q, _q(q), [Page("s", 5, eps)], default_lexicon(),

@@ -310,6 +310,9 @@ def test_a_table_in_percent_of_a_whole_prints_no_amount_though_only_its_first_ro
     assert found is None
     rows = {c.label: c for c in page_candidates(MIXED, "m", 41)}
     assert [f.percent for f in rows["Home improvement"].figures] == [False, False, False, False]
+    basis = SHARES_OF_REVENUE.replace("as a percentage of Company net operating revenues", "on a percentage basis")
+    assert find_operand(Item("operating income", 2024, part="southern region"), LIB.items["operating income"],
+                        [SourcePage("k", 51, basis.replace("revenues", "operating income"), False)]) is None
 
 
 def test_dividends_per_share_are_an_item_read_unscaled_and_asked_in_cents():

@@ -109,19 +109,22 @@ def _label(cells: list[str]) -> str:
 
 def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
                page_scale: tuple[float, str] | None = None, page_years: list[str] | None = None,
-               late: tuple[list[str], list[int]] = ([], []), page_heading: str = "") -> list[Candidate]:
+               late: tuple[list[str], list[int]] = ([], []), page_heading: str = "", names_above: str = ""
+               ) -> list[Candidate]:
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
     text with the years, scale); ``page_scale`` the scale last declared by the page's text above, used when
     the table declares none; ``page_years`` the year columns of the page's previous table, used when this one
     (a statement continued below a heading) names none; ``late``: the years and months of a header the page's
     text prints after its last table ('SECOND QUARTER / 2023 2022', extracted out of order), for a table
     that has neither; ``page_heading``: the page's last heading in capitals above it ('SEGMENT SALES RESULTS'), part of
-    its caption."""
+    its caption; ``names_above``: the longer text above it in which the names of its columns are looked for
+    (default ``before``)."""
     cols = columns_above(before, page_scale, page_years, late)
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, section, heading, caption = [], "", "", captioned(before, page_heading)
-    above, names_at = name_lines(before), names_year(before)  # the names above, the year after the last one
+    above = name_lines(names_above or before)  # the names above, and the year after the last one
+    names_at = names_year(names_above or before)
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
@@ -207,7 +210,7 @@ def page_blocks(text: str, sha1: str, page_index: int):
             yield "text", _text_candidates(" ".join(para), sha1, page_index, heading)
             para = []
             rows = table_rows(lines[i:j], sha1, page_index, "\n".join(lines[max(0, i - 12) : i]), page_scale,
-                              page_years, late, heading)
+                              page_years, late, heading, "\n".join(lines[max(0, i - NAMES_WINDOW) : i]))
             page_years = _columns(rows) or page_years
             scaled = next((r for r in rows if r.scale != 1.0), None)
             page_scale = (scaled.scale, scaled.scale_words) if scaled else page_scale
@@ -239,6 +242,7 @@ def _text_candidates(paragraph: str, sha1: str, page_index: int, heading: str = 
     return out
 
 
+NAMES_WINDOW = 24  # the lines of a page above a table among which its columns' names are looked for (blank ones too)
 PERIOD_CODE_RE = re.compile(r"(?:q|h|fy|cy)\d{1,4}")  # a period written as a code: '2Q23' -> 'q23', 'FY22'
 
 

@@ -19,7 +19,7 @@ NAME_LINE_CHARS = 100
 CONNECTORS = frozenset({"and", "of", "&", "the"})
 # a line of names: words in capitals (or connectors), footnote marks allowed ('Hemlock and Emerging Growth
 # Businesses (1) Total'); no figure, no lower-case sentence
-NAME_LINE_RE = re.compile(r"^[A-Z][\w.&'’-]*(?:\s+(?:[A-Z][\w.&'’-]*|and|of|&|the|\(\d{1,2}\)|\*+))*$")
+NAME_LINE_RE = re.compile(r"^[A-Z][\w.&'’-]*,?(?:\s+(?:[A-Z][\w.&'’-]*,?|and|of|&|the|\(\d{1,2}\)|\*+))*$")
 TOTAL_WORDS = frozenset({"total", "consolidated"})
 
 
@@ -47,14 +47,17 @@ SCALE_LINE_RE = re.compile(r"^\((?:in|dollars\s+in|amounts\s+in)\s+[a-z ,]+\)$",
 
 def names_year(before: str) -> str:
     """The year of the columns of parts below: the one the last line of names above a table ends with ('Other
-    International Operations Total 2021'), or else the fiscal year the line above two lines of names or more
+    International Operations Total 2021', '2022 Consumer Business', or on a line of its own below it), or else the fiscal year the line above two lines of names or more
     ends with ('Year ended December 31, 2016' / 'Domestic Streaming' / 'International Streaming'); '' when
     neither."""
     lines = [ln.strip() for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
-    for line in reversed(lines[-2:]):  # the year the last line of names (or the one above it) opens or ends with
+    for at in range(len(lines) - 1, len(lines) - 3, -1):  # the last line of names or the one above it
+        line = lines[at] if at >= 0 else ""
         m = YEAR_END_RE.search(line) or YEAR_START_RE.search(line)
         if m and NAME_LINE_RE.match(YEAR_START_RE.sub("", YEAR_END_RE.sub("", line))):
-            return m.group(1)
+            return m.group(1)  # opens or ends with the year ('2022 Consumer Business')
+        if at > 0 and re.fullmatch(r"(?:19|20)\d\d", line) and NAME_LINE_RE.match(lines[at - 1]):
+            return line  # a year's line of its own below the names
     while lines and SCALE_LINE_RE.match(lines[-1]):
         lines.pop()
     names = 0
@@ -90,8 +93,29 @@ def part_column(names: tuple[str, ...], lines: tuple[str, ...], part: str, count
         at = _exact([fold(ln).split() for ln in run], wanted, count)
         if at is not None:
             return at
-    return next((at for run in runs if (at := _counted([fold(ln).split() for ln in run], wanted, count))
-                 is not None), None)
+    for read in (_a_name_a_line, _counted):  # fewer names than columns: a name a line, else counted
+        at = next((at for run in runs if (at := read([fold(ln).split() for ln in run], wanted, count)) is not None),
+                  None)
+        if at is not None:
+            return at
+    return None
+
+
+def _a_name_a_line(lines: list[list[str]], wanted: list[str], count: int) -> int | None:
+    """Names a line each, then the rest on one last line ending with the total ('Europe, Middle East & Africa' /
+    'Latin America' / 'North America' / 'Asia Pacific' / 'Bottling Investments Corporate Eliminations
+    Consolidated': a header whose wrapped names the text layer printed a line each, its one-line names
+    together): the part's own line is its column, when the last line has words enough for the columns left."""
+    last = [t for t in lines[-1] if t not in CONNECTORS] if lines else []
+    left = count - (len(lines) - 1)  # the names the last line must hold
+    if len(lines) < 3 or not last or last[-1] not in TOTAL_WORDS or len(last) < left or left < 2:
+        return None
+    at = next((i for i, ln in enumerate(lines[:-1]) if _is_part(ln, wanted)), None)
+    own = [t for t in wanted if t not in CONNECTORS]
+    where = _find(last, own)
+    if at is None and where is not None and len(last) - len(own) + 1 == left:  # the others a word each
+        at = len(lines) - 1 + where
+    return at
 
 
 def _is_part(tokens: list[str], wanted: list[str]) -> bool:

@@ -118,8 +118,8 @@ def unscaled_label(label: str, figures: tuple[float, ...] = ()) -> bool:
 
 
 # 'net operating revenues by operating segment as a percentage of Company net operating revenues': every figure
-PERCENT_TABLE_RE = re.compile(r"(?<!\band\s)\bas\s+an?\s+(?:percent(?:age)?|%)\s+of\b(?![^.]*\b(?:dollars|amounts?)\b)",
-                              re.I)
+PERCENT_TABLE_RE = re.compile(r"(?<!\band\s)\bas\s+an?\s+(?:percent(?:age)?|%)\s+of\b(?![^.]*\b(?:dollars|amounts?)\b)|"
+                              r"\bon\s+a\s+percent(?:age)?\s+basis\b", re.I)  # '... contribution on a percentage basis
 
 
 def in_percent(rows: list, caption: str) -> list:

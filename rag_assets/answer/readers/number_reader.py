@@ -169,8 +169,15 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
     return owner, fig
 
 
-def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, pages, dollars: dict[str, str] | None,
-             verify_min: float, metric: MetricQuery | None = None) -> bool:
+def _figure_words(chosen: Candidate, fig: Figure) -> str:
+    """The words that name ``fig``: a row's label, or the clause of a sentence that leads to it ('net income
+    attributable to Globex was' in 'For the quarter, net income attributable to Globex was $1.3 billion')."""
+    at = chosen.label.find(fig.written) if chosen.source == "text" else -1
+    return re.split(r"[,;:]", chosen.label[:at])[-1] if at > 0 else chosen.label
+
+
+def _checked(llm, question: str, chosen: Candidate, fig: Figure, reading: NumberReading, pages,
+             dollars: dict[str, str] | None, verify_min: float, metric: MetricQuery | None = None) -> bool:
     """The chosen line is in the currency asked and (``verify_min`` > 0) states the metric: it prints nearly every
     word of it (``names_metric``), else it names no other headline measure and the model says so; else why not
     is noted."""
@@ -182,7 +189,7 @@ def _checked(llm, question: str, chosen: Candidate, reading: NumberReading, page
     if verify_min > 0 and metric is not None and prints_metric(metric, chosen.label):
         reading.notes.append(f"check: candidate [{chosen.id}] names the metric's words (Python): no model check")
         return True
-    if verify_min > 0 and metric is not None and metric.names_another(chosen.label):
+    if verify_min > 0 and metric is not None and metric.names_another(_figure_words(chosen, fig)):
         reading.notes.append(f"check: candidate [{chosen.id}] names another figure, not the metric asked (Python): N/A")
         return False
     if verify_min > 0 and hasattr(llm, "choice_logprobs"):
@@ -309,7 +316,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     if found is None:
         return reading
     chosen, fig = found
-    if _checked(llm, question, chosen, reading, count_pages or pages, dollars, verify_min, metric):
+    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric):
         _take_figure(reading, chosen, fig, points)
     return reading
 
