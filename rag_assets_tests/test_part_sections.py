@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rag_assets.answer.evidence.operands import SourcePage, find_operand
-from rag_assets.answer.evidence.part_sections import part_section, report_parts
+from rag_assets.answer.evidence.part_sections import part_section, parts_pages, report_parts
 from rag_assets.answer.question.formulas import Item
 from rag_assets.answer.question.metric_library import default_library
 
@@ -63,3 +63,17 @@ def test_the_number_reader_lists_no_parts_figure_for_the_whole_company():
     listed = shortlist(pages, "backlog", default_lexicon(), 8, parts=parts)
     assert [c.page_index for c in listed] == [30]
     assert [c.page_index for c in shortlist(pages, "backlog", default_lexicon(), 8)] == [40, 30]  # parts unknown
+
+
+NOTE = ("Segment information (in millions)\n\nOrbital Systems\n\nGround Control Networks\n\nMarine Robotics Total\n\n"
+        "| Net sales | $ 9,120 | $ 4,100 | $ 2,300 | $ 15,520 |\n|---|---|---|---|---|\n")
+PROSE = ("Orbital Systems, Ground Control Networks and Marine Robotics each grew in 2023, as the discussion below of "
+         "each of our business segments explains at some length.\n\n| Net sales | $ 15,520 | $ 14,800 |\n|---|---|---|\n")
+
+
+def test_the_pages_printing_the_parts_side_by_side_are_those_naming_three_in_their_tables_or_short_lines():
+    """A segment note the ranking missed is still searched for a part's figure: the pages naming three of the
+    report's parts or more in their tables or lines of names; prose naming them all is no table of the parts."""
+    parts = report_parts([OVERVIEW])
+    pages = {3: OVERVIEW, 40: PROSE, 88: NOTE, 90: ORBITAL}
+    assert parts_pages(pages, parts) == (88,)

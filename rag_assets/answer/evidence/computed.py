@@ -14,7 +14,7 @@ from rag_assets.answer.question.criterion import Criterion
 from rag_assets.answer.question.plan import MetricPlan
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.candidates import page_candidates
-from rag_assets.answer.evidence.part_sections import parts_of
+from rag_assets.answer.evidence.part_sections import parts_of, side_by_side
 from rag_assets.answer.evidence.quarter_columns import ORDINAL_QUARTER
 from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand, label_match
 from rag_assets.answer.question.unit import AskedUnit
@@ -118,6 +118,8 @@ def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> lis
         if item.part:  # a part's rows: its segment tables and its own results, then the statements
             queries = tuple(f"{item.part}{noun} {q}" for noun in ("", " segment") for q in queries)
         pages = source_pages(retriever, sha1s, spec.statement if spec else STATEMENTS, queries, lexicon)
+        if item.part:  # and the pages that print the parts side by side (a segment note the ranking missed)
+            pages += _side_by_side(retriever, sha1s, {(p.sha1, p.page_index) for p in pages})
         if item.quarter:  # a table of quarters, deeper in the ranking: its header names them ('1Q23', 'Q1 2023')
             quarter = f"{item.name} {item.quarter}Q{item.year % 100:02d} Q{item.quarter} {item.year} " \
                       f"{QUARTER_WORDS[item.quarter]} quarter quarterly"  # 'Third Quarter', 'Quarterly Data' too
@@ -126,6 +128,15 @@ def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> lis
                       if (p.sha1, p.page_index) not in seen]
         cache[key] = pages
     return cache[key]
+
+
+def _side_by_side(retriever, sha1s, seen: set) -> list[SourcePage]:
+    out = []
+    for sha1 in sha1s:
+        ix = retriever.index(sha1)
+        out += [SourcePage(sha1, p, ix.pages.get(p, ""), False, parts_of(retriever, sha1))
+                for p in side_by_side(retriever, sha1) if (sha1, p) not in seen]
+    return out
 
 
 def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int,

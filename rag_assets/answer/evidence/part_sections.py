@@ -43,6 +43,32 @@ def parts_of(retriever, sha1: str) -> tuple[str, ...]:
     return retriever.index(sha1).derived("parts", lambda pages: report_parts(pages.values()))
 
 
+SIDE_BY_SIDE_PAGES = 12  # the most pages printing the parts side by side that a part's figure is also looked for in
+SIDE_BY_SIDE_NAMES = 3  # a page naming this many of the parts, with a table: a table of the parts
+SHORT_LINE = 100  # a line this short is a heading or a line of names, not prose
+
+
+def side_by_side(retriever, sha1: str) -> tuple[int, ...]:
+    """The pages of report ``sha1`` that print its parts side by side (a segment note): a table on a page naming
+    three of its parts or more, those naming the most first; read once per loaded report."""
+    parts = parts_of(retriever, sha1)
+    return retriever.index(sha1).derived("side_by_side", lambda pages: parts_pages(pages, parts))
+
+
+def parts_pages(pages: dict[int, str], parts: tuple[str, ...]) -> tuple[int, ...]:
+    """Of ``pages`` (index -> text), those holding a table and naming ``SIDE_BY_SIDE_NAMES`` of ``parts`` or
+    more in its tables and short lines (each name once, whole words), the most named first (then in page order), at most
+    ``SIDE_BY_SIDE_PAGES``."""
+    named = {}
+    for index, text in pages.items():
+        if "\n|" in text:  # the names in its tables' cells and short lines, not in its prose
+            short = "\n".join(ln for ln in text.splitlines() if ln.startswith("|") or len(ln) <= SHORT_LINE)
+            count = sum(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", short) is not None for n in parts)
+            if count >= SIDE_BY_SIDE_NAMES:
+                named[index] = count
+    return tuple(sorted(named, key=lambda i: (-named[i], i))[:SIDE_BY_SIDE_PAGES])
+
+
 def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
     """The part (of ``parts``) whose section a candidate with this ``caption`` and heading row (``section``) is in:
     the heading row or caption is its name (or the acronym of it); the caption, or its last sentence, opens with
