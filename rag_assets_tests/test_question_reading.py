@@ -643,3 +643,13 @@ def test_a_quarter_is_read_beside_its_fiscal_year(question, formula):
 def test_a_quarterly_average_of_a_balance_is_no_year_over_four():
     found = plan("What were Globex's average quarterly total assets in 2023?", default_library())
     assert found is None or "/ 4" not in show(found.node)
+
+
+def test_spending_on_a_line_is_its_expense_in_a_figure_and_in_a_bound():
+    """'product development spending' had been no line item ('spending' read as the verb 'spend'), so 'was it
+    more than 10% of net revenues' went to the model's reading of sentences."""
+    assert show(plan("What was Tarn's product development spending in 2023?", default_library()).node) == \
+        "product development expense 2023"
+    c = criterion("Was Tarn's product development spending more than 10% of its net revenues in 2023?",
+                  default_library())
+    assert (c.test, show(c.now), c.bound) == ("more", "(product development expense 2023 / revenue 2023)", 0.1)

@@ -31,6 +31,7 @@ def test_a_ratio_named_as_a_percentage_is_answered_in_percent_when_no_unit_is_as
     "What was Tarn's current ratio at the end of 2022?",
     "What was Tarn's fixed asset turnover in 2022?",
     "What was Tarn's gross margin in 2022, as a decimal?",
+    "What was Tarn's gross margin in 2022 in decimal form?",
     "What was Tarn's operating margin in 2022, in basis points?",
     "What was Tarn's interest coverage ratio in 2022?",
     "What was the euro exchange rate Tarn used in 2022?"])

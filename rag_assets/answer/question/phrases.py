@@ -254,6 +254,7 @@ def quoted_item(label: str, parser: Parser) -> Item | None:
     return Item(folded, parser.year)
 
 
+SPENDING_RE = re.compile(r"(?<=\w)\s+(?:spending|spend)$")  # the noun after what is spent on, not the verb
 NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|would|should|can|could|which|what|"
                          r"how|why|answer|round|give|express|report|compute|calculate|company|it|they|ris\w*|rose|"
                          r"grow\w*|grew|increas\w*|decreas\w*|declin\w*|fall\w*|fell|exceed\w*|chang\w*|improv\w*|"
@@ -280,6 +281,7 @@ def printed_item(text: str) -> str | None:
     development expense'), matched to a statement row as printed; None when the words are no short noun
     phrase."""
     key = name_key(ABBREVIATION_RE.sub("", text))  # 'return on tangible common equity (ROTCE)': the words
+    key = SPENDING_RE.sub(" expense", key)  # 'product development spending': the expense a row prints
     words = key.split()  # a ratio may say what it is over: 'net interest yield on average interest-earning assets'
     if not 1 <= len(words) <= PRINTED_WORDS + (RATIO_BASE_WORDS if printed_ratio(key) else 0) or \
             NOT_ITEM_RE.search(key) or \

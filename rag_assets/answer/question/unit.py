@@ -44,8 +44,8 @@ PERCENT_NAMED_RE = re.compile(r"\b(?:margins?|rates?|yields?|growth|grow[sn]?|gr
                               r"\b(?:share|proportion)\s+of\b|\bmarket\s+share\b", re.I)
 NOT_PERCENT_NAMED_RE = re.compile(r"\bratios?\b|\bturnover\b|\bexchange\s+rates?\b|\bmultiples?\b|\btimes\b", re.I)
 MONEY_ASKED_RE = re.compile(rf"\b(?:in|of)\s+(?:{_MONEY})(?![\w$])", re.I)  # 'gross margin in dollars': an amount
-NOT_PERCENT_RE = re.compile(r"\bas\s+an?\s+(?:decimal|fraction)\b|\bnot\s+(?:in|as)\s+(?:an?\s+)?(?:%|per\s?cent(?:age)?)",
-                            re.I)
+NOT_PERCENT_RE = re.compile(r"\bas\s+an?\s+(?:decimal|fraction)\b|\bnot\s+(?:in|as)\s+(?:an?\s+)?(?:%|per\s?cent(?:age)?)|"
+                            r"\bin\s+decimal\s+(?:form|terms|format|notation)\b", re.I)
 DECIMALS_RE = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:\w+\s+){0,4}?(?:to\s+)?(?:the\s+)?(one|two|three|four|\d)\s+"
                          r"(?:decimal|d\.?p\.?\b)", re.I)
 NEAREST_RE = re.compile(r"\bto\s+the\s+nearest\s+(whole\s+number|integer|unit|thousand|million|billion|tenth|"
