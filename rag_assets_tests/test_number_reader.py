@@ -510,6 +510,11 @@ def test_a_line_printing_every_word_of_the_metric_states_it_whatever_the_models_
     metric = MetricQuery.of(query, default_lexicon())
     assert prints_metric(metric, "Each of our 57,500 full- and part-time employees in 44 countries make a contribution")
     assert not prints_metric(metric, "Tarn sponsors 15 resource groups with 51 chapters worldwide.")
+    from rag_assets.answer.readers.metric_words import metric_query
+
+    # the date a balance is asked at is no word the row prints ('december' had failed 'Total content obligations')
+    dated = retrieval_query("What were Tarn's content obligations as of December 31, 2022?", "Tarn", ("Tarn",))
+    assert prints_metric(metric_query(dated, default_lexicon()), "Total streaming content obligations")
 
 
 def test_a_check_box_ends_a_cover_pages_line():

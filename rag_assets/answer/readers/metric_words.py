@@ -8,7 +8,7 @@ import re
 
 from rag_assets.answer.evidence.candidates import MetricQuery
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE
-from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE
+from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE, MONTH_NUMBERS
 from rag_assets.answer.question.unit import without_scale
 from rag_assets.retrieval.query import Lexicon
 
@@ -18,6 +18,11 @@ CHANGE_WORDS_RE = re.compile(r"\b(?:(?:percent(?:age)?\s+)?(?:growth|change)(?:\
 # the unit asked, as '%' is: not the figure's name
 PERCENT_WORDS_RE = re.compile(r"\b(?:basis|percentage|per\s?cent(?:age)?s?)(?:[\s-]+points?)?\b|\bbps?\b|\bpp\b|"
                               r"\bpoints?\b", re.I)
+
+
+# a date a balance is asked at ('as of December 31, 2017'): when, never a word the figure's line prints
+MONTH_DAY_RE = re.compile(rf"\b(?:{'|'.join(sorted(MONTH_NUMBERS, key=len, reverse=True))})\.?\s+\d{{1,2}}\b(?:,?\s+\d{{4}})?",
+                          re.I)
 
 
 def without_full_year(query: str, percent: bool = False) -> str:
@@ -32,8 +37,9 @@ def without_full_year(query: str, percent: bool = False) -> str:
 
 def metric_query(query: str, lexicon: Lexicon | None, percent: bool = False) -> MetricQuery:
     """The metric's words a chosen line must print (``line_checks.prints_metric``) and a sure row names: the
-    query without the period's words and the scale asked ('in USD millions' is no word of the metric)."""
-    return MetricQuery.of(without_full_year(without_scale(query), percent), lexicon)
+    query without the period's words, the date asked ('as of December 31, 2017') and the scale asked ('in USD
+    millions' is no word of the metric)."""
+    return MetricQuery.of(MONTH_DAY_RE.sub(" ", without_full_year(without_scale(query), percent)), lexicon)
 
 
 def metric_text(query: str, percent: bool = False) -> str:
