@@ -196,3 +196,19 @@ def test_a_growth_of_a_part_named_after_it_reads_alike_in_every_order():
         assert show(plan(q, LIB).node) == want, q
     assert show(plan("What was the revenue growth rate of Globex's Cloud segment in the second quarter of 2023?",
                      LIB).node) == "((revenue [cloud] 2023 (Q2) - revenue [cloud] 2022 (Q2)) / revenue [cloud] 2022 (Q2))"
+
+
+QUARTER_AND_YEAR = ("Q4 Full Year\n\n| Non-GAAP ($ in Millions, except EPS) | 2024 | 2023 | % Change | | 2024 | 2023 | "
+                    "% Change | |\n|---|---|---|---|---|---|---|---|---|\n"
+                    "| Operational Sales1,2 | | | | 1.4% | | | | 5.2% |\n"
+                    "| Adjusted Net Earnings1,4 | $1,218 | $1,100 | | 10.7% | $5,038 | $4,880 | | 3.2% |\n")
+
+
+def test_a_change_column_of_a_quarters_block_and_of_the_years_block_each_take_their_months():
+    """Under 'Q4 Full Year', '% Change' after each block's years is that block's: the full year's 3.2 %, never the
+    quarter's 10.7 %; a row of changes only ('Operational Sales ... 1.4% ... 5.2%') had been dated as two years."""
+    rows = {c.label: c for c in page_candidates(QUARTER_AND_YEAR, "r", 1) if c.source == "row"}
+    earnings = [(f.written, f.months) for f in rows["Adjusted Net Earnings"].figures if f.percent]
+    assert earnings == [("10.7%", 3), ("3.2%", 12)]
+    assert [(f.written, f.period, f.months) for f in rows["Operational Sales"].figures] == \
+        [("1.4%", "", 3), ("5.2%", "", 12)]

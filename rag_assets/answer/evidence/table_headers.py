@@ -80,6 +80,10 @@ def timed(figs: list, months: list[int]) -> list:
         if f.period:
             seen[f.period] = k + 1
         n = months[0] if len(months) == 1 else months[k] if f.period and k < len(months) else 0
+        if f.percent and not f.period and not f.months and out and out[-1].period and out[-1].months:
+            n = out[-1].months  # a change printed after its block's years ('... 5,678 | 9.5%') is of its months
+            out.append(replace(f, months=n))
+            continue
         out.append(replace(f, months=n) if n and f.period and not f.percent else f)
     return out
 
@@ -92,7 +96,25 @@ def dated_figures(figs: list, years: list[str], cells: list[int], year_cells: di
     if first is not None:
         rest = figs[len(first):]
         return first + timed(_dated(rest, years), months)
-    return timed(_dated(figs, years, cells, year_cells, compared), months)
+    changes = changes_of_blocks(figs, cells, year_cells, months)
+    return changes if changes is not None else timed(_dated(figs, years, cells, year_cells, compared), months)
+
+
+def changes_of_blocks(figs: list, cells: list[int], year_cells: dict[int, str], months: list[int]) -> list | None:
+    """A row of changes only ('Operational Sales | | | | 0.9% | | | | 6.1%' under '2022 2021 % Change | 2022 2021 %
+    Change' and 'Q4 Full Year'): each percentage in a cell no year heads is the change of the block of years
+    before it, and takes that block's months (never a year of its own); None for any other row."""
+    if len(months) < 2 or not year_cells or not figs or len(cells) != len(figs) or \
+            not all(f.percent and not f.period for f in figs) or set(cells) & set(year_cells):
+        return None
+    first = year_cells[min(year_cells)]
+    out = []
+    for f, at in zip(figs, cells):
+        block = sum(1 for c, y in year_cells.items() if c < at and y == first) - 1
+        if not 0 <= block < len(months):
+            return None
+        out.append(replace(f, months=months[block]))
+    return out
 
 
 def _dated(figs: list, years: list[str], cells: list[int] | None = None,
