@@ -46,10 +46,10 @@ SCALE_LINE_RE = re.compile(r"^\((?:in|dollars\s+in|amounts\s+in)\s+[a-z ,]+\)$",
 
 
 def names_year(before: str) -> str:
-    """The year of the columns of parts below: the one the last line of names above a table ends with ('Other
-    International Operations Total 2021', '2022 Consumer Business', or on a line of its own below it), or else the fiscal year the line above two lines of names or more
-    ends with ('Year ended December 31, 2016' / 'Domestic Streaming' / 'International Streaming'); '' when
-    neither."""
+    """The year of the columns of parts below: the one the last line of names above a table ends or opens with
+    ('Other International Operations Total 2021', '2022 Consumer Business') or that stands on a line of its own
+    below it, or else the fiscal year the line above two lines of names or more ends with ('Year ended December
+    31, 2016' / 'Domestic Streaming' / 'International Streaming'); '' when neither."""
     lines = [ln.strip() for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
     for at in range(len(lines) - 1, len(lines) - 3, -1):  # the last line of names or the one above it
         line = lines[at] if at >= 0 else ""
@@ -197,7 +197,7 @@ def _totals_named(pieces: list[tuple[list[str], bool]]) -> list[tuple[list[str],
     Segments': one column): tried only when the pieces as cut do not count the columns."""
     out: list[tuple[list[str], bool]] = []
     for piece, is_part in pieces:
-        if out and not is_part and out[-1][0][-1:] and out[-1][0][0] in TOTAL_WORDS and len(out[-1][0]) == 1:
+        if out and not is_part and len(out[-1][0]) == 1 and out[-1][0][0] in TOTAL_WORDS:
             out[-1] = (out[-1][0] + piece, False)
         else:
             out.append((piece, is_part))
