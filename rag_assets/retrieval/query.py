@@ -44,9 +44,10 @@ class Lexicon:
                 raise ValueError(f"lexicon term {text!r} has no searchable word")
             return toks
 
+        groups = tuple(tuple(term(t) for t in group) for group in data.get("synonyms", []))
         return cls(
             template_words=frozenset(tokenize(data.get("template_words", ""))),
-            groups=tuple(tuple(term(t) for t in group) for group in data.get("synonyms", [])),
+            groups=groups,
             page_types=tuple(PageType(name, tuple(str(t).strip() for t in spec.get("titles", [])),
                                       tuple(term(t) for t in spec.get("wanted_for", [])))
                              for name, spec in (data.get("page_types") or {}).items()),
@@ -56,7 +57,7 @@ class Lexicon:
             template_phrases=tuple(str(t).strip() for t in data.get("template_phrases") or [] if str(t).strip()),
             names={k: frozenset(_word(w) for w in words or []) for k, words in (data.get("names") or {}).items()},
             frame_words=frozenset(tokenize(data.get("frame_words", ""))),
-            measures=_measures(data, [tuple(term(t) for t in group) for group in data.get("synonyms", [])]),
+            measures=_measures(data, groups),
         )
 
     @classmethod
@@ -100,7 +101,7 @@ def embedding_query(text: str, lexicon: Lexicon | None) -> str:
     return re.sub(r"\s+", " ", out).strip(" ,") or text
 
 
-def _measures(data: dict, groups: list[tuple[Term, ...]]) -> tuple[tuple[tuple[Term, ...], ...], ...]:
+def _measures(data: dict, groups: tuple[tuple[Term, ...], ...]) -> tuple[tuple[tuple[Term, ...], ...], ...]:
     """Each measure of ``data`` as its synonym groups (a group is named by its first term)."""
     by_head = {g[0]: g for g in groups if g}
     out = []

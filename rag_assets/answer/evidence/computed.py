@@ -133,8 +133,8 @@ def _item_pages(cache: dict, item: Item, spec, retriever, sha1s, lexicon) -> lis
 def _side_by_side(retriever, sha1s, seen: set) -> list[SourcePage]:
     out = []
     for sha1 in sha1s:
-        ix = retriever.index(sha1)
-        out += [SourcePage(sha1, p, ix.pages.get(p, ""), False, parts_of(retriever, sha1))
+        ix, parts = retriever.index(sha1), parts_of(retriever, sha1)
+        out += [SourcePage(sha1, p, ix.pages.get(p, ""), False, parts)
                 for p in side_by_side(retriever, sha1) if (sha1, p) not in seen]
     return out
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from rag_assets.answer.question.formulas import Const, Item, MetricPlan, Node, Op, Parser, money
 from rag_assets.answer.question.period import AskedPeriod
 from rag_assets.answer.question.phrases import read_metric
+from rag_assets.answer.question.year_forms import is_flow
 
 SHARE_WORDS_RE = re.compile(r"\b(?:what\s+|the\s+)?(?:share|percentage|percent|proportion|fraction|portion|part)\s+of\b|"
                             r"%\s+of\b|\bhow\s+much\s+of\b|\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)"
@@ -54,8 +55,5 @@ def _flow(words: str, parser: Parser) -> Item | None:
     """The line item ``words`` name when it is a flow of a period (an income or cash-flow row, which its quarters
     add up to); None for a balance, a ratio or words naming no item."""
     node: Node | None = read_metric(VERB_RE.sub(" ", words), parser)
-    if not isinstance(node, Item) or not money(node) or node.part:
-        return None
-    spec = parser.library.items.get(node.name)
-    return node if spec is not None and spec.statement in ("income_statement", "cash_flow") else None
+    return node if isinstance(node, Item) and money(node) and not node.part and is_flow(node, parser) else None
 

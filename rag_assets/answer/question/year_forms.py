@@ -44,7 +44,7 @@ def sum_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPl
     terms = [read_metric(inner, at_year(parser, y)) for y in period.span]
     if any(t is None for t in terms) or len(set(terms)) < len(terms):
         return None
-    if not said and not all(_flow(i, parser) for t in terms for i in items_of(t)):
+    if not said and not all(is_flow(i, parser) for t in terms for i in items_of(t)):
         return None  # 'total assets at the end of 2021 and 2022': a balance at two dates, not a sum
     node = terms[0]
     for term in terms[1:]:
@@ -55,7 +55,7 @@ def sum_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPl
 TOTAL_RE = re.compile(r"\b(?:the\s+)?total\b", re.I)  # 'total capex from 2020 to 2022': the flows added up
 
 
-def _flow(item: Item, parser: Parser) -> bool:
+def is_flow(item: Item, parser: Parser) -> bool:
     """``item`` is a flow of a period (an income or cash-flow row), which adds up over years; a balance does not."""
     spec = parser.library.items.get(item.name)
     return spec is not None and spec.statement in ("income_statement", "cash_flow")
