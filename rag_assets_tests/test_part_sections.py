@@ -37,6 +37,9 @@ def test_a_report_names_its_parts_where_it_lists_them_and_where_it_calls_one_a_s
     ("", "Marine Robotics", "Marine Robotics"),  # a heading row inside the table
     ("ITEM 6. Selected Financial Data", "", ""),
     ("Net sales of Orbital Systems and Marine Robotics", "", ""),  # a phrase naming parts, no part's heading
+    # the part's name written out in capitals as the page's heading, the report calling it by its acronym
+    ("GROUND CONTROL NETWORKS Refer to page 12 for GCN's profile. Selected data (in millions)", "", "GCN"),
+    ("GROUND CONTROL NETWORK FEES", "", ""),  # more words in capitals: another heading
 ])
 def test_a_candidate_is_in_a_parts_section_when_its_heading_is_the_parts(caption, section, part):
     parts = ("Orbital Systems", "Ground Control Networks", "GCN", "Marine Robotics")

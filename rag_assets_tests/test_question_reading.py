@@ -76,6 +76,16 @@ def test_a_percent_change_is_a_relative_change_and_a_difference_only_when_no_rat
         "((revenue 2022 - revenue 2021) / revenue 2021)"
 
 
+@pytest.mark.parametrize("question", [
+    "Acme FY2022 revenue YoY growth %",  # the qualifier and the percent sign after the growth, as analysts write
+    "Acme's revenue growth YoY in FY2022",
+    "What was Acme's revenue growth y/y for 2022?",
+    "Acme's 2022 revenue growth in %",
+])
+def test_a_growth_qualified_after_its_word_is_the_years_relative_change(question):
+    assert formula(question) == "((revenue 2022 - revenue 2021) / revenue 2021)"
+
+
 def test_vocabulary_a_one_word_item_never_stands_for_a_longer_phrase_and_abbreviations_are_known():
     assert formula("What was Acme's FY2022 cash flow from operating activities?") == "cash from operations 2022"
     assert formula("What was Acme's FY2022 membership fee revenue?") == "membership fee revenue 2022"

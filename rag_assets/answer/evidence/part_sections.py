@@ -84,9 +84,20 @@ def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
                 re.match(rf"{pattern}(?:['’]s?\s|\s+{PART_NOUN}|\s+[A-Z]|\s*$)", caption) or \
                 re.match(rf"{pattern}['’]s?\s", last) or \
                 re.search(rf"(?<!\w){pattern}\s*:?$", caption) and _own_line(caption, name) or \
-                name.isupper() and spells_out(caption, name, whole=True):
+                name.isupper() and (spells_out(caption, name, whole=True) or _capitals_heading(caption, name)):
             return name
     return ""
+
+
+def _capitals_heading(caption: str, acronym: str) -> bool:
+    """``caption`` opens with ``acronym`` written out as a heading in capitals ('ASSET & WEALTH MANAGEMENT Refer
+    to ...' for 'AWM', 'COMMERCIAL BANKING' for 'CB'): its first words, 'and' and '&' aside, are in capitals and
+    their initials are the acronym's letters, and no capitalized word follows them in capitals."""
+    words = [w for w in re.findall(r"[A-Za-z]+", caption) if w.lower() != "and"]
+    head = words[:len(acronym)]
+    follows = words[len(acronym):len(acronym) + 1]
+    return (len(acronym) >= 2 and len(head) == len(acronym) and all(len(w) > 1 and w.isupper() for w in head)
+            and "".join(w[0] for w in head) == acronym.upper() and not (follows and follows[0].isupper()))
 
 
 def _own_line(caption: str, name: str) -> bool:

@@ -30,6 +30,7 @@ GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did
                r"\s+(?:rate\s+)?(?:in|of|between)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\b|\s+in\s+"
                r"(?:fiscal\s+|fy\s?)?\d{4}\b.*\band\b|\s+and\s+(?:fiscal\s+|fy\s?)?\d{4}\b|\?|$)", re.I),
     re.compile(r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y|annual)?\s*" + _CHANGE + r"(?:\s+rate)?"
+               r"(?:\s+(?:yoy|year[\s-]+over[\s-]+year|y/y))?(?:\s*%|\s+in\s+%)?"  # 'revenue growth YoY', '... growth %'
                r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
     re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall(?!\s+short)|expand|contract|improve|"
                r"deteriorate|widen|narrow|shrink|move|shift|swing)\b", re.I),
