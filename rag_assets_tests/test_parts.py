@@ -76,6 +76,9 @@ def test_the_part_a_phrase_names(text, part):
     ("What were Globex's 2019 segment net revenues?", "segment net revenues 2019"),
     ("What was the pretax segment income of Globex's Orbital segment in 2022?", "income before taxes [orbital] 2022"),
     ("What was the segment operating income of Globex's Cloud segment in 2022?", "operating income [cloud] 2022"),
+    ("What was Globex's Premier Services pretax segment income in 2022?",
+     "income before taxes [premier services] 2022"),  # 'segment' inside the item's words after the part's name
+    ("Globex's Cloud Services revenues, FY2022, in millions", "revenue [cloud services] 2022"),  # the year after a comma
     ("What was Globex's operating profit by segment in 2022?", None),  # no part named: still refused
 ])
 def test_segment_before_an_items_name_is_the_segment_notes_measure_of_the_part_or_of_all(question, expected):

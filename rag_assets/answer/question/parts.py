@@ -178,6 +178,9 @@ def _owns_next(after: str, library: Library) -> bool:
         any(re.match(noun, rest) or _starts_named(rest, library) for _, rest in _name_runs(after, library))
 
 
+SEGMENT_WORD_RE = re.compile(r"\b(?:(?:reportable|business|operating)\s+)?segments?\s+(?=[a-z])", re.I)
+
+
 def leading_part(words: str, library: Library) -> tuple[str, str]:
     """('cloud services', 'revenue') for 'Cloud Services revenue': a capitalized part's name before the name of an
     item or metric of the library, and the words after it; ('', ``words``) when they do not begin so."""
@@ -261,7 +264,7 @@ def _starts_named(after: str, library: Library) -> bool:
     'operating profit margin'), whole: 'fee revenue' does not ('Membership fee revenue' is one printed item), nor
     does a name that more nouns continue ('Common equity Tier 1 capital ratio' is one printed ratio, not the
     'equity' of a part named 'Common')."""
-    words = fold(after).split()
+    words = fold(SEGMENT_WORD_RE.sub("", after)).split()  # 'pretax segment income': the part's pretax income
     for k in range(min(7, len(words)), 0, -1):
         run = " ".join(words[:k])
         named = library.metric_is(run) or any(run in spec.names or run in spec.labels

@@ -9,7 +9,7 @@ import re
 from rag_assets.answer.question.formulas import (Item, Node, Op, Parser, money, of_library, of_part, printed_ratio,
                                                  shifted)
 from rag_assets.answer.question.metric_library import MODIFIES_RE, Library, fold
-from rag_assets.answer.question.parts import leading_part, named_part, read_part
+from rag_assets.answer.question.parts import SEGMENT_WORD_RE, leading_part, named_part, read_part
 from rag_assets.answer.question.wording import name_key
 
 SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"
@@ -61,7 +61,6 @@ SEGMENTS_TOTAL_RE = re.compile(r"\btotal\s+(?:(?:reportable|business|operating)\
 # its segment note prints it; with no part named, the segments' total); 'pretax segment income' a part's pretax income
 SEGMENT_MEASURE_RE = re.compile(r"^(?:(?:the|its|their)\s+)?(?:(?:reportable|business|operating)\s+)?segments?\s+"
                                 r"(?=[a-z])", re.I)
-SEGMENT_WORD_RE = re.compile(r"\b(?:(?:reportable|business|operating)\s+)?segments?\s+(?=[a-z])", re.I)
 
 
 def segments_total(text: str) -> str:
