@@ -86,6 +86,16 @@ def test_a_growth_qualified_after_its_word_is_the_years_relative_change(question
     assert formula(question) == "((revenue 2022 - revenue 2021) / revenue 2021)"
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("Globex's revenues, FYE May 31, 2019, USD mn", "revenue 2019"),  # 'FYE': the fiscal year ended
+    ("What was Globex's FYE2021 net income?", "net income 2021"),
+    ("Globex's net income, FY2021", "net income 2021"),  # the period after a comma ends the item's name
+    ("Globex's revenues, Q4 2017", "revenue 2017 (Q4)"),
+])
+def test_a_fiscal_year_named_by_its_end_or_after_a_comma_is_the_items_period(question, expected):
+    assert formula(question) == expected
+
+
 def test_vocabulary_a_one_word_item_never_stands_for_a_longer_phrase_and_abbreviations_are_known():
     assert formula("What was Acme's FY2022 cash flow from operating activities?") == "cash from operations 2022"
     assert formula("What was Acme's FY2022 membership fee revenue?") == "membership fee revenue 2022"

@@ -58,6 +58,7 @@ def _century(two: str) -> str:
 
 
 # a retailer's fiscal periods in weeks ('the 13 weeks ended July 2, 2023', 'the 26 weeks ended'): their months
+FYE_RE = re.compile(r"\bFYE(?:\b\.?\s*|(?=\d))", re.I)  # 'FYE May 31, 2019': the fiscal year ended then
 WEEKS_RE = re.compile(r"\b(12|13|twelve|26|39|52|53)[\s-]+weeks?\b", re.I)
 # the last quarter of a named year is its fourth ('the final quarter of fiscal 2019'); 'the last quarter' alone is
 # the latest one, not read here
@@ -71,7 +72,7 @@ def normalize(text: str) -> str:
     """``text`` with two-digit fiscal years and short quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2
     2023', "Q2'23" -> 'Q2 2023', '9M23' -> '9M 2023') and periods in weeks as months ('13 weeks' -> 'three
     months'); idempotent."""
-    text = WEEKS_RE.sub(lambda m: WEEK_MONTHS[m.group(1).lower()], text)
+    text = FYE_RE.sub("fiscal year ended ", WEEKS_RE.sub(lambda m: WEEK_MONTHS[m.group(1).lower()], text))
     text = LAST_QUARTER_RE.sub(lambda m: f"fourth{m.group(1)}quarter", text)
     text = QUARTER_FIRST_RE.sub(lambda m: f"Q{m.group(1)} {m.group(2) if len(m.group(2)) == 4 else _century(m.group(2))}",
                                 text)
