@@ -65,6 +65,7 @@ def formula(question: str) -> str | None:
     ("What was Globex's income from continuing operations in 2021?", ""),  # 'operations' after lower case: none
     ("What was Globex's cash flow from operations in 2021?", ""),
     ("the pretax segment income of Globex's Orbital segment", "orbital"),  # 'pretax' names no part
+    ("Globex's unit case volume in 2017", ""),  # the owner's possessive before a part noun of a longer name
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part

@@ -550,6 +550,8 @@ def test_the_kind_a_question_asks_is_read_with_the_question():
     assert guess_kind("Was Umbrella's gross margin above 40% in 2021?") == "boolean"
     assert guess_kind("What are the names of Umbrella's new products?") == "names"
     assert guess_kind("Who is Umbrella's chief executive officer?") == "name"
+    assert guess_kind("Umbrella unit case volume growth in 2017, %") == "number"  # a percent or money asked
+    assert guess_kind("Umbrella's EPS, Q2 2023, in USD") == "number"
 
 
 def test_a_change_in_points_reads_the_ratio_as_the_filing_prints_it_when_it_agrees_with_its_rows():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rag_assets.answer.question.metric_library import Library, default_library
 
 NUMBER_WORDS = ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ", "in usd", "percent",
-                "how many", "how much")
+                "how many", "how much", "%", "growth", "usd", "$", "in millions", "in billions", "in thousands")
 
 
 def guess_kind(question: str, library: Library | None = None) -> str:

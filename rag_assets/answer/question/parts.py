@@ -309,6 +309,8 @@ def _names(words: str, noun: str) -> str:
     """The part ``words`` name before ``noun``; several, joined by ``PARTS_SEP``, where a plural noun follows
     names joined by 'and' ('Aeronautics and Space segments'; 'Safety and Industrial segment' is one, and so is
     "the Consumer & Community Banking segment's")."""
+    if re.search(r"\w['’]s?$", words.strip()):  # "Globex's unit case volume": the owner, before a noun of its own
+        return ""
     words = re.split(r"['’]s?\s+", words.strip())[-1]  # after the owner's possessive ('Johnson & Johnson's')
     if re.search(r"(?<!['’])s['’]?\s*$", noun.strip()) and re.search(r"\s(?:and|&)\s", words) and "," not in words:
         names = [_name(w) for w in re.split(r"\s+(?:and|&)\s+", words)]
