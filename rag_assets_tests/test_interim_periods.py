@@ -42,6 +42,16 @@ def test_the_months_a_period_covers(text, quarter, months):
     assert (period.quarter, period.months) == (quarter, months)
 
 
+@pytest.mark.parametrize("text, as_of", [
+    ("Globex's total deposits at 6/30/2023", (2023, 6)),  # a date in figures, in the US order
+    ("Globex's total deposits as of 2023-09-30", (2023, 9)),
+    ("Globex's total deposits as of September 30, 2023", (2023, 9)),
+    ("Globex's EPS of 1/3 of a dollar in 2023", None),  # a fraction, no date
+])
+def test_a_date_written_in_figures_is_the_date_asked(text, as_of):
+    assert asked_period(text).as_of == as_of
+
+
 def test_an_interim_figure_is_planned_in_its_months():
     assert show(plan("What was Globex's net income for the first half of 2023, in USD millions?", LIB).node) == \
         "net income 2023 (6 months)"
