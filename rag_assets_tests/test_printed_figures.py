@@ -189,6 +189,7 @@ def test_a_parts_change_in_points_reads_its_ratio_as_its_own_results_print_it():
     ("Tarn's diluted EPS in 2022 in cents", 0.01), ("Tarn's revenue in 2000", 1.0), ("Tarn's revenue (in USD)", 1.0),
     ("Tarn's 2022 revenue, answered in units of one million US dollars", 1e6), ("Tarn's 2022 revenue in k USD", 1e3),
     ("Tarn's 2022 revenue in USD (millions)", 1e6), ("Tarn's 2022 revenue in $B", 1e9),
+    ("Tarn's paid subscribers at the end of 2022 (millions)", 1e6), ("Tarn's 2022 revenue (mn)", 1e6),  # a bare scale
 ])
 def test_units_as_analysts_write_them(text, scale):
     assert asked_unit(text).scale == scale

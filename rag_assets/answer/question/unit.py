@@ -27,6 +27,7 @@ ASKED_SCALE_RES = [
     re.compile(rf"(?<=\bhow many ){_SCALE}\s+of\b", re.I),                    # how many thousands of employees
     re.compile(rf"\bunits?\s+of\s+(?:one\s+|a\s+|1\s+)?{_SCALE}\b", re.I),     # in units of one million
     re.compile(rf"\bin\s+(k|m|bn|mn)\s+(?:{_MONEY})", re.I),                   # in k USD, in m EUR
+    re.compile(r"\(\s*(thousand|million|billion|trillion|bn|mn|mln|mm)s?\s*\)", re.I),  # a count '(millions)', '(mn)'
 ]
 # a scale phrase as written, with what introduces it ('in millions of US dollars', '(USD millions)', ', USD mm')
 SCALE_PHRASE_RE = re.compile(r"(?:,\s*)?\(?\s*(?:(?:expressed|answer(?:ed)?|given|stated|reported)\s+)?(?:\bin\s+)?"
