@@ -38,6 +38,8 @@ class Page:
     ("At year-end 2021, what was Globex's total warehouse count?", "warehouses", "warehouses"),  # 'X count'
     ("What was Globex's employee count in 2021?", "employees", "employees"),
     ("What was Globex's share count in 2021?", "", ""),  # shares are counted by their kind, never so
+    ("Globex: approximate number of retail stores worldwide at May 31, 2019", "retail stores", "stores"),  # its scope
+    ("Approximate number of employees worldwide at Globex at end of 2021", "employees", "employees"),
 ])
 def test_what_a_question_counts(question, noun, head):
     assert counted_noun(question) == noun and head_noun(noun) == head

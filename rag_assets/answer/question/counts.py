@@ -48,6 +48,10 @@ def countable(noun: str) -> bool:
         and not NOT_COUNTED.search(noun) and not printed_ratio(noun)
 
 
+# words after a counted noun saying it is counted everywhere the company is, which no printed count needs
+WHOLE_SCOPE_RE = re.compile(r"(?<=\w)\s+(?:worldwide|globally|overall|altogether|in\s+total)$")
+
+
 def counted_noun(question: str) -> str:
     """The noun a question counts, folded, its head last ('full time employees', 'holders of record' -> 'holders
     of record'); '' when it counts nothing or asks an amount ('how many dollars')."""
@@ -57,6 +61,7 @@ def counted_noun(question: str) -> str:
         if m:
             written = re.sub(r"^(?:[A-Z][\w&.'’-]*\s+)+(?=[a-z])", "", m.group("noun"))  # 'Costco warehouses'
             noun = fold(written) + ("s" if m.re is COUNT_RES[-1] and not written.endswith("s") else "")
+            noun = WHOLE_SCOPE_RE.sub("", noun)  # 'retail stores worldwide': the stores
             noun = NOUN_OF.get(noun, noun)
             if noun in PEOPLE_NOUNS and re.search(r"\bemploy", question, re.I):
                 noun = "employees"
