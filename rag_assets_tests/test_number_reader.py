@@ -557,6 +557,21 @@ def test_the_one_row_naming_the_metric_in_the_period_asked_is_read_without_the_m
     assert got.value == 90.30 and "no model pick" in got.notes[0] and model.requests == []
 
 
+def test_the_models_pick_of_a_longer_row_is_read_in_the_row_naming_exactly_the_metric():
+    """Asked at a date no column names, the model chose 'Tangible book value per share' (79.90); 'Book value per
+    share' in the same table names the metric with no word of its own: its figure in the same column is read.
+    Asked the tangible figure, the model's row is kept."""
+    pages = [Page("h", 2, HIGHLIGHTS)]
+    q = "What was Northwind Widgets plc's book value per share as of June 30, 2024?"
+    cands = shortlist(pages, _q(q), default_lexicon(), 8)
+    tangible = next(c.id for c in cands if c.label.startswith("Tangible"))
+    got = read_number(ScriptedLLM([_pick(tangible, "79.90")]), q, _q(q), pages, default_lexicon())
+    assert got.value == 98.10 and "fewer words of its own" in " ".join(got.notes)
+    q = "What was Northwind Widgets plc's tangible book value per share as of June 30, 2024?"
+    got = read_number(ScriptedLLM([_pick(tangible, "79.90")]), q, _q(q), pages, default_lexicon())
+    assert got.value == 79.90
+
+
 INTERIM_METRICS = ("Selected ratios and metrics\n\nThree months ended June 30, Six months ended June 30,\n\n"
                    "| (in millions, except per share data) | 2024 | 2023 | Change | 2024 | 2023 | Change |\n"
                    "|---|---|---|---|---|---|---|\n"

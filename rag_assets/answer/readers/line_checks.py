@@ -49,3 +49,22 @@ def prints_metric(metric: MetricQuery, label: str) -> bool:
     the model's yes/no on it, which is close to noise for a statement this short."""
     own = _own_words(metric)
     return bool(own) and own <= set(tokenize(label)) or names_metric(metric, label)
+
+
+def exacter_row(chosen: Candidate, fig, cands: list[Candidate], metric: MetricQuery,
+                template: frozenset[str] = frozenset()) -> tuple[Candidate, object] | None:
+    """A row of the chosen row's table that prints every word of the metric and fewer words of its own
+    ('Book value per share' where the model chose 'Tangible book value per share'), with its figure in the chosen
+    figure's column; None when the chosen row is no such longer name or no row of its table is shorter."""
+    own = _own_words(metric)
+    extra = lambda c: set(tokenize(c.label)) - own - template  # noqa: E731
+    if chosen.source != "row" or not own or not extra(chosen) or not own <= set(tokenize(chosen.label)):
+        return None
+    column = next((i for i, f in enumerate(chosen.figures) if f is fig), None)
+    shorter = [c for c in cands if c.source == "row" and (c.sha1, c.page_index, c.caption) ==
+               (chosen.sha1, chosen.page_index, chosen.caption) and own <= set(tokenize(c.label))
+               and len(extra(c)) < len(extra(chosen)) and len(c.figures) == len(chosen.figures)]
+    if not shorter or column is None:
+        return None
+    row = min(shorter, key=lambda c: len(extra(c)))
+    return row, row.figures[column]

@@ -15,7 +15,7 @@ from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section
 from rag_assets.answer.evidence.units import asks_percent
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
-from rag_assets.answer.readers.line_checks import currency_problem, names_metric, p_states, prints_metric
+from rag_assets.answer.readers.line_checks import currency_problem, exacter_row, names_metric, p_states, prints_metric
 from rag_assets.answer.readers.stated_changes import stated_change
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -238,7 +238,8 @@ def _of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | N
     return fig.period == str(year) and (fig.months == months if months else fig.months in (0, 12) and not fig.quarter)
 
 
-def _model_pick(llm, question: str, reading: NumberReading, year: int | None, max_tokens: int):
+def _model_pick(llm, question: str, reading: NumberReading, year: int | None, max_tokens: int,
+                metric: MetricQuery, template: frozenset[str]):
     """The candidate and figure the model picks among the shortlist, or None (the reason noted)."""
     shown = "\n".join(c.shown() for c in reading.candidates)
     messages, schema = build_messages("number_pick", candidates=shown, question=question)
@@ -253,6 +254,10 @@ def _model_pick(llm, question: str, reading: NumberReading, year: int | None, ma
     found = find_figure(reading.candidates, chosen, res.value.value_as_written, reading.notes, year)
     if found is None:
         reading.notes.append("no figure chosen: N/A")
+    elif (exact := exacter_row(*found, reading.candidates, metric, template)) is not None:
+        reading.notes.append(f"candidate [{exact[0].id}] names the metric with fewer words of its own than the "
+                             f"model's [{found[0].id}] (Python): its figure in the same column is used")
+        found = exact
     return found
 
 
@@ -312,7 +317,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
                              "period asked (Python): no model pick")
     else:
-        found = _model_pick(llm, question, reading, year, max_tokens)
+        found = _model_pick(llm, question, reading, year, max_tokens, metric,
+                            lexicon.template_words if lexicon else frozenset())
     if found is None:
         return reading
     chosen, fig = found
