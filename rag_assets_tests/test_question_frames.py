@@ -3,12 +3,12 @@ and rewordings of one question (written for these tests, about made-up companies
 
 import pytest
 
-from rag_assets.answer.question.frames import FRAMES, LEAD_EXAMPLES, framed
+from rag_assets.answer.question.frames import FRAMES, LEAD_EXAMPLES, ROW_EXAMPLES, framed
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.planning import plan_question
 
 
-@pytest.mark.parametrize("wording,expected", [e for f in FRAMES for e in f.examples] + list(LEAD_EXAMPLES))
+@pytest.mark.parametrize("wording,expected", [e for f in FRAMES for e in f.examples] + list(LEAD_EXAMPLES) + list(ROW_EXAMPLES))
 def test_each_frame_rewrites_its_own_examples(wording, expected):
     assert framed(wording) == expected
     assert framed(expected) == expected  # idempotent: the frame the readers read is left as it is

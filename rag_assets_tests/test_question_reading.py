@@ -96,6 +96,19 @@ def test_a_fiscal_year_named_by_its_end_or_after_a_comma_is_the_items_period(que
     assert formula(question) == expected
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("What is the value of the line item Purchases of property and equipment in Globex's 2017 cash flow statement?",
+     "capital expenditure 2017"),  # a row named as printed, unquoted: its label, not 'cash flow statement'
+    ("In its 2022 income statement, what did Globex report under Selling, general and administrative expense?",
+     "selling general and administrative 2022"),
+    ("What number does Globex's 2018 cash flow statement print for Net cash provided by (used in) financing activities?",
+     "net cash provided by used in financing activities 2018"),
+    ("What was Globex's revenue as reported for FY2021?", "revenue 2021"),  # a period is no row
+])
+def test_a_row_named_as_the_filing_prints_it_is_read_by_its_label(question, expected):
+    assert formula(question) == expected
+
+
 def test_vocabulary_a_one_word_item_never_stands_for_a_longer_phrase_and_abbreviations_are_known():
     assert formula("What was Acme's FY2022 cash flow from operating activities?") == "cash from operations 2022"
     assert formula("What was Acme's FY2022 membership fee revenue?") == "membership fee revenue 2022"

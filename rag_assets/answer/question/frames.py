@@ -131,10 +131,31 @@ LEAD_EXAMPLES = (
 )
 
 
+# a row named as the filing prints it without quotes ('the line item Purchases of property and equipment in ...',
+# 'report under Selling, general and administrative expense?', 'print for Net cash provided by (used in) ...',
+# 'labeled Total current liabilities'): its capitalized label, to the words that say where or when, quoted
+NAMED_ROW_RE = re.compile(
+    r"\b(?:(?i:the\s+)?(?i:line(?:\s+item)?|row|caption)|(?i:labell?ed|titled|captioned)|(?i:report(?:ed|s)?|"
+    r"print(?:ed|s)?|show(?:ed|s|n)?|record(?:ed|s)?)\s+(?i:under|for|on\s+the\s+line))\s+(?:(?i:called|named|"
+    r"labell?ed|titled)\s+)?(?P<label>(?!(?:FY|Q[1-4]|H[12])\s?\d|(?:Fiscal|FY)\b)[A-Z][^?\"“”‘’']{2,90}?)(?=\s+(?i:in|on|of|for|from|at|during)\s+(?:(?i:the|its|"
+    r"their|fiscal|fy)\b|[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*['’]s?\s|\d{4})|\s*\?|\s*\.(?:\s|$)|\s+\((?i:in|usd|us\$|"
+    r"\$|answer|rounded|expressed)|\s*$)")
+ROW_EXAMPLES = (
+    ("What is the value of the line item Purchases of property and equipment in Globex's 2017 cash flow statement?",
+     "What is the value of the line item \"Purchases of property and equipment\" in Globex's 2017 cash flow statement?"),
+    ("In its 2022 income statement, what did Globex report under Selling, general and administrative expense?",
+     "What did Globex report under \"Selling, general and administrative expense\" in its 2022 income statement?"),
+    ("Report the figure on Globex's FY2022 balance sheet labeled Total current liabilities.",
+     "Report the figure on Globex's FY2022 balance sheet labeled \"Total current liabilities\"."),
+)
+
+
 def framed(question: str) -> str:
-    """``question`` with a period or part written first moved after its figure, and its asking frame rewritten to
-    'What was X's Y' (the first row of ``FRAMES`` that matches); unchanged when none does. Idempotent."""
-    text = _lead_moved(question.strip())
+    """``question`` with a row named as printed quoted (``NAMED_ROW_RE``), a period or part written first moved
+    after its figure, and its asking frame rewritten to 'What was X's Y' (the first row of ``FRAMES`` that
+    matches); unchanged when none does. Idempotent."""
+    text = NAMED_ROW_RE.sub(lambda m: m.group(0).replace(m.group("label"), f'"{m.group("label")}"'), question.strip())
+    text = _lead_moved(text)
     for frame in FRAMES:
         m = frame.pattern.search(text)
         if m:
@@ -157,6 +178,8 @@ def _lead_moved(text: str) -> str:
         return text  # a lead that names no period ('For Globex, ...') is the company's name: routing reads it
     ask, lead = m.group("ask"), m.group("lead")
     lead = lead[:1].lower() + lead[1:]
-    comma = re.search(r",\s+(?!\d|and\b|or\b)", ask)  # not inside a list of years ('fiscal 2017, 2018 and 2019')
+    quoted = [m.span() for m in re.finditer(r'"[^"]*"', ask)]  # nor inside a row's quoted label
+    comma = next((m for m in re.finditer(r",\s+(?!\d|and\b|or\b)", ask)  # nor in a list of years ('2017, 2018 and 2019')
+                  if not any(a < m.start() < b for a, b in quoted)), None)
     ask = f"{ask[:comma.start()]} {lead}{ask[comma.start():]}" if comma else f"{ask} {lead}"
     return ask[:1].upper() + ask[1:] + m.group("end") + text[m.end():]
