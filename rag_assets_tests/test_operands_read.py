@@ -212,3 +212,16 @@ def test_ratios_under_the_one_row_that_prints_its_percent_sign_are_percentages_t
     if name == "overhead ratio":  # no row above prints '%': a plain figure is not read as a percentage
         assert find_operand(Item(name, year, months=3, quarter=quarter), None, [SourcePage("s", 2, alone, False)],
                             quarters={"s": 2}) is None
+
+
+def test_a_printed_row_naming_both_signs_keeps_its_sign_and_another_printed_row_is_an_amount():
+    """'Net cash provided by (used in) financing activities (6,701)' is -6,701: its label names both signs, as
+    filings print them; a printed row naming one ('Purchases of tooling (173)') is the amount spent."""
+    page = ("Consolidated statement of cash flows (in millions)\n\n| | 2018 | 2017 |\n|---|---|---|\n"
+            "| Net cash provided by (used in) financing activities | (6,701) | 2,655 |\n"
+            "| Purchases of tooling | (173) | (150) |\n")
+    pages = [SourcePage("s", 59, page, True)]
+    used = find_operand(Item("net cash provided by used in financing activities", 2018), None, pages)
+    assert used.value == -6701e6 and find_operand(Item("net cash provided by used in financing activities", 2017),
+                                                   None, pages).value == 2655e6
+    assert find_operand(Item("purchases of tooling", 2018), None, pages).value == 173e6

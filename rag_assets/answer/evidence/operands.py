@@ -75,6 +75,7 @@ class Operand:
 
 
 LOSS_ONLY_RE = re.compile(r"^(?!.*\b(?:income|earnings|profit)\b).*\bloss(?:es)?\b")  # names a loss, not a result
+TWO_SIGNED_RE = re.compile(r"\((?:used\s+(?:in|for)|decrease|loss(?:es)?|deficit|expense|outflow)\)", re.I)  # both signs
 
 
 def printed_as_deduction(rows: list[Candidate], i: int, year: int) -> bool:
@@ -156,9 +157,10 @@ def _averaged(cand: Candidate, item: Item) -> bool:
 
 
 def _signed(value: float, spec: ItemSpec | None, rows: list[Candidate], i: int, year: int) -> float:
-    """Row ``i``'s figure with the sign the library gives its item (an amount without one is positive)."""
+    """Row ``i``'s figure with the sign the library gives its item (an amount without one is positive, unless its
+    label names both signs: 'Net cash provided by (used in) financing activities (6,701)' is -6,701)."""
     if not (spec and spec.signed):
-        return abs(value)
+        return value if TWO_SIGNED_RE.search(rows[i].label) else abs(value)
     if value > 0 and LOSS_ONLY_RE.search(fold(label_head(rows[i].label))):
         return -value  # 'Net loss 660' printed without brackets: the loss is the sign
     if spec.deducted and printed_as_deduction(rows, i, year):
