@@ -655,3 +655,19 @@ def test_a_line_naming_another_headline_figure_is_refused_whatever_the_models_ye
     per_share = read_number(_Judge([_pick(1, "$2.10")], 0.9), q, _q(q), [Page("s", 5, eps)], default_lexicon(),
                             verify_min=0.6)
     assert per_share.value == 2.10  # a per-share figure names net income: no measure of its own in the lexicon
+
+
+RETURNS = ("Selected ratios and metrics\n\n(in millions, except ratios)\n\n2Q24 1Q24\n\n"
+           "| Return on common equity | 20 % | 18 % |\n|---|---|---|\n"
+           "| Return on tangible common equity | 25 | 23 |\n")
+
+
+def test_a_return_on_capital_is_read_in_percent_and_never_in_the_tables_scale():
+    """'Return on equity' names no percent, but filings print returns on capital in percent: the percentage row
+    is a candidate (before, only the tangible return without its '%' was, read as 25 million)."""
+    from rag_assets.answer.evidence.units import unscaled_label
+
+    q = "What was Northwind Widgets plc's return on equity (ROE) in 2Q24?"
+    cands = shortlist([Page("h", 2, RETURNS)], _q(q), default_lexicon(), 8, months=3, quarter=(2024, 2))
+    assert [c.label for c in cands][0] == "Return on common equity" and cands[0].figures[0].written == "20 %"
+    assert unscaled_label("Return on tangible common equity")

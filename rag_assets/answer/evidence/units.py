@@ -39,10 +39,11 @@ CURRENCIES: dict[str, re.Pattern] = {
 BARE_DOLLAR_RE = re.compile(r"(?<![A-Za-z])\$")
 DOLLAR_CURRENCIES = ("USD", "AUD", "CAD", "HKD", "SGD")
 ASKED_CURRENCY_RE = re.compile(rf"\b(?:in|of)\s+({'|'.join(CURRENCIES)})\b")
-PERCENT_ASKED_RE = re.compile(r"%|\b(percent|percentage|ratio|margin|rate|yield)\b", re.I)
+PERCENT_ASKED_RE = re.compile(r"%|\b(percent|percentage|ratio|margin|rate|yield|return\s+on|roe|roa|roic|rotce|roce)\b",
+                              re.I)  # a return on capital is printed in percent ('Return on common equity 20 %')
 UNSCALED_LABEL_RE = re.compile(
     r"%|\bper\s+(?:(?:common|ordinary|diluted|basic)\s+)?(?:share|unit|ads|employee)\b|\beps\b|\bratio\b|"
-    r"\bmargin\b|\brate\b|\bnumber of\b|\bheadcount\b|"
+    r"\bmargin\b|\brate\b|\breturn\s+on\b|\bnumber of\b|\bheadcount\b|"
     r"\bemployees\b|\bshares outstanding\b|\bweighted average (?:number|shares)\b|\bdays\b|\byears\b", re.I)
 
 
