@@ -138,6 +138,10 @@ CONTINUES_RE = re.compile(r"\s+(?!(?:and|or|of|for|in|on|at|as|to|from|by|the|a|
                           r"levels?)\b)[a-z]")  # 'R&D spending', 'the cash balance': the item itself
 
 
+# 'segment' inside an item's words ('pretax segment income', 'total segment net sales'): the part's own item
+SEGMENT_WORD_RE = re.compile(r"\b(?:(?:reportable|business|operating)\s+)?segments?\s+(?=[a-z])", re.I)
+
+
 POSSESSIVE_RE = re.compile(r"^.*?[\w&.-]+(?:'s|’s|(?<!holder)(?<!owner)(?<!partner)(?<!member)s'|"
                            r"(?<!holder)(?<!owner)(?<!partner)(?<!member)s’)(?=\s)", re.I)  # 'X Corp's': the owner
 MODIFIES_RE = re.compile(r"(?<!\S)(?!(?:and|or|of|for|in|on|at|as|to|from|by|the|a|an|its|their|is|was|were|are|did|"

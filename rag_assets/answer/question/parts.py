@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from rag_assets.answer.question.formulas import PARTS_SEP
-from rag_assets.answer.question.metric_library import Library, fold
+from rag_assets.answer.question.metric_library import SEGMENT_WORD_RE, Library, fold
 
 NAME_WORD = r"(?:[A-Z][\w.&'’-]*|&)"
 LOWER_WORD = r"(?:[a-z][\w&-]*|[A-Z]{2,5}(?![\w'’]))"  # a word of a part named in lower case, or an acronym ('DVD')
@@ -157,12 +157,6 @@ def possessive(question: str, written: tuple[str, ...]) -> str:
     return question
 
 
-def reads_company(formula: str, written: tuple[str, ...]) -> bool:
-    """A plan's formula reads the company's name into a row's words or a part ('costco membership fees 2021',
-    'revenue [american express] 2022')."""
-    return any(re.search(rf"(?<![\w&]){re.escape(fold(name))}(?![\w&])", fold(formula)) for name in written if fold(name))
-
-
 # the words that open a sentence of its own after 'JPMorgan:' (a question or an instruction), not a figure's name
 OPENS_SENTENCE_RE = re.compile(r"(?:what|which|how|why|when|who|whose|is|are|was|were|did|does|do|has|have|had|can|"
                                r"could|will|would|should|please|give|compute|calculate|report|find|list|provide|state|"
@@ -176,9 +170,6 @@ def _owns_next(after: str, library: Library) -> bool:
     noun = rf"(?:{_alternation(library.part_nouns)})s?\b" if library.part_nouns else r"(?!)"
     return _starts_named(after, library) or \
         any(re.match(noun, rest) or _starts_named(rest, library) for _, rest in _name_runs(after, library))
-
-
-SEGMENT_WORD_RE = re.compile(r"\b(?:(?:reportable|business|operating)\s+)?segments?\s+(?=[a-z])", re.I)
 
 
 def leading_part(words: str, library: Library) -> tuple[str, str]:

@@ -8,8 +8,8 @@ import re
 
 from rag_assets.answer.question.formulas import (Item, Node, Op, Parser, money, of_library, of_part, printed_ratio,
                                                  shifted)
-from rag_assets.answer.question.metric_library import MODIFIES_RE, Library, fold
-from rag_assets.answer.question.parts import SEGMENT_WORD_RE, leading_part, named_part, read_part
+from rag_assets.answer.question.metric_library import MODIFIES_RE, SEGMENT_WORD_RE, Library, fold
+from rag_assets.answer.question.parts import leading_part, named_part, read_part
 from rag_assets.answer.question.wording import name_key
 
 SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"

@@ -10,11 +10,11 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from rag_assets.answer.question.formulas import Item, items_of, money, of_library, show
-from rag_assets.answer.question.metric_library import Library
+from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.counts import count_qualifiers, counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
 from rag_assets.answer.question.period import asked_period
-from rag_assets.answer.question.parts import owned_parts, possessive, reads_company, written_in_full
+from rag_assets.answer.question.parts import owned_parts, possessive, written_in_full
 from rag_assets.answer.question.plan import MetricPlan, asks_down, asks_part, plan
 from rag_assets.answer.question.text import as_read
 from rag_assets.answer.question.unit import asked_unit, points_asked
@@ -113,13 +113,19 @@ def company_plan(question: str, kind: str, written: tuple[str, ...], library: Li
     written = written_in_full(question, written, own_names)
     asked = owned_parts(question, written, library)
     out = plan_question(asked, kind, library, llm)
-    out = plan_question(possessive(asked, written), kind, library, llm) if reads_company(out.formula, written) \
+    out = plan_question(possessive(asked, written), kind, library, llm) if _reads_company(out.formula, written) \
         else out
     if out.counted:  # 'how many people did X employ in the United States': what the count is of, without X
         named = "|".join(re.escape(w) for w in written)
         out.qualifiers = count_qualifiers(re.sub(rf"(?:{named})(?:['’]s?)?", " ", question) if named else question,
                                           out.counted)
     return out
+
+
+def _reads_company(formula: str, written: tuple[str, ...]) -> bool:
+    """A plan's formula reads the company's name into a row's words or a part ('costco membership fees 2021',
+    'revenue [american express] 2022')."""
+    return any(re.search(rf"(?<![\w&]){re.escape(fold(name))}(?![\w&])", fold(formula)) for name in written if fold(name))
 
 
 def _shown(c: Criterion) -> str:
