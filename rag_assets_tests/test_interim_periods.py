@@ -52,6 +52,15 @@ def test_a_date_written_in_figures_is_the_date_asked(text, as_of):
     assert asked_period(text).as_of == as_of
 
 
+def test_every_stage_reads_a_date_in_figures_as_the_filings_print_it():
+    """The ranking and the model's prompt read the question as read (``as_read``), not only the plan: 'at
+    6/30/2023' had the model pick another row than 'as of June 30, 2023' did."""
+    from rag_assets.answer.question.text import as_read
+
+    assert as_read("Globex's book value per share at 6/30/2023") == "Globex's book value per share at June 30, 2023"
+    assert as_read("Globex's EPS of 1/3 of a dollar") == "Globex's EPS of 1/3 of a dollar"
+
+
 def test_an_interim_figure_is_planned_in_its_months():
     assert show(plan("What was Globex's net income for the first half of 2023, in USD millions?", LIB).node) == \
         "net income 2023 (6 months)"

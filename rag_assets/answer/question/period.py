@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag_assets.answer.question.text import dates_in_words
 from rag_assets.storage.covers import YEAR  # a fiscal year as reports and questions print it
 
 ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
@@ -64,11 +65,6 @@ WEEKS_RE = re.compile(r"\b(12|13|twelve|26|39|52|53)[\s-]+weeks?\b", re.I)
 # the latest one, not read here
 LAST_QUARTER_RE = re.compile(rf"\b(?:last|final|closing)([\s-]+(?:fiscal[\s-]+)?)quarter(?=\s+of\s+(?:the\s+)?"
                              rf"(?:fiscal\s+(?:year\s+)?|FY\s?)?{YEAR}(?!\d))", re.I)
-# a date in figures, written out as the filings print it: '6/30/2023' (US order), '2023-06-30' -> 'June 30, 2023'
-US_DATE_RE = re.compile(r"(?<![\d/.-])(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)\d\d)(?![\d/])")
-ISO_DATE_RE = re.compile(r"(?<![\d/.-])((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])")
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-               "November", "December")
 WEEK_MONTHS = {"12": "three months", "13": "three months", "twelve": "three months", "26": "six months",
                "39": "nine months", "52": "fiscal year", "53": "fiscal year"}
 
@@ -78,8 +74,7 @@ def normalize(text: str) -> str:
     2023', "Q2'23" -> 'Q2 2023', '9M23' -> '9M 2023'), periods in weeks as months ('13 weeks' -> 'three
     months') and dates in figures in words ('6/30/2023' -> 'June 30, 2023'); idempotent."""
     text = FYE_RE.sub("fiscal year ended ", WEEKS_RE.sub(lambda m: WEEK_MONTHS[m.group(1).lower()], text))
-    text = US_DATE_RE.sub(lambda m: f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}", text)
-    text = ISO_DATE_RE.sub(lambda m: f"{MONTH_NAMES[int(m.group(2)) - 1]} {int(m.group(3))}, {m.group(1)}", text)
+    text = dates_in_words(text)
     text = LAST_QUARTER_RE.sub(lambda m: f"fourth{m.group(1)}quarter", text)
     text = QUARTER_FIRST_RE.sub(lambda m: f"Q{m.group(1)} {m.group(2) if len(m.group(2)) == 4 else _century(m.group(2))}",
                                 text)

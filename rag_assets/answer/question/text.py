@@ -2,7 +2,8 @@
 spreadsheet keeps its line breaks, tabs, no-break spaces and runs of spaces, which no reading rule expects (a unit
 'in  USD  bn' or a definition split over two lines was not read); the answer record keeps the question as asked.
 A plural name's possessive apostrophe ("Commercial Airplanes' operating margin") is dropped, so that the name reads
-as a name before its figure, as it does without it."""
+as a name before its figure, as it does without it; a date written in figures is written in words, as filings
+print it ('at 6/30/2023' reads as 'at June 30, 2023' in the plan, the ranking and the model's prompt alike)."""
 
 from __future__ import annotations
 
@@ -12,5 +13,18 @@ SPACES_RE = re.compile(r"\s+")  # any run of whitespace, the no-break space and 
 PLURAL_POSSESSIVE_RE = re.compile(r"\b([A-Z][\w&-]*s)['’](?=\s)")  # "Commercial Airplanes' margin", "Services' sales"
 
 
+# a date in figures, written out as the filings print it: '6/30/2023' (US order), '2023-06-30' -> 'June 30, 2023'
+US_DATE_RE = re.compile(r"(?<![\d/.-])(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)\d\d)(?![\d/])")
+ISO_DATE_RE = re.compile(r"(?<![\d/.-])((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(?![\d-])")
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+               "November", "December")
+
+
+def dates_in_words(text: str) -> str:
+    """``text`` with its dates in figures written out: '6/30/2023' (US order) and '2023-06-30' -> 'June 30, 2023'."""
+    text = US_DATE_RE.sub(lambda m: f"{MONTH_NAMES[int(m.group(1)) - 1]} {int(m.group(2))}, {m.group(3)}", text)
+    return ISO_DATE_RE.sub(lambda m: f"{MONTH_NAMES[int(m.group(2)) - 1]} {int(m.group(3))}, {m.group(1)}", text)
+
+
 def as_read(question: str) -> str:
-    return PLURAL_POSSESSIVE_RE.sub(r"\1", SPACES_RE.sub(" ", question)).strip()
+    return dates_in_words(PLURAL_POSSESSIVE_RE.sub(r"\1", SPACES_RE.sub(" ", question)).strip())
