@@ -137,8 +137,8 @@ LEAD_EXAMPLES = (
 NAMED_ROW_RE = re.compile(
     r"\b(?:(?i:the\s+)?(?i:line(?:\s+item)?|row|caption)|(?i:labell?ed|titled|captioned)|(?i:report(?:ed|s)?|"
     r"print(?:ed|s)?|show(?:ed|s|n)?|record(?:ed|s)?)\s+(?i:under|for|on\s+the\s+line))\s+(?:(?i:called|named|"
-    r"labell?ed|titled)\s+)?(?P<label>(?!(?:FY|Q[1-4]|H[12])\s?\d|(?:Fiscal|FY)\b)[A-Z][^?\"“”‘’']{2,90}?)(?=\s+(?i:in|on|of|for|from|at|during)\s+(?:(?i:the|its|"
-    r"their|fiscal|fy)\b|[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*['’]s?\s|\d{4})|\s*\?|\s*\.(?:\s|$)|\s+\((?i:in|usd|us\$|"
+    r"labell?ed|titled)\s+)?(?P<label>(?!(?:FY|Q[1-4]|H[12])\s?\d|(?:Fiscal|FY)\b)[A-Z][^?\"“”‘’']{2,90}?)"
+    r"(?=\s+(?i:in|on|of|for|from|at|during)\s+(?:(?i:the|its|their|fiscal|fy)\b|[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*['’]s?\s|\d{4})|\s*\?|\s*\.(?:\s|$)|\s+\((?i:in|usd|us\$|"
     r"\$|answer|rounded|expressed)|\s*$)")
 ROW_EXAMPLES = (
     ("What is the value of the line item Purchases of property and equipment in Globex's 2017 cash flow statement?",

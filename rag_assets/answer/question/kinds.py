@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rag_assets.answer.question.metric_library import Library, default_library
 
-NUMBER_WORDS = ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ", "in usd", "percent",
+NUMBER_WORDS = ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ", "percent",
                 "how many", "how much", "%", "growth", "usd", "$", "in millions", "in billions", "in thousands")
 
 

@@ -129,7 +129,8 @@ class Library:
 
 
 CONTINUES_RE = re.compile(r"\s+(?!(?:and|or|of|for|in|on|at|as|to|from|by|the|a|an|its|their|is|was|were|are|"
-                          r"did|does|has|have|over|between|during|than|year|years|fy|fy\d{2,4}|q[1-4]|h[12]|ytd|fiscal|end|ends|net|total|"
+                          r"did|does|has|have|over|between|during|than|year|years|fy|fy\d{2,4}|q[1-4]|h[12]|ytd|"
+                          r"fiscal|end|ends|net|total|"
                           r"reported|based|using|per|with|after|before|divided|less|minus|plus|times|"
                           r"increas\w*|decreas\w*|grow\w*|grew|ris\w*|rose|fall\w*|fell|declin\w*|chang\w*|"
                           r"improv\w*|exceed\w*|drop\w*|compared|versus|vs|higher|lower|above|below|more|"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
+from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.evidence.units import asked_currency, currencies_in
 from rag_assets.index.bm25 import tokenize
 from rag_assets.llm.prompts import build_messages
@@ -35,11 +36,11 @@ def names_metric(metric: MetricQuery, label: str) -> bool:
     """``label`` prints nearly every word of a metric of several words ('the aggregate market value of the
     registrant's voting stock held by non-affiliates'): Python's check that the line states it."""
     have = set(tokenize(label))
-    own = _own_words(metric)
+    own = own_words(metric)
     return len(own) >= NAMED_WORDS and len(own & have) >= NAMED_SHARE * len(own)
 
 
-def _own_words(metric: MetricQuery) -> set[str]:
+def own_words(metric: MetricQuery) -> set[str]:
     return {w for w in metric.own if not any(ch.isdigit() for ch in w)}  # a period's token ('q23') names no metric
 
 
@@ -47,16 +48,16 @@ def prints_metric(metric: MetricQuery, label: str) -> bool:
     """``label`` prints every word of the metric ('employees' in 'Each of our 57,500 full- and part-time
     employees'), or nearly every word of a longer one (``names_metric``): the chosen line states it, whatever
     the model's yes/no on it, which is close to noise for a statement this short."""
-    own = _own_words(metric)
+    own = own_words(metric)
     return bool(own) and own <= set(tokenize(label)) or names_metric(metric, label)
 
 
-def exacter_row(chosen: Candidate, fig, cands: list[Candidate], metric: MetricQuery,
-                template: frozenset[str] = frozenset()) -> tuple[Candidate, object] | None:
+def exacter_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: MetricQuery,
+                template: frozenset[str] = frozenset()) -> tuple[Candidate, Figure] | None:
     """A row of the chosen row's table that prints every word of the metric and fewer words of its own
     ('Book value per share' where the model chose 'Tangible book value per share'), with its figure in the chosen
     figure's column; None when the chosen row is no such longer name or no row of its table is shorter."""
-    own = _own_words(metric)
+    own = own_words(metric)
     extra = lambda c: set(tokenize(c.label)) - own - template  # noqa: E731
     if chosen.source != "row" or not own or not extra(chosen) or not own <= set(tokenize(chosen.label)):
         return None

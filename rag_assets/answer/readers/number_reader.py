@@ -15,7 +15,8 @@ from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section
 from rag_assets.answer.evidence.units import asks_percent
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
-from rag_assets.answer.readers.line_checks import currency_problem, exacter_row, names_metric, p_states, prints_metric
+from rag_assets.answer.readers.line_checks import (currency_problem, exacter_row, names_metric, own_words, p_states,
+                                                   prints_metric)
 from rag_assets.answer.readers.stated_changes import stated_change
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -213,7 +214,7 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
     row's one undated percentage (its '% Change' column, the shortlist keeps the months asked)."""
     if year is None:
         return None
-    want = {w for w in metric.own if not any(ch.isdigit() for ch in w)}
+    want = own_words(metric)
     picks = []
     for cand in cands:
         printed = set(tokenize(cand.label))
@@ -309,16 +310,14 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
-    metric = metric_query(query, lexicon, percent)
-    found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters,
-                      lexicon.template_words if lexicon else frozenset(),
+    metric, template = metric_query(query, lexicon, percent), lexicon.template_words if lexicon else frozenset()
+    found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
                       percent and CHANGE_WORDS_RE.search(query) is not None) if not counts else None
     if found is not None:
         reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
                              "period asked (Python): no model pick")
     else:
-        found = _model_pick(llm, question, reading, year, max_tokens, metric,
-                            lexicon.template_words if lexicon else frozenset())
+        found = _model_pick(llm, question, reading, year, max_tokens, metric, template)
     if found is None:
         return reading
     chosen, fig = found
