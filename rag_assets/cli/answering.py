@@ -207,9 +207,9 @@ def cmd_plan(args) -> int:
     if routed is None:  # no ingested reports: the plan of the words alone
         plan = plan_question(args.question, kind, default_library(), llm)
     else:  # as the answerer plans it: the company as the question writes it owns what follows it
-        route, own_names = routed
+        route, own_names, parts = routed
         print(f"company: {route.company} (written: {', '.join(route.written)})")
-        plan = company_plan(args.question, kind, route.written, default_library(), llm, own_names)
+        plan = company_plan(args.question, kind, route.written, default_library(), llm, own_names, parts)
     print("\n".join(plan.lines()))
     for written in plan.model_written:
         print(f"model wrote: {written['expression']} with " + ", ".join(
@@ -218,16 +218,18 @@ def cmd_plan(args) -> int:
 
 
 def _routed_company(config: str, question: str):
-    """(the one company ``question`` names, every name it goes by) over the data root's reports, or None when
-    the root has no reports or the question names no company or several."""
+    """(the one company ``question`` names, every name it goes by, the parts its filings name) over the data
+    root's reports, or None when the root has no reports or the question names no company or several."""
     from rag_assets.config import SettingsError
 
     try:
-        routes = answering(config, retrieval_only=True).answerer.filing_routes
+        answerer = answering(config, retrieval_only=True).answerer
     except SettingsError:
         return None
-    found = routes.routes(question)
-    return (found[0], routes.own_names(found[0].company)) if len(found) == 1 else None
+    found = answerer.filing_routes.routes(question)
+    if len(found) != 1:
+        return None
+    return found[0], answerer.filing_routes.own_names(found[0].company), answerer.numbers.parts_named(found[0])
 
 
 def add_answer_verbs(sub) -> None:

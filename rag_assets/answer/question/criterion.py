@@ -309,8 +309,8 @@ def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None
         return None
     if _than_no_period(body):  # 'higher than from its King segment' compares two figures, not two periods
         return None
-    text = re.sub(r"\b(?:compared\s+(?:to|with)|versus|vs\.?|from|between|than|(?:that|those)\s+of\b(?=.*?"
-                  r"(?:\d{4}|\b(?:prior|previous|preceding|last)\b)))\b.*$", "", body, flags=re.I)
+    text = re.sub(rf"\b(?:compared\s+(?:to|with)|versus|vs\.?|from(?={FROM_PERIOD})|between|than|(?:that|those)\s+of"
+                  r"\b(?=.*?(?:\d{4}|\b(?:prior|previous|preceding|last)\b)))\b.*$", "", body, flags=re.I)
     text = EACH_RE.sub(" ", DOWN_RE.sub(" ", UP_RE.sub(" ", text)))  # the item's words alone ('total deposits')
     now = read_metric(text, parser)
     before = read_metric(text, _earlier(asked, parser))
@@ -319,6 +319,10 @@ def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None
     return Criterion("up" if UP_RE.search(body) else "down", now, before)
 
 
+# 'from' opening the period compared with ('from fiscal 2020', 'from the prior year'), not what the figure is of
+# ('revenue from the Zephyr segment')
+FROM_PERIOD = (r"\s+(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?(?:fy\s*)?'?\d{2,4}\b"
+               r"|\s+(?:the\s+|a\s+)?(?:prior|previous|preceding|last|year)\b")
 PERIOD_WORDS_RE = re.compile(r"\d{4}|\b(?:prior|previous|preceding|last|year|quarter|period|before|ago|earlier)\b",
                              re.I)
 

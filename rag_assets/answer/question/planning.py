@@ -13,6 +13,7 @@ from rag_assets.answer.question.formulas import Item, items_of, money, of_librar
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.counts import count_qualifiers, counted_noun
 from rag_assets.answer.question.criterion import Criterion, criterion
+from rag_assets.answer.question.filing_parts import marked_part, named_part
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.parts import owned_parts, possessive, written_in_full
 from rag_assets.answer.question.plan import MetricPlan, asks_down, asks_part, plan
@@ -105,21 +106,47 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
 
 
 def company_plan(question: str, kind: str, written: tuple[str, ...], library: Library, llm=None,
-                 own_names: tuple[str, ...] = ()) -> QuestionPlan:
+                 own_names: tuple[str, ...] = (), parts: tuple[str, ...] = ()) -> QuestionPlan:
     """``question``'s plan, the company as ``written`` (longest first) owning what follows it ('Verizon Consumer
     segment': Verizon's; not the rest of one of its ``own_names``: 'JPMorgan Chase'); a plan that still reads
     the company's name into a row ('costco membership fees') is read again with the company as the row's
-    owner."""
+    owner; one that reads no part of the company where the question names one of the ``parts`` its filing
+    names, without a part noun ('revenue from Zephyr'), is read again with that part (``filing_parts``)."""
     written = written_in_full(question, written, own_names)
     asked = owned_parts(question, written, library)
     out = plan_question(asked, kind, library, llm)
-    out = plan_question(possessive(asked, written), kind, library, llm) if _reads_company(out.formula, written) \
-        else out
+    if _reads_company(out.formula, written):
+        asked = possessive(asked, written)
+        out = plan_question(asked, kind, library, llm)
+    out = _with_filing_part(out, asked, written, library, parts)
     if out.counted:  # 'how many people did X employ in the United States': what the count is of, without X
         named = "|".join(re.escape(w) for w in written)
         out.qualifiers = count_qualifiers(re.sub(rf"(?:{named})(?:['’]s?)?", " ", question) if named else question,
                                           out.counted)
     return out
+
+
+def _with_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...], library: Library,
+                      parts: tuple[str, ...]) -> QuestionPlan:
+    """``out``, or the plan of ``asked`` read again with the part of the company it names as the filing names it
+    (one of ``parts``), when ``out`` reads no part and the plan read again reads that one."""
+    name = named_part(asked, parts, written) if out.kind in ("number", "boolean") and not _part_of(out) else ""
+    if not name:
+        return out
+    again = plan_question(marked_part(asked, name), out.kind, library)
+    if _part_of(again) != fold(name):
+        return out
+    again.checks.append(f"'{name}' is a part of the company its filing names")
+    return again
+
+
+def _part_of(out: QuestionPlan) -> str:
+    """The part of the company a plan reads: its formula's, or its figure criterion's."""
+    if out.criterion is not None:
+        c = out.criterion
+        nodes = [n for one in c.each or (c,) for n in (one.now, one.before) if n is not None]
+        return next((i.part for n in nodes for i in items_of(n) if i.part), "")
+    return out.part
 
 
 def _reads_company(formula: str, written: tuple[str, ...]) -> bool:

@@ -138,7 +138,8 @@ class Answerer:
         take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
         asked = with_latest_year(question, self.filing_routes.period_year(route)) if asks_latest_year(question) \
             else question  # 'the most recent fiscal year': the routed report's
-        plan = self.plan(asked, kind, route.written, self.filing_routes.own_names(route.company))
+        plan = self.plan(asked, kind, route.written, self.filing_routes.own_names(route.company),
+                         self.numbers.parts_named(route))
         rec.plan = plan.to_dict()
         rec.llm_calls += len(plan.model_calls)
         computes = (plan.metric or plan.criterion) and not plan.quarter
@@ -162,12 +163,12 @@ class Answerer:
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
 
-    def plan(self, question: str, kind: str, written: tuple[str, ...] = (), own_names: tuple[str, ...] = ()
-             ) -> QuestionPlan:
+    def plan(self, question: str, kind: str, written: tuple[str, ...] = (), own_names: tuple[str, ...] = (),
+             parts: tuple[str, ...] = ()) -> QuestionPlan:
         """The question's plan (``planning.company_plan``), with the model's checked plan where the
-        configuration asks for it (question_planner=rules+model)."""
+        configuration asks for it (question_planner=rules+model); ``parts``: those the route's filings name."""
         return company_plan(question, kind, written, default_library(),
-                            self.llm if self.cfg.question_planner == "rules+model" else None, own_names)
+                            self.llm if self.cfg.question_planner == "rules+model" else None, own_names, parts)
 
     def _read_names(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
                     rec: AnswerRecord) -> None:

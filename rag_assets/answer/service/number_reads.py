@@ -65,6 +65,10 @@ class NumberReads:
         """The parts each report of the route names (its segments and divisions), read once a report."""
         return {sha1: parts_of(self.retriever, sha1) for sha1 in route.sha1s}
 
+    def parts_named(self, route: Route) -> tuple[str, ...]:
+        """The parts the route's filings name, each once: what a question may name as a part without its noun."""
+        return tuple(dict.fromkeys(p for named in self.parts(route).values() for p in named))
+
     def dollars(self, route: Route) -> dict[str, str]:
         """What a bare '$' means in each report of the route, read once a loaded report."""
         return {sha1: self.retriever.index(sha1).derived("dollar", lambda pages: report_dollar(pages.values()))

@@ -1,0 +1,35 @@
+"""A part of the company named as the filing names it, without a part noun the question's words would read
+('How much revenue did Zephyr contribute to Globex', 'revenues from Zephyr', "Globex's ZX business"): a name the
+company's filing calls one of its segments or divisions (``evidence.part_sections.report_parts``), written in the
+question as the filing prints it, is that part. The question is read again with the name followed by the part
+noun the reader knows ('Zephyr segment'); the filing, not a list of words, says which names are parts."""
+
+from __future__ import annotations
+
+import re
+
+# a generic noun after the part's name that stands for the part ('the ZX business', 'its Zephyr brand')
+PART_STAND_IN_RE = re.compile(r"[ \t]+(?:business(?:es)?|brand|unit|operations?)\b")
+
+
+def named_part(question: str, parts: tuple[str, ...], written: tuple[str, ...] = ()) -> str:
+    """The longest of the filing's ``parts`` that ``question`` writes as printed (whole words, same case), outside
+    the company's name as ``written``; '' when none is."""
+    company = [m.span() for name in written if name
+               for m in re.finditer(rf"(?<![\w&]){re.escape(name)}(?![\w&])", question)]
+    for name in sorted(parts, key=len, reverse=True):
+        for m in re.finditer(rf"(?<![\w&.]){re.escape(name)}(?![\w&]|\.\w)", question):
+            if not any(s <= m.start() < e or s < m.end() <= e for s, e in company):
+                return name
+    return ""
+
+
+def marked_part(question: str, name: str) -> str:
+    """``question`` with the part ``name`` followed by the part noun 'segment' (standing for the generic noun
+    after it, if any: 'ZX business' -> 'ZX segment'), so that the question's reader reads it as the part."""
+    m = re.search(rf"(?<![\w&.]){re.escape(name)}(?![\w&]|\.\w)", question)
+    if m is None:
+        return question
+    rest = question[m.end():]
+    rest = PART_STAND_IN_RE.sub(" segment", rest, count=1) if PART_STAND_IN_RE.match(rest) else " segment" + rest
+    return question[:m.end()] + rest
