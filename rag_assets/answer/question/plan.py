@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from rag_assets.answer.question.exclusions import excluded
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, FormulaError, Item, Mean, MetricPlan, Node, Op, Parser,
                                                  items_of, money, of_library, of_months, of_part, substitute)
 from rag_assets.answer.question.metric_library import Library, fold
@@ -194,6 +195,8 @@ def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Defini
     clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", without_scale(SEQUENTIAL_RE.sub(" ", clause))))
     clause = clause.strip(" ,")
     defined = defined_in(clause, defs.named)
+    if defined is None and (rest := excluded(clause, parser)) is not None:  # 'X excluding the Y segment'
+        return rest
     if defined is None and refused_scope(clause, parser.library):  # an adjusted figure, or a part not named
         return None
     form = (quarter_share(clause, period, parser) or quarterly_average(clause, period, parser) or
