@@ -225,3 +225,16 @@ def test_a_printed_row_naming_both_signs_keeps_its_sign_and_another_printed_row_
     assert used.value == -6701e6 and find_operand(Item("net cash provided by used in financing activities", 2017),
                                                    None, pages).value == 2655e6
     assert find_operand(Item("purchases of tooling", 2018), None, pages).value == 173e6
+
+
+def test_the_label_the_question_writes_is_read_with_or_without_its_total():
+    """'total net sales' asked where the statement prints 'Net sales' and, below the membership fees, 'Total
+    revenue': the row the question names, not the library's first label."""
+    page = ("CONSOLIDATED STATEMENTS OF INCOME\n| (in millions) | 2021 | 2020 |\n| --- | --- | --- |\n"
+            "| Net sales | $ 192,052 | $ 163,220 |\n| Membership fees | 3,877 | 3,541 |\n"
+            "| Total revenue | 195,929 | 166,761 |\n")
+    spec = LIB.items["revenue"]
+    for written, value in (("total net sales", 192_052e6), ("net sales", 192_052e6), ("total revenue", 195_929e6),
+                           ("", 195_929e6)):
+        found = find_operand(Item("revenue", 2021, written=written), spec, [SourcePage("s", 4, page, True)])
+        assert found.value == value, written

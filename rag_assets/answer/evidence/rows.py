@@ -63,19 +63,25 @@ def words_match(label: str, labels: tuple[str, ...]) -> float:
 
 def preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple[int, int]:
     """How a row's label is preferred among rows of equal match (higher first): the label the question wrote
-    (``written``), then one of the library's labels exactly, the earlier listed the better ('Total revenue' over
-    'Net sales'; the order is the preference); else the longest label the row starts with ('Net income
+    (``written``), then that label with or without a leading 'total', then one of the library's labels exactly,
+    the earlier listed the better ('Total revenue' over 'Net sales'; the order is the preference); else the longest label the row starts with ('Net income
     attributable to X' over 'Net income', which a row 'Net income before ...' only starts with); a row of
     noncontrolling (minority) interests last."""
     folded = folded_label(label_head(label))
     if written and written_row(label, written):
         return (len(labels) + 1, 0)  # the label the question itself wrote ('net sales')
+    if written and _untotalled(folded) == _untotalled(written):
+        return (len(labels) + 1, -1)  # it, with or without 'total' ('total net sales' asked, 'Net sales' printed)
     exact = next((n for n, want in enumerate(labels) if folded == want), None)
     if exact is not None:
         return (len(labels) - exact, 0)
     if MINORITY_RE.search(folded) and not any(MINORITY_RE.search(want) for want in labels):
         return (-1, 0)  # the minority holders' share, or a figure including it: the company's own row comes first
     return (0, max((len(want.split()) for want in labels if folded.startswith(want + " ")), default=0))
+
+
+def _untotalled(label: str) -> str:
+    return label[6:] if label.startswith("total ") else label
 
 
 def written_row(label: str, written: str) -> bool:
