@@ -3,6 +3,8 @@ comparison, a yes/no, a list of names, a number, or a name. Read once here, with
 
 from __future__ import annotations
 
+import re
+
 from rag_assets.answer.question.metric_library import Library, default_library
 
 NUMBER_WORDS = ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ", "percent",
@@ -19,7 +21,10 @@ def guess_kind(question: str, library: Library | None = None) -> str:
         return "boolean"
     if q.startswith(("what are the names", "which leadership", "list ")) or "names of" in q:
         return "names"
+    if q.startswith(("who ", "whom ")):  # a person ('Who was the CFO': never cash from operations, 'CFO')
+        return "name"
     lib = library or default_library()
-    if any(w in q for w in NUMBER_WORDS) or lib.item_in(question) or lib.metric_in(question):
+    unowned = re.sub(r"(?<=\w)['’]s\b", "", question)  # 'the operating profit of X's Space segment': the item
+    if any(w in q for w in NUMBER_WORDS) or any(lib.item_in(t) or lib.metric_in(t) for t in (question, unowned)):
         return "number"
     return "name"
