@@ -114,3 +114,15 @@ def test_a_banks_printed_ratio_asked_by_its_abbreviation_is_a_ratio_read_as_prin
 
     found = plan("What was Tarn's ROTCE for the six months ended June 30, 2023, in percent?", LIB)
     assert show(found.node) == "return on tangible common equity 2023 (6 months)" and not money(found.node)
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("What was Globex's 2022 revenue in USD, rounded to the nearest billion?", 67_000_000_000),
+    ("Globex 2022 revenue in dollars, to the nearest million", 66_608_000_000),
+    ("What was Globex's 2022 revenue, to the nearest million?", 66_608),  # no unit named: in millions
+    ("Globex 2022 revenue in USD millions, rounded to the nearest million", 66_608),
+])
+def test_a_currency_asked_with_a_rounding_to_a_scale_is_full_units_rounded(question, answer):
+    """'in USD, rounded to the nearest billion' names the unit (dollars) and its precision (billions): the amount
+    in dollars, rounded; 'to the nearest million' alone is the amount in millions."""
+    assert asked_unit(question).amount(66_608e6) == answer

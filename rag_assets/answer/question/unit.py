@@ -4,6 +4,7 @@ percentage', 'in percent', 'round to two decimal places', 'to 2 decimals', 'to t
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -87,7 +88,8 @@ class AskedUnit:
         parts = [f"scale {self.scale:g}" if self.scale != 1 else "", "percent" if self.percent else "",
                  "basis points" if self.basis_points else "",
                  "percent, as its name states a percentage" if self.named_percent else "",
-                 f"{self.decimals} decimals" if self.decimals is not None else ""]
+                 f"{self.decimals} decimals" if self.decimals is not None and self.decimals >= 0 else
+                 f"rounded to {10 ** -self.decimals:,}" if self.decimals is not None else ""]
         return ", ".join(p for p in parts if p) or "full units"
 
 
@@ -124,7 +126,9 @@ def asked_unit(question: str) -> AskedUnit:
     percents and round to one decimal place', 'as a percentage rounded to two decimal places'."""
     scale = _scale(question)
     decimals, nearest_scale = _decimals(question)
-    if scale == 1.0 and nearest_scale:
+    if scale == 1.0 and nearest_scale and MONEY_ASKED_RE.search(question):  # 'in USD, to the nearest billion'
+        decimals = -round(math.log10(nearest_scale))  # full units, rounded to billions: 67,000,000,000
+    elif scale == 1.0 and nearest_scale:  # 'to the nearest million' alone: in millions
         scale = nearest_scale
     bp = BASIS_POINTS_RE.search(question) is not None
     percent = percent_asked(question) or bool(POINTS_RE.search(question)) and not bp
