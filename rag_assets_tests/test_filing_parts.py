@@ -67,3 +67,6 @@ def test_the_name_is_marked_with_the_part_noun_the_reader_knows():
     assert marked_part("Globex's Kestrel business in 2021", "Kestrel") == "Globex's Kestrel segment in 2021"
     assert named_part("the Kestrel Harbor Tools line", PARTS) == "Harbor Tools"
     assert named_part("U.S. Kestrel.com sales", ("Kestrel",)) == ""  # part of another word, not the name
+    # the name where the question writes it as the part, not inside the company's own name
+    assert marked_part("Kestrel Holdings' revenue from Kestrel in 2021", "Kestrel", ("Kestrel Holdings",)) == \
+        "Kestrel Holdings' revenue from Kestrel segment in 2021"

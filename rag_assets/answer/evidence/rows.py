@@ -64,9 +64,9 @@ def words_match(label: str, labels: tuple[str, ...]) -> float:
 def preference(label: str, labels: tuple[str, ...], written: str = "") -> tuple[int, int]:
     """How a row's label is preferred among rows of equal match (higher first): the label the question wrote
     (``written``), then that label with or without a leading 'total', then one of the library's labels exactly,
-    the earlier listed the better ('Total revenue' over 'Net sales'; the order is the preference); else the longest label the row starts with ('Net income
-    attributable to X' over 'Net income', which a row 'Net income before ...' only starts with); a row of
-    noncontrolling (minority) interests last."""
+    the earlier listed the better ('Total revenue' over 'Net sales'; the order is the preference); else the
+    longest label the row starts with ('Net income attributable to X' over 'Net income', which a row 'Net income
+    before ...' only starts with); a row of noncontrolling (minority) interests last."""
     folded = folded_label(label_head(label))
     if written and written_row(label, written):
         return (len(labels) + 1, 0)  # the label the question itself wrote ('net sales')

@@ -12,22 +12,26 @@ import re
 PART_STAND_IN_RE = re.compile(r"[ \t]+(?:business(?:es)?|brand|unit|operations?)\b")
 
 
+def _written_at(question: str, name: str, written: tuple[str, ...]) -> re.Match | None:
+    """Where ``question`` first writes ``name`` as printed (whole words, same case) outside the company's name
+    as ``written``, or None."""
+    company = [m.span() for own in written if own
+               for m in re.finditer(rf"(?<![\w&]){re.escape(own)}(?![\w&])", question)]
+    return next((m for m in re.finditer(rf"(?<![\w&.]){re.escape(name)}(?![\w&]|\.\w)", question)
+                 if not any(s <= m.start() < e or s < m.end() <= e for s, e in company)), None)
+
+
 def named_part(question: str, parts: tuple[str, ...], written: tuple[str, ...] = ()) -> str:
     """The longest of the filing's ``parts`` that ``question`` writes as printed (whole words, same case), outside
     the company's name as ``written``; '' when none is."""
-    company = [m.span() for name in written if name
-               for m in re.finditer(rf"(?<![\w&]){re.escape(name)}(?![\w&])", question)]
-    for name in sorted(parts, key=len, reverse=True):
-        for m in re.finditer(rf"(?<![\w&.]){re.escape(name)}(?![\w&]|\.\w)", question):
-            if not any(s <= m.start() < e or s < m.end() <= e for s, e in company):
-                return name
-    return ""
+    return next((name for name in sorted(parts, key=len, reverse=True) if _written_at(question, name, written)), "")
 
 
-def marked_part(question: str, name: str) -> str:
-    """``question`` with the part ``name`` followed by the part noun 'segment' (standing for the generic noun
-    after it, if any: 'ZX business' -> 'ZX segment'), so that the question's reader reads it as the part."""
-    m = re.search(rf"(?<![\w&.]){re.escape(name)}(?![\w&]|\.\w)", question)
+def marked_part(question: str, name: str, written: tuple[str, ...] = ()) -> str:
+    """``question`` with the part ``name`` (where it is written outside the company's name) followed by the part
+    noun 'segment' (standing for the generic noun after it, if any: 'ZX business' -> 'ZX segment'), so that the
+    question's reader reads it as the part."""
+    m = _written_at(question, name, written)
     if m is None:
         return question
     rest = question[m.end():]

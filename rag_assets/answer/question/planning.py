@@ -133,7 +133,7 @@ def _with_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...], l
     name = named_part(asked, parts, written) if out.kind in ("number", "boolean") and not _part_of(out) else ""
     if not name:
         return out
-    again = plan_question(marked_part(asked, name), out.kind, library)
+    again = plan_question(marked_part(asked, name, written), out.kind, library)
     if _part_of(again) != fold(name):
         return out
     again.checks.append(f"'{name}' is a part of the company its filing names")
