@@ -97,7 +97,8 @@ class RunConfig(BaseModel):
     max_candidates: int = Field(8, ge=1)
     """candidates reader: figures shown to the model."""
     number_verify_min: float = Field(0.6, ge=0.0, le=1.0)
-    """A second look (embedded models): the P(yes) that the chosen line states the metric must reach this."""
+    """A second look (embedded models) at a chosen line whose words Python finds too thin to state the metric:
+    the model's P(yes) that it states it must reach this (0: no second look)."""
     question_planner: Literal["rules", "rules+model"] = "rules"
     """Number questions naming a fiscal year: rules (Python's reader writes the formula, or none) or rules+model
     (where the reader finds none, the model writes a plan under a grammar of metrics.yaml's items that Python

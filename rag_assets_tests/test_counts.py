@@ -275,6 +275,7 @@ def test_a_counts_qualifiers_are_the_words_of_its_own_clause_not_of_the_template
 
 @pytest.mark.parametrize("question", ["What was Globex's headcount at the end of 2Q23?",
                                       "What was the Globex workforce at the end of FY22?",
+                                      "What was the size of Globex's workforce at the end of 2022?",
                                       "How many employees did Globex have on the 31st of December 2022?"])
 def test_the_counts_own_name_and_its_period_qualify_nothing(question):
     """'headcount at the end of 2Q23': the headcount itself (a sentence naming 'headcount' had been taken for a
@@ -307,3 +308,25 @@ def test_a_count_whose_noun_is_modified_is_the_figure_the_modifiers_stand_before
         "production aircraft"
     assert [c.figures[0].written for c in count_candidates([page], "production aircraft", 2023)] == ["398"]
     assert [c.figures[0].written for c in count_candidates([page], "aircraft", 2023)] == ["152"]
+
+
+def test_a_change_of_a_count_is_no_count_and_a_suspended_compound_modifies_the_noun():
+    """'the net addition of approximately 2,300 employees' in 2021 is a change: the count is the 21,400 of
+    'full- and part-time employees', a sentence without a year, read as the whole."""
+    pages = [Page("s", 8, "Our people\n\nEach of our 21,400 full- and part-time employees in 30 countries makes a "
+                          "difference.\n"),
+             Page("s", 9, "Talent\n\nIn 2021, our hiring processes supported the net addition of approximately 2,300 "
+                          "employees.\n")]
+    assert count_candidates(pages, "employees", 2021)[0].figures[0].written == "21,400"
+    reading = read_number(NeverCalled(), "How many people did Globex employ at the end of 2021?", "employ",
+                          pages, default_lexicon(), year=2021, counted="employees")
+    assert reading.value == 21_400 and reading.candidate.page_index == 8
+
+
+def test_two_counts_before_one_noun_are_each_years_in_the_sentences_order():
+    pages = [Page("s", 10, "Employees\n\nAs of December 31, 2023 and 2022, the Company had approximately 48,200 and "
+                           "71,500 employees, respectively.\n")]
+    for year, value in ((2023, 48_200), (2022, 71_500)):
+        reading = read_number(NeverCalled(), f"What was the size of Globex's workforce at the end of {year}?",
+                              "size of workforce", pages, default_lexicon(), year=year, counted="employees")
+        assert reading.value == value

@@ -122,7 +122,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     cols = columns_above(before, page_scale, page_years, late)
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out, section, heading, caption = [], "", "", captioned(before, page_heading)
+    out, section, heading, caption, carried = [], "", "", captioned(before, page_heading), None
     above = name_lines(names_above or before)  # the names above, and the year after the last one
     names_at = names_year(names_above or before)
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
@@ -144,7 +144,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
             where = list(at)
         if not figs or not label:
             continue
-        own = declared_scale(label) or cols.scale  # 'Sales (millions)': the row declares its own scale
+        own, carried = _row_scale(label, carried, not out)
+        own = own or cols.scale  # 'Sales (millions)': the row declares its own scale
         values = tuple(f.value for f in figs)
         unscaled = unscaled_label(f"{_heading_kind(heading)} {ASIDE_RE.sub(' ', label)}", values)  # 'Diluted'
         mult, words = (own if own and not unscaled else (1.0, ""))
@@ -155,6 +156,24 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
                              names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else names_at))
         out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
     return in_percent(out, caption)
+
+
+UNITS_LABEL_RE = re.compile(r"\(\s*(?:in\s+)?(?:dollars|units|number|%|percent(?:age)?)\s*\)", re.I)
+
+
+def _row_scale(label: str, carried: tuple[float, str] | None, first: bool
+               ) -> tuple[tuple[float, str] | None, tuple[float, str] | None]:
+    """(the scale of a row, the scale carried to the rows below it). A table whose first row declares its scale in
+    its label ('Network volumes (billions)') prints each row below in the scale of the last row that declared one
+    ('Billed business' in billions, 'Cards-in-force (millions)' and the rows below it in millions, 'Average fee
+    per card (dollars)' in units); in any other table a row's scale is its own."""
+    own = declared_scale(label)
+    if carried is None and not (own and first):
+        return own, None
+    if own is None and UNITS_LABEL_RE.search(label):
+        return None, (1.0, "")
+    carried = own or carried
+    return (carried if carried[0] != 1.0 else None), carried
 
 
 def _heading_kind(heading: str) -> str:

@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from rag_assets.answer.evidence.candidates import Candidate, page_blocks
-from rag_assets.answer.evidence.figures import TEXT_FIGURE_RE, Figure, text_figures
+from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, TEXT_FIGURE_RE, Figure, text_figures
 from rag_assets.answer.question.counts import (COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, POSTPOSITIVE,
                                                 WHOLE_COUNTS, noun_parts)
 
@@ -37,6 +37,13 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+# a suspended compound ('full- and part-time employees'): written out, each a modifier of the noun
+SUSPENDED_RE = re.compile(r"\b(\w+)-\s+(?:and|or)\s+(\w+)-(\w+)")
+# a second figure joined to the first before their noun ('61,800 and 100,300 employees, respectively')
+PAIRED_RE = re.compile(r"\s+and\s+(?:approximately\s+|about\s+)?(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+                       r"(?:\s+(?:thousand|million))?(?=\s)")
+
+
 def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
     """The figures (as printed) that stand before ``head`` in ``sentence``, at most ``BETWEEN`` words apart, the
     noun followed by ``after_head`` when given ('shares outstanding', not 'shares issued'); never a figure
@@ -45,10 +52,13 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
     want = _singular(head.lower())
     verb, others = COUNTED_AS.get(want, ("", ()))
     wants = {want, *COMPOUND_NOUNS.get(want, ()), *(others if verb and re.search(verb, sentence, re.I) else ())}
+    sentence = SUSPENDED_RE.sub(r"\1-\3 \2-\3", sentence)  # 'full- and part-time': two modifiers, no 'and'
     for m in [*TEXT_FIGURE_RE.finditer(sentence), *WORD_COUNT_RE.finditer(sentence)]:
-        if re.search(r"[$€£¥%]|percent", m.group(0), re.I):
+        if re.search(r"[$€£¥%]|percent", m.group(0), re.I) or CHANGE_BEFORE_RE.search(sentence[:m.start()]):
             continue
-        after = re.split(r"[^\w'-]+", sentence[m.end(): m.end() + 80].strip())
+        pair = PAIRED_RE.match(sentence, m.end())  # '61,800 and 100,300 employees, respectively': both count
+        end = pair.end() if pair else m.end()
+        after = re.split(r"[^\w'-]+", sentence[end: end + 80].strip())
         words = [_singular(w.lower()) for w in after[: BETWEEN + 1]]
         at = next((i for i, w in enumerate(words) if w in wants), None)
         if at is None or any(w in NOT_MODIFIERS or re.search(r"\d", w) for w in words[:at]):
@@ -150,7 +160,7 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
                 figs = tuple(sorted((f for f in cand.figures if f.written.strip("()") in written),
                                     key=lambda f: written.index(f.written.strip("()")))) or word_figures(written)
                 if figs:
-                    found.append(replace(cand, figures=figs[:1]))
+                    found.append(_of_year(replace(cand, figures=figs), written, year) or replace(cand, figures=figs[:1]))
                 elif not after_head and (before := named_before(cand.label, head)):
                     if (one := _of_year(cand, before, year)) is not None:
                         found.append(one)

@@ -12,6 +12,11 @@ TEXT_FIGURE_RE = re.compile(
     r"\(?(?:US\$|A\$|C\$|HK\$|[$€£¥]|\b(?:USD|EUR|GBP|AUD|CAD|CHF|RMB|NOK|SEK)\s?)?(?<![\w.,/-])"
     r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?"
     r"(?:\s?(?:%|percent\b|per cent\b|(?:thousand|million|billion|bn|mn|m|k)\b))?(?![\w/-]|\.\d)", re.I)
+# the words before a figure that make it a change of an item, not its level ('increased by 53 million', 'a
+# decrease of $12 million', 'the net addition of approximately 11,100 employees', 'up 4%')
+CHANGE_BEFORE_RE = re.compile(r"(?:\b(?:net\s+)?(?:additions?|increase|decrease|reduction|decline|growth|rise|drop)\s+of|"
+                              r"\b(?:increased|decreased|grew|rose|declined|fell|dropped|improved|added|reduced|cut|up|"
+                              r"down)\s+(?:by\s+)?)\s*(?:approximately\s+|about\s+|nearly\s+|some\s+)?[$€£¥]?$", re.I)
 POINTS_AFTER_RE = re.compile(r"^\s*(?:(?P<bp>basis[\s-]+points?|bps?\b)|percentage[\s-]+points?\b|pp\b|points?\b)", re.I)
 DURATION_AFTER_RE = re.compile(r"^\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
 MONTH_WORD = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \

@@ -95,7 +95,7 @@ NOT_QUALIFIERS = frozenset("""how many what which number total did does do were 
 employ employs employed employing operate operates operated operating the a an of in at on as by to for from
 its their our end close year years fiscal fy calendar quarter month months december january february march april
 may june july august september october november according per filing report reports annual 10 k q form
-approximately about around roughly overall altogether there with people persons person staff individuals
+approximately about around roughly overall altogether there with people persons person staff individuals size
 workers employee employees worldwide globally total company companys s headcount workforce count operation
 state give tell show provide list find quote name identify compute calculate please me""".split())  # an instruction's verb
 

@@ -1,13 +1,20 @@
-"""Checks on the line the number reader chose: the currency it prints, whether it prints the metric's words
-(Python), and the model's probability that it states the metric."""
+"""Checks on the line the number reader chose, in Python first: the currency it prints, whether its figure is of
+the kind and the period asked (no amount for a count, no change for a level, no sentence about other years),
+whether it states the metric (its words, or a synonym of them); the model's probability that it states the
+metric (close to noise on one short statement) decides only for a line whose words Python finds too thin."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
-from rag_assets.answer.evidence.figures import Figure
+from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, Figure
 from rag_assets.answer.evidence.units import asked_currency, currencies_in
+from rag_assets.answer.question.unit import CURRENCY_CODES
 from rag_assets.index.bm25 import tokenize
 from rag_assets.llm.prompts import build_messages
+from rag_assets.retrieval.query import contains
 from rag_assets.retrieval.rerank import p_yes
 
 
@@ -69,3 +76,65 @@ def exacter_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: 
         return None
     row = min(shorter, key=lambda c: len(extra(c)))
     return row, row.figures[column]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the plan asks of the figure, as the checks read it: the year (None: the latest), a count (the noun
+    counted, '' for an amount or ratio), a change (True: 'how much did X grow')."""
+
+    year: int | None = None
+    counted: str = ""
+    change: bool = False
+
+
+YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+MONEY_AT_RE = re.compile(rf"[$€£¥]|\b(?:{CURRENCY_CODES})\b", re.I)
+
+
+def figure_problem(chosen: Candidate, fig: Figure, metric: MetricQuery, asked: Asked) -> str | None:
+    """Why the chosen figure is not the one asked, in Python, or None: an amount where a count is asked (a
+    money figure for 'how many airplanes'), a change where a level is asked ('MAUs increased by 53 million'), a
+    sentence that names only other years than the one asked ('In 2020, we contributed $3 billion'), or, unless it
+    prints every word of the metric (``prints_metric``), a line naming another headline measure and none of
+    this one."""
+    at = chosen.label.find(fig.written) if chosen.source == "text" else -1
+    before = chosen.label[max(0, at - 40): at] if at >= 0 else ""
+    if asked.counted and (MONEY_AT_RE.search(fig.written) or re.search(r"[$€£¥]\s*$", before)):
+        return "prints an amount of money, not a count"
+    if at >= 0 and not asked.change and CHANGE_BEFORE_RE.search(before):
+        return "states a change of the figure, not its level"
+    years = {int(y) for y in YEAR_RE.findall(chosen.label)} if chosen.source == "text" else set()
+    if asked.year and years and not years & {asked.year, asked.year + 1}:
+        return f"is a sentence about {', '.join(map(str, sorted(years)))}, not {asked.year}"
+    if not prints_metric(metric, chosen.label) and metric.names_another(_clause(chosen, fig)):
+        return "names another figure, not the metric asked"
+    return None
+
+
+def _clause(chosen: Candidate, fig: Figure) -> str:
+    """The words that name ``fig``: a row's label, or the clause of a sentence that leads to it ('net income
+    attributable to Globex was' in 'For the quarter, net income attributable to Globex was $1.3 billion')."""
+    at = chosen.label.find(fig.written) if chosen.source == "text" else -1
+    return re.split(r"[,;:]", chosen.label[:at])[-1] if at > 0 else chosen.label
+
+
+def line_words(cand: Candidate) -> str:
+    """The words a chosen line says its figure is of: a row's label with its heading row, or a sentence."""
+    return f"{cand.section} {cand.label}" if cand.source == "row" else cand.label
+
+
+def states_metric(metric: MetricQuery, text: str) -> bool:
+    """``text`` states the metric: more than half the words of one of the lexicon's names of it, when it has any
+    ('operating activities provided ... net cash' names cash from operations; 'issued 2.1 million shares' no
+    share repurchase), and of the metric's own words all but a few (none of one or two words, one of three or
+    four, two of five: 'full-time employees' in 'approximately 73,300 employees ... including part-time
+    employees'), a word of a name printed whole counting as printed ('EPS' for 'earnings per share')."""
+    own = {w for w in own_words(metric) if not re.fullmatch(CURRENCY_CODES, w)}
+    tokens = tokenize(text)
+    have = set(tokens)
+    if metric.terms and not any(2 * sum(w in have for w in t) > len(t) for t in metric.terms):
+        return False
+    named = {w for t in metric.terms if contains(tokens, t) for w in {x for t2 in metric.terms for x in t2}}
+    missing = {w for w in own if w not in have and w not in named}
+    return len(missing) <= (len(own) - 1) // 2

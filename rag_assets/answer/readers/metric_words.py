@@ -25,6 +25,18 @@ MONTH_DAY_RE = re.compile(rf"\b(?:{'|'.join(sorted(MONTH_NUMBERS, key=len, rever
                           re.I)
 
 
+# where the question says the figure is printed ('per the selected financial data in the FY2019 10-K', 'as printed
+# in the income statement', 'according to its annual report'): the figure's source, no word its line prints
+SOURCE_RE = re.compile(r"[,(]?\s*\b(?:per\s+(?:the|its|their)|according\s+to|as\s+(?:reported|printed|stated|shown|"
+                       r"presented|disclosed)\s+(?:in|on|by))\b[^?;),]*\)?", re.I)
+
+
+def without_source(query: str) -> str:
+    """``query`` without the clause naming where the figure is printed (``SOURCE_RE``), to the clause's end
+    ('According to the annual report, what is ...': the question after the comma stays)."""
+    return SOURCE_RE.sub(" ", query)
+
+
 def without_full_year(query: str, percent: bool = False) -> str:
     """``query`` without the words that say which part of the year, or that it is the whole year: 'full-year
     adjusted EPS' names the row 'Adjusted EPS', 'operational sales in the second quarter' the row 'Operational
@@ -39,10 +51,11 @@ def metric_query(query: str, lexicon: Lexicon | None, percent: bool = False) -> 
     """The metric's words a chosen line must print (``line_checks.prints_metric``) and a sure row names: the
     query without the period's words, the date asked ('as of December 31, 2017') and the scale asked ('in USD
     millions' is no word of the metric)."""
-    return MetricQuery.of(MONTH_DAY_RE.sub(" ", without_full_year(without_scale(query), percent)), lexicon)
+    return MetricQuery.of(MONTH_DAY_RE.sub(" ", without_full_year(without_scale(without_source(query)), percent)),
+                          lexicon)
 
 
 def metric_text(query: str, percent: bool = False) -> str:
     """The metric a question asks for: its retrieval query without the asked currency ('(in USD)') and the words
     of a full year (``without_full_year``)."""
-    return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", without_full_year(query, percent)))
+    return re.sub(r"\(\s*\)", " ", ASKED_CURRENCY_RE.sub(" ", without_full_year(without_source(query), percent)))

@@ -15,8 +15,8 @@ from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section
 from rag_assets.answer.evidence.units import asks_percent
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
-from rag_assets.answer.readers.line_checks import (currency_problem, exacter_row, names_metric, own_words, p_states,
-                                                   prints_metric)
+from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_row, figure_problem, names_metric,
+                                                   line_words, own_words, p_states, states_metric)
 from rag_assets.answer.readers.stated_changes import stated_change
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -170,30 +170,22 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
     return owner, fig
 
 
-def _figure_words(chosen: Candidate, fig: Figure) -> str:
-    """The words that name ``fig``: a row's label, or the clause of a sentence that leads to it ('net income
-    attributable to Globex was' in 'For the quarter, net income attributable to Globex was $1.3 billion')."""
-    at = chosen.label.find(fig.written) if chosen.source == "text" else -1
-    return re.split(r"[,;:]", chosen.label[:at])[-1] if at > 0 else chosen.label
-
-
 def _checked(llm, question: str, chosen: Candidate, fig: Figure, reading: NumberReading, pages,
-             dollars: dict[str, str] | None, verify_min: float, metric: MetricQuery | None = None) -> bool:
-    """The chosen line is in the currency asked and (``verify_min`` > 0) states the metric: it prints nearly every
-    word of it (``names_metric``), else it names no other headline measure and the model says so; else why not
-    is noted."""
+             dollars: dict[str, str] | None, verify_min: float, metric: MetricQuery | None = None,
+             asked: Asked = Asked()) -> bool:
+    """The chosen line is in the currency asked, its figure of the kind and period asked (``figure_problem``),
+    and it states the metric: in its words (``states_metric``, Python), else (``verify_min`` > 0) by the
+    model's yes at that probability. Why not is noted."""
     page_text = next(p.text for p in pages if (p.sha1, p.page_index) == (chosen.sha1, chosen.page_index))
     problem = currency_problem(question, chosen, page_text, (dollars or {}).get(chosen.sha1, "USD"))
+    if problem is None and metric is not None:
+        problem = figure_problem(chosen, fig, metric, asked)
     if problem:
-        reading.notes.append(f"candidate [{chosen.id}] {problem}: N/A")
+        reading.notes.append(f"check: candidate [{chosen.id}] {problem} (Python): N/A")
         return False
-    if verify_min > 0 and metric is not None and prints_metric(metric, chosen.label):
-        reading.notes.append(f"check: candidate [{chosen.id}] names the metric's words (Python): no model check")
-        return True
-    if verify_min > 0 and metric is not None and metric.names_another(_figure_words(chosen, fig)):
-        reading.notes.append(f"check: candidate [{chosen.id}] names another figure, not the metric asked (Python): N/A")
-        return False
-    if verify_min > 0 and hasattr(llm, "choice_logprobs"):
+    if metric is not None and states_metric(metric, line_words(chosen)):
+        reading.notes.append(f"check: candidate [{chosen.id}] states the metric's words (Python): no model check")
+    elif verify_min > 0 and metric is not None and hasattr(llm, "choice_logprobs"):
         reading.p_yes = round(p_states(llm, question, chosen), 3)
         if reading.p_yes < verify_min:
             reading.notes.append(f"check: candidate [{chosen.id}] states the metric with p={reading.p_yes} "
@@ -321,7 +313,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     if found is None:
         return reading
     chosen, fig = found
-    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric):
+    asked = Asked(year, counted, bool(points) or CHANGE_WORDS_RE.search(query) is not None)
+    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric, asked):
         _take_figure(reading, chosen, fig, points)
     return reading
 

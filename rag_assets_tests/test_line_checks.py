@@ -1,0 +1,83 @@
+"""Python's checks on the figure the number reader's model picked (``readers.line_checks``): a figure of another
+kind, period or measure than the one asked is refused with its reason, whatever the model said; a line that
+states the metric in other words is kept, with no second look by the model."""
+
+from __future__ import annotations
+
+from rag_assets.answer.evidence.candidates import page_candidates
+from rag_assets.answer.readers.line_checks import Asked, figure_problem, states_metric
+from rag_assets.answer.readers.metric_words import metric_query
+from rag_assets.answer.readers.number_reader import read_number
+from rag_assets.answer.routing.question_text import retrieval_query
+from rag_assets.retrieval.query import default_lexicon
+from rag_assets_tests.llm_fakes import ScriptedLLM
+from rag_assets_tests.test_number_reader import Page, _Judge
+
+
+def _metric(question: str):
+    return metric_query(retrieval_query(question, "Globex"), default_lexicon())
+
+
+def _problem(sentence: str, written: str, question: str, asked: Asked) -> str | None:
+    cand = next(c for c in page_candidates(sentence, "s", 1) if any(f.written == written for f in c.figures))
+    fig = next(f for f in cand.figures if f.written == written)
+    return figure_problem(cand, fig, _metric(question), asked)
+
+
+def test_an_amount_of_money_is_no_count():
+    line = "Commercial Airplanes revenues were $25,867 million in 2022, on 480 airplane deliveries."
+    q = "How many commercial airplanes did Globex deliver in 2022?"
+    assert "amount of money" in _problem(line, "$25,867 million", q, Asked(2022, "commercial airplanes"))
+    assert _problem(line, "480", q, Asked(2022, "commercial airplanes")) is None
+
+
+def test_a_change_is_no_level_unless_a_change_is_asked():
+    line = "Average daily users increased by 12 million, or 9%, in 2023 compared with 2022."
+    level = "What were Globex's average daily users in 2023, in millions?"
+    assert "change" in _problem(line, "12 million", level, Asked(2023))
+    growth = "By how much did Globex's average daily users increase in 2023, in millions?"
+    assert _problem(line, "12 million", growth, Asked(2023, change=True)) is None
+
+
+def test_a_sentence_about_other_years_is_not_the_year_asked():
+    line = "In the fourth quarter of 2021, we contributed $2 billion of common stock to our pension plans."
+    q = "How much did Globex contribute to its pension plans in 2023, in USD millions?"
+    assert "about 2021, not 2023" in _problem(line, "$2 billion", q, Asked(2023))
+    assert _problem(line, "$2 billion", q, Asked(2021)) is None
+    after_year_end = "At January 31, 2024, there were 61,900 shareholders of record."  # printed in the FY2023 10-K
+    assert _problem(after_year_end, "61,900", "How many shareholders of record did Globex have at the end of "
+                    "2023?", Asked(2023, "shareholders of record")) is None
+
+
+def test_a_line_states_the_metric_in_most_of_its_words_or_by_one_of_its_names():
+    employees = "We had approximately 41,000 employees worldwide, including retail and part-time employees."
+    assert states_metric(_metric("How many full-time employees did Globex have?"), employees)
+    issued = "During 2023 we issued 1.8 million shares of common stock from treasury stock."
+    repurchased = "During 2023 we repurchased 1.8 million shares of our common stock."
+    buyback = _metric("How many shares of common stock did Globex repurchase in 2023?")
+    assert not states_metric(buyback, issued) and states_metric(buyback, repurchased)
+    clinics = _metric("What was the number of managed clinics of Globex at year-end?")
+    assert not states_metric(clinics, "Managed Medicare 17 16 15")
+    cash = _metric("What was Globex's cash flow from operations in 2023?")
+    assert states_metric(cash, "In 2023, operating activities provided Globex with $20.0 million in net cash.")
+    eps = _metric("What was Globex's full-year adjusted EPS in 2023?")
+    assert not states_metric(eps, "Basic net earnings per share 6.83 7.93")  # the adjusted figure is another one
+    assert states_metric(eps, "Adjusted earnings per share 10.15 10.32")
+
+
+def test_the_reader_keeps_a_line_python_finds_stated_and_asks_the_model_only_of_a_thin_one():
+    text = ("Shareholder returns. During 2023 we repurchased 1.8 million shares of common stock under the "
+            "program.")
+    q = "How many shares of common stock did Globex repurchase in 2023?"
+    pick = {"step_by_step_analysis": "[1]", "candidate": 1, "value_as_written": "1.8 million"}
+    kept = read_number(_Judge([pick], 0.1), q, retrieval_query(q, "Globex"), [Page("s", 3, text)], default_lexicon(),
+                       year=2023, verify_min=0.6)  # stated in its words: the model's doubt is not asked
+    assert kept.value == 1.8e6 and kept.p_yes is None and "no model check" in kept.notes[-1]
+    issued = [Page("s", 3, text.replace("repurchased", "issued").replace("under the program", "from treasury"))]
+    doubt = read_number(_Judge([pick], 0.4), q, retrieval_query(q, "Globex"), issued, default_lexicon(), year=2023,
+                        verify_min=0.6)
+    assert doubt.value == "N/A" and doubt.p_yes == 0.4
+    wrong_year = [Page("s", 3, text.replace("During 2023", "During 2021"))]
+    vetoed = read_number(_Judge([pick], 0.9), q, retrieval_query(q, "Globex"), wrong_year, default_lexicon(),
+                         year=2023, verify_min=0.6)  # Python's veto, whatever the model's yes
+    assert vetoed.value == "N/A" and "about 2021, not 2023" in vetoed.notes[-1]
