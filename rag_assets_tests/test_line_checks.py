@@ -10,7 +10,6 @@ from rag_assets.answer.readers.metric_words import metric_query
 from rag_assets.answer.readers.number_reader import read_number
 from rag_assets.answer.routing.question_text import retrieval_query
 from rag_assets.retrieval.query import default_lexicon
-from rag_assets_tests.llm_fakes import ScriptedLLM
 from rag_assets_tests.test_number_reader import Page, _Judge
 
 
