@@ -76,6 +76,18 @@ STATISTICS = """TABLE 4: SELECTED OPERATING STATISTICS
 """
 
 
+def test_a_label_wrapped_onto_the_next_line_is_one_row_with_its_figures():
+    text = ("Supplemental information\n\n| In Millions | Fiscal 2023 |  | Fiscal 2022 |\n|---|---|---|---|\n"
+            "| Research and development expense |  | 251.0 |  | 243.1 |\n"
+            "| Advertising and media expense (including production and |  |  |  |  |\n"
+            "| communication costs) |  | 702.4 |  | 690.1 |\n"
+            "| Cash flows from operating activities, |  |  |  |  |\n| Net earnings |  | 2,800.0 |  | 2,700.0 |\n")
+    rows = {c.label: c for c in page_candidates(text, "s", 86)}
+    media = rows["Advertising and media expense (including production and communication costs)"]
+    assert media.latest.written == "702.4" and media.value_of(media.latest) == 702.4e6
+    assert "Net earnings" in rows  # a capitalized label starts a row of its own
+
+
 def test_a_scale_a_tables_first_row_declares_holds_for_the_rows_below_it_until_another_row_declares_one():
     rows = {c.label: c for c in page_candidates(STATISTICS, "s", 49)}
     billed = rows["Billed spending"]

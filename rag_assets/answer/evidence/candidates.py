@@ -122,7 +122,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     cols = columns_above(before, page_scale, page_years, late)
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out, section, heading, caption, carried = [], "", "", captioned(before, page_heading), None
+    out, section, heading, caption, carried, wrapped = [], "", "", captioned(before, page_heading), None, ""
     above = name_lines(names_above or before)  # the names above, and the year after the last one
     names_at = names_year(names_above or before)
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
@@ -133,7 +133,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         figs = list(at.values())
         if cols.header(cells, at, declared_scale(" ".join(c for c, f in zip(cells, per_cell) if len(f) != 1))):
             continue
-        label = _label(cells)
+        label, wrapped = _unwrapped(_label(cells), figs, wrapped)
         if label and not figs and _label(cells[:1]) == label:  # a heading row: its label in the first cell
             section = label
             heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
@@ -156,6 +156,21 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
                              names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else names_at))
         out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
     return in_percent(out, caption)
+
+
+# a label cut short by the line's end: a parenthesis left open, or a word that joins it to more
+UNFINISHED_RE = re.compile(r"(?:\([^)]*|\b(?:and|or|of|for|in|to|from|on|by|with|including|excluding)|,)\s*$", re.I)
+
+
+def _unwrapped(label: str, figs: list, wrapped: str) -> tuple[str, str]:
+    """(the row's label, the start of a label wrapped onto the next row). A row of words only that ends unfinished
+    ('Advertising and media expense (including production and') is the first line of the next row's label
+    when that row goes on in lower case or closes the parenthesis ('communication costs) | 690.1')."""
+    if label and not figs and UNFINISHED_RE.search(label):
+        return "", label
+    if wrapped and label and (label[:1].islower() or label.count(")") > label.count("(")):
+        return f"{wrapped} {label}", ""
+    return label, ""
 
 
 UNITS_LABEL_RE = re.compile(r"\(\s*(?:in\s+)?(?:dollars|units|number|%|percent(?:age)?)\s*\)", re.I)

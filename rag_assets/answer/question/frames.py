@@ -30,20 +30,22 @@ class Frame:
 
 
 FRAMES = (
+    Frame("how much did X spend on Y",
+          re.compile(rf"^how\s+much\s+(?:cash\s+|money\s+)?did\s+(?P<x>[^?.]+?)\s+{_SPENDS}\s+(?P<y>[^?.]+?)(?=\s+(?:in|for|during|over|"
+                     rf"at|as\s+of|between|from)\b|[,?.]|$)", re.I),
+          "What was {x}'s {y}",
+          (("How much did Globex spend on research and development in 2022?",
+            "What was Globex's research and development in 2022?"),
+           ("How much did Initech pay in dividends during fiscal 2019? Answer in USD millions.",
+            "What was Initech's dividends during fiscal 2019? Answer in USD millions."),
+           ("How much cash did Globex spend on additions to software assets in 2021?",  # the cash is how, not what
+            "What was Globex's additions to software assets in 2021?"))),
     Frame("how much Y did X report",
           re.compile(rf"^how\s+much\s+(?P<y>(?!did\b)[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),
           "What was {x}'s {y}",
           (("How much net revenue did Globex report for fiscal 2021?", "What was Globex's net revenue for fiscal 2021?"),
            ("How much operating cash flow did Initech generate in 2020, in USD millions?",
             "What was Initech's operating cash flow in 2020, in USD millions?"))),
-    Frame("how much did X spend on Y",
-          re.compile(rf"^how\s+much\s+did\s+(?P<x>[^?.]+?)\s+{_SPENDS}\s+(?P<y>[^?.]+?)(?=\s+(?:in|for|during|over|"
-                     rf"at|as\s+of|between|from)\b|[,?.]|$)", re.I),
-          "What was {x}'s {y}",
-          (("How much did Globex spend on research and development in 2022?",
-            "What was Globex's research and development in 2022?"),
-           ("How much did Initech pay in dividends during fiscal 2019? Answer in USD millions.",
-            "What was Initech's dividends during fiscal 2019? Answer in USD millions."))),
     Frame("how much did X contribute to Y",
           re.compile(r"^how\s+much\s+(?:cash\s+|money\s+)?did\s+(?P<x>[^?.]+?)\s+contribute\s+to\s+(?:its\s+|their\s+|the\s+)?"
                      r"(?P<y>[^?.]+?)(?=\s+(?:in|for|during|over|at|as\s+of|between|from)\b|[,?.]|$)", re.I),
