@@ -238,3 +238,15 @@ def test_the_label_the_question_writes_is_read_with_or_without_its_total():
                            ("", 195_929e6)):
         found = find_operand(Item("revenue", 2021, written=written), spec, [SourcePage("s", 4, page, True)])
         assert found.value == value, written
+
+
+def test_capital_expenditure_is_read_from_the_cash_flow_row_paying_for_property_plant_and_equipment():
+    """'Payments to acquire property, plant and equipment' is a standard label of capital expenditure (it had been
+    missed, and a segment table's capex read instead)."""
+    cash_flow = ("CONSOLIDATED STATEMENTS OF CASH FLOWS\n| (Dollars in millions) | 2023 | 2022 |\n| --- | --- | --- |\n"
+                 "| Net cash provided by operating activities | 4,120 | 3,512 |\n"
+                 "| Payments to acquire property, plant and equipment | (1,430) | (1,222) |\n"
+                 "| Proceeds from disposals of property, plant and equipment | 35 | 529 |\n")
+    pages = [SourcePage("s", 58, cash_flow, True)]
+    capex = find_operand(Item("capital expenditure", 2022), LIB.items["capital expenditure"], pages)
+    assert abs(capex.value) == pytest.approx(1_222e6)
