@@ -326,6 +326,20 @@ def test_yes_no_bounds_losses_and_movements_in_other_words():
     assert crit("Were Vandelay's sales in FY2021 higher than FY2020?")[0] == "up"  # a year, not a bound
 
 
+def test_something_done_in_the_year_is_its_amount_not_zero():
+    def crit(q):
+        c = criterion(q, LIB)
+        return (c.test, show(c.now)) if c else None
+    assert crit("Did Vandelay pay a cash dividend to its common shareholders in FY2021?") == \
+        ("nonzero", "dividends paid 2021")
+    assert crit("Did Vandelay repurchase any of its shares in 2022?") == ("nonzero", "share repurchases 2022")
+    assert crit("Has Vandelay bought back stock during fiscal 2020?") == ("nonzero", "share repurchases 2020")
+    assert crit("Did Vandelay buy back shares in 2020?") == ("nonzero", "share repurchases 2020")
+    assert crit("Did Vandelay pay more in dividends than it spent on capex in 2021?") == \
+        ("positive", "(dividends paid 2021 - capital expenditure 2021)")  # two figures compared, not one done
+    assert crit("Did Vandelay report a net loss in FY2021?") == ("negative", "net income 2021")
+
+
 def test_changes_sums_and_statement_references_in_other_words():
     assert formula("What was the difference between Vandelay's operating income in FY2021 and FY2020?") == \
         "(operating income 2021 - operating income 2020)"

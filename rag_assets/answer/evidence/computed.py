@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from rag_assets.answer.question.formulas import (FormulaError, Item, Node, Op, Parser, evaluate, items_of, money, of_part,
                                                  read_in_percent, show, substitute)
 from rag_assets.answer.question.metric_library import Library
-from rag_assets.answer.question.criterion import Criterion
+from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.plan import MetricPlan
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.candidates import page_candidates
@@ -284,8 +284,8 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
         return comp
     against = before if crit.before is not None else crit.bound
     change = (now - before) / abs(before) if crit.before is not None and before else 0.0
-    comp.value = {"positive": now > 0, "negative": now < 0, "up": now > before, "down": now < before,
-                  "more": now > against, "less": now < against, "at_least": now >= crit.bound,
+    comp.value = {"positive": now > 0, "negative": now < 0, "nonzero": now != 0, "up": now > before,
+                  "down": now < before, "more": now > against, "less": now < against, "at_least": now >= crit.bound,
                   "up_by": change > crit.bound, "down_by": -change > crit.bound, "up_less": change < crit.bound,
                   "down_less": -change < crit.bound}[crit.test]
     rule = f" (yes at {crit.bound:g} or more: {crit.rule})" if crit.test == "at_least" else \

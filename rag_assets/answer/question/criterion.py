@@ -9,12 +9,14 @@ a judgement of the library ('a capital-intensive business')."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from rag_assets.answer.question.formulas import (MONTHS, FormulaError, Node, Op, Parser, items_of, money, of_library,
                                                  of_months, of_part, shifted, substitute)
 from rag_assets.answer.question.parts import read_part
+from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.metric_library import Library
+from rag_assets.answer.question.occurrence import occurred
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import adjusted, read_metric
 from rag_assets.answer.question.plan import as_written
@@ -70,20 +72,6 @@ FASTER_RE = re.compile(r"\b(?:did|does|do|has|have|had)\s+(.+?)\s+(?:grow|grew|g
 SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "thousand": 1e3}
 
 
-@dataclass(frozen=True)
-class Criterion:
-    """A yes/no that figures decide: ``now`` is positive/negative, went up/down from ``before``, is above or
-    below ``before`` or ``bound`` (``more``/``less``), or (an analyst's judgement, ``at_least``) reaches
-    ``bound`` by the library's rule of thumb."""
-
-    test: str  # positive, negative, up, down, more, less, up_by, down_by, up_less, down_less, at_least
-    now: Node
-    before: Node | None = None
-    bound: float = 0.0
-    rule: str = ""
-    each: tuple["Criterion", ...] = ()  # 'in each of 2016, 2017 and 2018', 'every year': yes when all hold
-
-
 def criterion(question: str, library: Library) -> Criterion | None:
     """The figure criterion ``question`` states or names (see the module), or None (a judgement the model makes,
     or a question naming no fiscal year)."""
@@ -99,7 +87,8 @@ def criterion(question: str, library: Library) -> Criterion | None:
     try:
         found = (_sign(body, parser) or _profit(body, parser) or _relative_bound(body, asked, parser)
                  or _change_bound(body, asked, parser) or _bound(body, parser) or _faster(body, asked, parser)
-                 or _compared(body, parser) or _movement(body, asked, parser) or _judgement(text, parser))
+                 or _compared(body, parser) or _movement(body, asked, parser) or occurred(body, parser)
+                 or _judgement(text, parser))
     except (FormulaError, RecursionError):
         return None
     if found is None:

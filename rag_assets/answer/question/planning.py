@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, field
 from rag_assets.answer.question.formulas import Item, items_of, money, of_library, show
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.counts import count_qualifiers, counted_noun
-from rag_assets.answer.question.criterion import Criterion, criterion
+from rag_assets.answer.question.criteria import Criterion
+from rag_assets.answer.question.criterion import criterion
 from rag_assets.answer.question.filing_parts import marked_part, named_part
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.parts import owned_parts, possessive, written_in_full
