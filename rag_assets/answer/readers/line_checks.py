@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
+from rag_assets.answer.evidence.counts import YEAR_IN_RE
 from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, Figure
 from rag_assets.answer.evidence.units import asked_currency, currencies_in
 from rag_assets.answer.question.unit import CURRENCY_CODES
@@ -88,7 +89,6 @@ class Asked:
     change: bool = False
 
 
-YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 MONEY_AT_RE = re.compile(rf"[$€£¥]|\b(?:{CURRENCY_CODES})\b", re.I)
 
 
@@ -104,7 +104,7 @@ def figure_problem(chosen: Candidate, fig: Figure, metric: MetricQuery, asked: A
         return "prints an amount of money, not a count"
     if at >= 0 and not asked.change and CHANGE_BEFORE_RE.search(before):
         return "states a change of the figure, not its level"
-    years = {int(y) for y in YEAR_RE.findall(chosen.label)} if chosen.source == "text" else set()
+    years = {int(y) for y in YEAR_IN_RE.findall(chosen.label)} if chosen.source == "text" else set()
     if asked.year and years and not years & {asked.year, asked.year + 1}:
         return f"is a sentence about {', '.join(map(str, sorted(years)))}, not {asked.year}"
     if not prints_metric(metric, chosen.label) and metric.names_another(_clause(chosen, fig)):
@@ -135,6 +135,6 @@ def states_metric(metric: MetricQuery, text: str) -> bool:
     have = set(tokens)
     if metric.terms and not any(2 * sum(w in have for w in t) > len(t) for t in metric.terms):
         return False
-    named = {w for t in metric.terms if contains(tokens, t) for w in {x for t2 in metric.terms for x in t2}}
+    named = {w for t in metric.terms for w in t} if any(contains(tokens, t) for t in metric.terms) else set()
     missing = {w for w in own if w not in have and w not in named}
     return len(missing) <= (len(own) - 1) // 2
