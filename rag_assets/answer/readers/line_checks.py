@@ -107,16 +107,16 @@ def figure_problem(chosen: Candidate, fig: Figure, metric: MetricQuery, asked: A
     years = {int(y) for y in YEAR_IN_RE.findall(chosen.label)} if chosen.source == "text" else set()
     if asked.year and years and not years & {asked.year, asked.year + 1}:
         return f"is a sentence about {', '.join(map(str, sorted(years)))}, not {asked.year}"
-    if not prints_metric(metric, chosen.label) and metric.names_another(_clause(chosen, fig)):
+    if not prints_metric(metric, chosen.label) and metric.names_another(_clause(chosen.label, at)):
         return "names another figure, not the metric asked"
     return None
 
 
-def _clause(chosen: Candidate, fig: Figure) -> str:
-    """The words that name ``fig``: a row's label, or the clause of a sentence that leads to it ('net income
-    attributable to Globex was' in 'For the quarter, net income attributable to Globex was $1.3 billion')."""
-    at = chosen.label.find(fig.written) if chosen.source == "text" else -1
-    return re.split(r"[,;:]", chosen.label[:at])[-1] if at > 0 else chosen.label
+def _clause(label: str, at: int) -> str:
+    """The words that name a figure printed at ``at`` of a sentence (-1: a row, its whole label): the clause that
+    leads to it ('net income attributable to Globex was' in 'For the quarter, net income attributable to Globex
+    was $1.3 billion')."""
+    return re.split(r"[,;:]", label[:at])[-1] if at > 0 else label
 
 
 def line_words(cand: Candidate) -> str:

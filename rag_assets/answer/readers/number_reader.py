@@ -303,8 +303,9 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
         return reading
     metric, template = metric_query(query, lexicon, percent), lexicon.template_words if lexicon else frozenset()
+    change = CHANGE_WORDS_RE.search(query) is not None  # 'how much did X grow': a change, not a level
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
-                      percent and CHANGE_WORDS_RE.search(query) is not None) if not counts else None
+                      percent and change) if not counts else None
     if found is not None:
         reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
                              "period asked (Python): no model pick")
@@ -313,8 +314,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     if found is None:
         return reading
     chosen, fig = found
-    asked = Asked(year, counted, bool(points) or CHANGE_WORDS_RE.search(query) is not None)
-    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric, asked):
+    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric,
+                Asked(year, counted, bool(points) or change)):
         _take_figure(reading, chosen, fig, points)
     return reading
 
