@@ -12,7 +12,8 @@ from rag_assets.answer.evidence.asides import ASIDE_RE, per_share_aside
 from rag_assets.answer.evidence.figures import Figure, text_figures
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
-from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs
+from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs, dated_with_dashes
+from rag_assets.answer.evidence.table_blocks import caption_heading, closed
 from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, YEAR_RE, captioned, cells_of, columns_above,
                                                       durations, heading_of, last_year_line, trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, in_percent, shares_scale, unscaled_label
@@ -122,7 +123,8 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     cols = columns_above(before, page_scale, page_years, late)
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
-    out, section, heading, caption, carried, wrapped = [], "", "", captioned(before, page_heading), None, ""
+    out, heading, caption, carried, wrapped = [], "", captioned(before, page_heading), None, ""
+    section = first = caption_heading(before)  # 'Consumer Health (1)' just above the table heads its first block
     above = name_lines(names_above or before)  # the names above, and the year after the last one
     names_at = names_year(names_above or before)
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
@@ -134,28 +136,38 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if cols.header(cells, at, declared_scale(" ".join(c for c, f in zip(cells, per_cell) if len(f) != 1))):
             continue
         label, wrapped = _unwrapped(_label(cells), figs, wrapped)
-        if label and not figs and _label(cells[:1]) == label:  # a heading row: its label in the first cell
-            section = label
+        if label and not any(per_cell) and _label(cells[:1]) == label:  # a heading row: no figure, its label first
+            section, caption = label, closed(caption, first)
             heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
-        if any(len(f) > 1 for f in per_cell):  # a cell holding two figures ('1,687 1,787')
-            pairs = dated_pairs(per_cell, cols.years)
-            figs, where = [f for _, f in pairs], [i for i, _ in pairs]
-        else:
-            where = list(at)
+        figs, where = _placed(per_cell, at, cols.years)
+        if figs and not label:  # a subtotal closes its block: the rows below are under none of its headings
+            section, heading, caption = "", "", closed(caption, first)
         if not figs or not label:
             continue
         own, carried = _row_scale(label, carried, not out)
-        own = own or cols.scale  # 'Sales (millions)': the row declares its own scale
-        values = tuple(f.value for f in figs)
-        unscaled = unscaled_label(f"{_heading_kind(heading)} {ASIDE_RE.sub(' ', label)}", values)  # 'Diluted'
-        mult, words = (own if own and not unscaled else (1.0, ""))
-        if shares := shares_scale(label, before[-600:]):
-            mult, words = shares  # '(shares in 000's)': the caption's scale of its share counts
-        out.append(Candidate(sha1, page_index, "row", label, tuple(cols.dated(figs, where)), mult, words,
+        mult, words = _scaled(label, heading, figs, own or cols.scale, before)
+        out.append(Candidate(sha1, page_index, "row", label, tuple(dated_with_dashes(cols, figs, where, cells)), mult,
+                             words,
                              total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
                              names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else names_at))
         out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
     return in_percent(out, caption)
+
+
+def _placed(per_cell: list[list], at: dict, years: list[str]) -> tuple[list, list[int]]:
+    """A row's figures and the cells they stand in; a cell holding two figures ('1,687 1,787') gives both when
+    the row proves their order (``dated_pairs``)."""
+    if any(len(f) > 1 for f in per_cell):
+        pairs = dated_pairs(per_cell, years)
+        return [f for _, f in pairs], [i for i, _ in pairs]
+    return list(at.values()), list(at)
+
+
+def _scaled(label: str, heading: str, figs: list, own: tuple[float, str] | None, before: str) -> tuple[float, str]:
+    """A row's scale: its own ('Sales (millions)') or its table's, none for a row its words print unscaled
+    ('Diluted' under a per-share heading); a caption's scale of share counts ('(shares in 000's)') for shares."""
+    unscaled = unscaled_label(f"{_heading_kind(heading)} {ASIDE_RE.sub(' ', label)}", tuple(f.value for f in figs))
+    return shares_scale(label, before[-600:]) or (own if own and not unscaled else (1.0, ""))
 
 
 # a label cut short by the line's end: a parenthesis left open, or a word that joins it to more

@@ -73,3 +73,20 @@ def _until_next_pair(rest: list[list]) -> list:
             break
         out += figs
     return out
+
+
+DASH_RE = re.compile(r"[-–—]+")  # a cell with nothing to report in its column
+
+
+def dated_with_dashes(cols, figs: list, where: list[int], cells: list[str]) -> list:
+    """A row's figures dated by ``cols`` (``table_headers.Columns``); where the row prints fewer figures than the
+    header's columns and a dash stands in the others ('U.S. | $ | 1,696 | 1,529 | 10.9 % | 10.9 | - | ...'), each
+    dash keeps its column's place, so the row is dated as the rows that print a figure there are."""
+    dashes = [i for i, c in enumerate(cells) if i and i not in where and DASH_RE.fullmatch(c.strip())]
+    if not dashes or not cols.pattern or len(figs) + len(dashes) != len(cols.pattern) or \
+            any(f.period for f in figs):
+        return cols.dated(figs, where)
+    order = sorted([(i, k) for k, i in enumerate(where)] + [(i, -1) for i in dashes])
+    place = replace(figs[0], written="-", value=0.0, percent=False)
+    dated = cols.dated([figs[k] if k >= 0 else place for _, k in order], [i for i, _ in order])
+    return [d for (_, k), d in zip(order, dated) if k >= 0]

@@ -10,11 +10,12 @@ from dataclasses import asdict, dataclass, replace
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.evidence.column_parts import part_column
 from rag_assets.answer.evidence.part_sections import part_section
-from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item, spells_out,
+from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
                                              preference, printed_labels, stem, written_row, year_figure)
-from rag_assets.answer.question.formulas import Item, printed_ratio, read_in_percent
+from rag_assets.answer.question.formulas import NESTED_SEP, Item, printed_ratio, read_in_percent
 from rag_assets.answer.question.metric_library import ItemSpec, fold
-from rag_assets.answer.question.parts import adjective_of
+from rag_assets.answer.evidence.part_rows import (SEGMENT_WORDS_RE, heads, items_named, names_part, nearest_items,
+                                                  same_part)
 
 
 STATEMENT_TITLE_RE = re.compile(r"(?<!the\s)(?<!in\s)(?<!to\s)\b(?:Consolidated\s+(?:Statements?\s+[Oo]f|Balance\s+Sheets?)|"
@@ -214,28 +215,14 @@ def _months(item: Item, spec: ItemSpec | None) -> int:
     return 0 if spec and spec.statement == "balance_sheet" else item.months
 
 
-def names_part(label: str, part: str) -> bool:
-    """A row's label is the part's name ('Aeronautics', 'Greater China'), with at most the part noun after it
-    ('Aeronautics segment'), 'total' before it ('Total Optical Communications'), or the company's name before it
-    in the question ('Lockheed Martin Aeronautics')."""
-    folded = re.sub(r"\s+(?:segment|division|business|reportable segment|operation)s?$", "",
-                    folded_label(label_head(label)))
-    folded = re.sub(r"^total\s+", "", folded)
-    if 0 < len(tight := folded.replace(" ", "")) <= 4 and tight == part.replace(" ", ""):
-        return True  # an abbreviation written with or without its dots: 'U.S.' is 'US'
-    if spells_out(re.sub(r"^\s*total\s+", "", label_head(label), flags=re.I), part, whole=True):
-        return True  # the part's acronym written out: 'Europe, Middle East & Africa' is 'EMEA'
-    return bool(folded) and (folded == part or part.endswith(" " + folded) and len(folded) >= 4 or
-                             adjective_of(re.sub(r"\s+operations$", "", folded), part))
-
-
 def part_row(cand: Candidate, part: str, spec: ItemSpec | None, labels: tuple[str, ...], library_names=()) -> float:
     """How surely ``cand`` prints the part's figure of the item (0 when it does not): 2 when the row is the part's
     (its label the part's name) under a heading or caption naming the item (a segment table: 'Net sales' /
     'Aeronautics 26,748'); 1.5 when the row is the item's (its label one of the item's) under a caption naming
     the part (a segment's own results: 'Aeronautics' operating results ...' / 'Net sales 26,748')."""
     if names_part(cand.label, part) and (names_item(cand.section, spec, labels, library_names) or
-                                         not cand.section and names_item(cand.caption, spec, labels, library_names)
+                                         (not cand.section or names_part(cand.section, part)) and
+                                         names_item(cand.caption, spec, labels, library_names)
                                          and _nearest_is(cand.caption, spec, library_names)):
         return 2.0
     if label_match(SEGMENT_WORDS_RE.sub("", cand.label), labels) >= 2.5 and heads(cand.caption, part):
@@ -248,27 +235,6 @@ def _nearest_is(caption: str, spec: ItemSpec | None, library_names) -> bool:
     return not nearest or spec is None or spec.name in nearest
 
 
-# in a part's own results, the item's row may say whose it is: 'Business segment operating income', 'Segment sales'
-SEGMENT_WORDS_RE = re.compile(r"(?:^\s*|(?<=\bpretax\s))(?:business\s+|reportable\s+|operating\s+)?segments?\s+(?=\w)",
-                              re.I)  # 'Pretax segment income': the part's pretax income
-
-
-LEGAL_RE = r"(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|ag|sa|nv|se)\b"
-
-
-def heads(caption: str, part: str) -> bool:
-    """The caption is the part's: it opens with the part's name, or names it as the owner of what follows ('Marine
-    Systems' operating results', 'the Marine Systems segment'), not merely among others."""
-    folded = re.sub(r"[’']", "'", caption.lower())
-    name = re.escape(part).replace(r"\ ", r"[\s,]+")
-    if re.match(rf"\W*{name}(?:[\s,]+\w+){{0,3}}[\s,]+{LEGAL_RE}", folded_label(caption)):
-        return False  # 'ACTIVISION BLIZZARD, INC. AND SUBSIDIARIES': a company's name, not its part's
-    if spells_out(" ".join(caption.split()[:len(part) + 2]), part):
-        return True  # it opens with the part's acronym written out: 'EUROPE, MIDDLE EAST & AFRICA' for 'emea'
-    return re.match(rf"\W*{name}\b", folded_label(caption)) is not None or \
-        re.search(rf"(?<!\w){name}(?:'s?|\s+(?:business\s+|reportable\s+|operating\s+)?segment)(?!\w)", folded) is not None
-
-
 def block_figure(cand: Candidate, item: Item, months: int, library_names, own_quarter: int = -1):
     """The figure of ``item``'s year in the column block of the item, when a row prints the year in several blocks
     whose items its caption names in order ('Net Sales ... Operating Income' / 'Consumer 4,796 4,731 1,027 1,004'):
@@ -278,28 +244,6 @@ def block_figure(cand: Candidate, item: Item, months: int, library_names, own_qu
     if len(dated) >= 2 and len(named) == len(dated) and item.name in named:
         return dated[named.index(item.name)]
     return year_figure(cand, item.year, months, own_quarter, item.quarter)
-
-
-def nearest_items(text: str, library_names) -> list[str]:
-    """The library's items the last sentence of ``text`` that names any names (the sentence nearest a table, in
-    its caption: 'Segment net income may not be consistent ... The following table presents segment net sales'
-    is of sales; 'Net Sales ... Operating Income' names both blocks); [] when no sentence names one."""
-    for sentence in reversed(re.split(r"(?<=[.:;])\s+", text)):
-        named = items_named(sentence, library_names)
-        if named:
-            return named
-    return []
-
-
-def items_named(text: str, library_names) -> list[str]:
-    """The library's items ``text`` names, in the order it names them (each once): its column blocks."""
-    folded = folded_label(text)
-    first: dict[str, int] = {}
-    for name, words in library_names:
-        m = re.search(rf"(?<!\w){re.escape(words)}(?!\w)", folded)
-        if m and (name not in first or m.start() < first[name]):
-            first[name] = m.start()
-    return sorted(first, key=first.get)
 
 
 def column_figure(cand: Candidate, item: Item, spec: ItemSpec | None, labels: tuple[str, ...]):
@@ -321,6 +265,15 @@ def column_figure(cand: Candidate, item: Item, spec: ItemSpec | None, labels: tu
                  f.months in ((months, 0) if months else (0, 12))), None)
 
 
+def _in_block(cand: Candidate, block: str, outer: str, inner: str) -> bool:
+    """A row may print the part's figure: for a part within a part (``outer`` > ``inner``), a row in the outer
+    part's block ('Pharmaceutical (1)' / 'U.S.'); for a part, not a row named as it in another part's block
+    ('Consumer Health' / 'International' is the segment's international sales, not the company's)."""
+    if outer:
+        return bool(block) and same_part(block, outer)
+    return not block or same_part(block, inner) or not names_part(cand.label, inner)
+
+
 COLUMN_SURE = 1.25  # a part's column of the item's row: below a row named as the part's (2) or headed by it (1.5)
 
 
@@ -328,12 +281,14 @@ def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pag
                  library_names=(), quarters: dict[str, int] | None = None) -> Operand | None:
     """The row of ``pages`` that prints ``item.part``'s figure of the item in the year's column (the surest, then
     the best-ranked page), or None; ``library_names``: (item, name) of the library, to read column blocks."""
+    outer, _, inner = item.part.rpartition(NESTED_SEP)
     best, best_key = None, None
     for rank, page in enumerate(pages):
         for cand in page_candidates(page.text, page.sha1, page.page_index):
-            if cand.source != "row":
+            block = part_section(cand.caption, cand.section, page.parts) if cand.source == "row" else ""
+            if cand.source != "row" or not _in_block(cand, block, outer, inner):
                 continue
-            sure = part_row(cand, item.part, spec, labels, library_names)
+            sure = part_row(replace(cand, section="") if outer else cand, inner, spec, labels, library_names)
             fig = (block_figure(cand, item, _months(item, spec), library_names, own(quarters, cand)) if sure
                    else None)
             if fig is None and (fig := column_figure(cand, item, spec, labels)) is not None:

@@ -10,6 +10,7 @@ import re
 
 from rag_assets.answer.evidence.candidates import Candidate
 from rag_assets.answer.evidence.rows import names_any, spells_out
+from rag_assets.answer.evidence.table_blocks import without_note_mark
 
 PART_NOUN = r"(?:business[ \t]+|reportable[ \t]+|operating[ \t]+)?(?:segment|division)s?\b"
 WORD = r"(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w&-]*)"  # 'Aeronautics', 'U.S.', 'MedTech', 'Asset & Wealth'
@@ -76,7 +77,8 @@ def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
     business segment ...') or ends with it ('... Trends Space'); '' when none."""
     if not parts:
         return ""
-    caption = TAIL_SCALE_RE.sub("", caption)  # '... Rotary and Mission Systems millions):'
+    caption = without_note_mark(TAIL_SCALE_RE.sub("", caption))  # '... Rotary and Mission Systems millions):'
+    section = without_note_mark(section)  # 'MedTech (2)'
     last = re.split(r"(?<=[.:])\s+(?=[A-Z])", caption)[-1]  # the sentence nearest the table
     for name in parts:
         pattern = re.escape(name).replace(r"\ ", r"\s+")

@@ -89,6 +89,7 @@ def substitute(node: Node, swaps: dict[Item, Node]) -> Node:
 
 
 PARTS_SEP = "|"  # between the parts of 'the Aeronautics and Space segments' ('aeronautics|space'): each part's figure
+NESTED_SEP = " > "  # a part within a part: 'pharmaceutical > us', the U.S. sales of the Pharmaceutical segment
 
 
 def of_part(node: Node, part: str) -> Node:

@@ -28,7 +28,9 @@ LEAD_RE = re.compile(r"(?:\b(?:of|for|from|in|at|by|within|across)\s+)?(?:\b(?:t
 
 
 def _alternation(names: tuple[str, ...]) -> str:
-    return "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in sorted(names, key=len, reverse=True))
+    """The names as one pattern, longest first; 'europe middle east and africa' as 'Europe, Middle East & Africa'."""
+    return "|".join(re.escape(n).replace(r"\ and\ ", r"[\s,]+(?:and|&)\s+").replace(r"\ ", r"[\s,]+")
+                    for n in sorted(names, key=len, reverse=True))
 
 
 def read_part(text: str, library: Library) -> tuple[str, str]:

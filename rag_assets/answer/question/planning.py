@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from rag_assets.answer.question.formulas import Item, items_of, money, of_library, show
 from rag_assets.answer.question.metric_library import Library, fold
@@ -15,6 +15,7 @@ from rag_assets.answer.question.counts import count_qualifiers, counted_noun
 from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.criterion import criterion
 from rag_assets.answer.question.filing_parts import marked_part, named_part
+from rag_assets.answer.question.nested_parts import criterion_with_part, nested_part, with_part
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.parts import owned_parts, possessive, written_in_full
 from rag_assets.answer.question.plan import MetricPlan, asks_down, asks_part, plan
@@ -119,7 +120,7 @@ def company_plan(question: str, kind: str, written: tuple[str, ...], library: Li
     if _reads_company(out.formula, written):
         asked = possessive(asked, written)
         out = plan_question(asked, kind, library, llm)
-    out = _with_filing_part(out, asked, written, library, parts)
+    out = _within_filing_part(_with_filing_part(out, asked, written, library, parts), asked, written, library, parts)
     if out.counted:  # 'how many people did X employ in the United States': what the count is of, without X
         named = "|".join(re.escape(w) for w in written)
         out.qualifiers = count_qualifiers(re.sub(rf"(?:{named})(?:['’]s?)?", " ", question) if named else question,
@@ -131,8 +132,8 @@ def _with_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...], l
                       parts: tuple[str, ...]) -> QuestionPlan:
     """``out``, or the plan of ``asked`` read again with the part of the company it names as the filing names it
     (one of ``parts``), when ``out`` reads no part and the plan read again reads that one."""
-    name = named_part(asked, parts, written) if out.kind in ("number", "boolean") and not _part_of(out) else ""
-    if not name:
+    name = named_part(asked, parts, written) if out.kind in ("number", "boolean") else ""
+    if not name or _part_of(out) and not _inside(out, name):
         return out
     again = plan_question(marked_part(asked, name, written), out.kind, library)
     if _part_of(again) != fold(name):
@@ -141,12 +142,45 @@ def _with_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...], l
     return again
 
 
+def _inside(out: QuestionPlan, name: str) -> bool:
+    """Each part the plan reads is words of the filing's part ``name`` ('transportation' and 'electronics' of
+    'Transportation and Electronics'), and none is the whole of it."""
+    whole = f" {fold(name)} "
+    read = {i.part for i in _items(out) if i.part}
+    return bool(read) and all(f" {p} " in whole and p != fold(name) for p in read)
+
+
+def _within_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...], library: Library,
+                        parts: tuple[str, ...]) -> QuestionPlan:
+    """``out`` with its part read as a region of the filing's part the question writes ('U.S. Pharmaceutical
+    sales': 'pharmaceutical > us', ``nested_parts``), when it is one."""
+    read = _part_of(out)
+    part = nested_part(read, named_part(asked, parts, written), library) if read and parts else ""
+    if not part:
+        return out
+    if out.metric is not None:
+        out.metric = replace(out.metric, node=with_part(out.metric.node, read, part))
+        out.formula = show(out.metric.node)
+    if out.criterion is not None:
+        out.criterion = criterion_with_part(out.criterion, read, part)
+        out.formula = " and ".join(_shown(one) for one in out.criterion.each or (out.criterion,))
+    out.part = part if out.part else out.part
+    out.checks.append(f"'{part}': a region of a part its filing names")
+    return out
+
+
+def _items(out: QuestionPlan) -> list[Item]:
+    """Every item of the plan's formula or of its figure criterion."""
+    if out.criterion is not None:
+        c = out.criterion
+        return [i for one in c.each or (c,) for n in (one.now, one.before) if n is not None for i in items_of(n)]
+    return items_of(out.metric.node) if out.metric is not None else []
+
+
 def _part_of(out: QuestionPlan) -> str:
     """The part of the company a plan reads: its formula's, or its figure criterion's."""
     if out.criterion is not None:
-        c = out.criterion
-        nodes = [n for one in c.each or (c,) for n in (one.now, one.before) if n is not None]
-        return next((i.part for n in nodes for i in items_of(n) if i.part), "")
+        return next((i.part for i in _items(out) if i.part), "")
     return out.part
 
 
