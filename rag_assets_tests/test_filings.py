@@ -146,6 +146,17 @@ def test_abbreviations_route_only_when_no_name_is_written():
     assert router.route("Is FY2022 revenue up? What changed?") == []  # words, not abbreviations
 
 
+def test_the_first_word_of_a_name_routes_when_it_opens_one_known_name_only():
+    router = Router({"s1": "Harrow Quill Industries", "s2": "Quillmark", "s3": "General Tarn", "s4": "General Ash"})
+    for question in ("What were Harrow's net sales in 2022?", "In 2022, how much did Harrow's Tools segment sell?",
+                     "Net sales of Harrow in 2022"):
+        [route] = router.route(question)
+        assert route.company == "Harrow Quill Industries" and route.written == ("Harrow",)
+    assert router.route("What were General's net sales in 2022?") == []  # it opens two names
+    assert router.route("Harrow-based suppliers' sales in 2022?") == []  # a word joined to another is no name
+    assert router.route("Harrow tools sold in 2022?") == []  # the question's first word, owning nothing
+
+
 def test_units_asked():
     assert asked_unit("(in USD millions)").scale == 1e6 and asked_unit("in USD billions").scale == 1e9
     u = asked_unit("Answer in units of percents and round to one decimal place.")

@@ -92,6 +92,10 @@ class Router:
             keep = self._ticker(question, found) or self._abbreviated(question, found)
             for name in keep:
                 written.setdefault(name, set()).add(ABBREVIATION_RE.match(question, found[name]).group(0))
+        if not keep:
+            keep = self._first_word(question, found)
+            for name in keep:
+                written.setdefault(name, set()).add(FIRST_WORD_RE.match(question, found[name]).group(1))
         return [Route(n, self.by_name[n], found[n], tuple(sorted(written.get(n, ()), key=len, reverse=True)))
                 for n in keep]
 
@@ -136,6 +140,24 @@ class Router:
         return []
 
 
+    def _first_word(self, question: str, found: dict[str, int]) -> list[str]:
+        """The first word of a name of several words written alone with its capital ('Lockheed' for 'Lockheed
+        Martin', "Activision's" for 'Activision Blizzard'), when it opens exactly one known name; tried only when
+        no name, symbol or abbreviation is written, and never the question's first word unless it owns what
+        follows ("Lockheed's"): a sentence's first word is capitalized whatever it is."""
+        for m in FIRST_WORD_RE.finditer(question):
+            if m.start() == 0 and not re.match(r"['’]s\b", question[m.end():]):
+                continue
+            word = m.group(1).lower()
+            fits = {n for key, names in self.normalized.items() if len(key.split()) >= 2 and key.split()[0] == word
+                    for n in names}
+            if len(fits) == 1:
+                [name] = fits
+                found[name] = m.start()
+                return [name]
+        return []
+
+
 LEGAL_SUFFIXES = "|".join(sorted(SUFFIXES - {"the"}, key=len, reverse=True))  # 'Holdings plc' after a name
 
 
@@ -147,6 +169,7 @@ def _as_written(question: str, key: str) -> list[str]:
     return [m.group(0) for m in re.finditer(pattern, question, re.I)]
 
 
+FIRST_WORD_RE = re.compile(r"(?<![\w&-])([A-Z][a-z]{3,})(?![\w&-])")  # 'Lockheed', not 'Coca' of 'Coca-Cola'
 ABBREVIATION_RE = re.compile(r"(?<![\w&])[A-Z][A-Za-z&]{1,5}(?![\w&])")
 
 
