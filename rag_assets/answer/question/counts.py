@@ -8,6 +8,7 @@ import re
 
 from rag_assets.answer.question.formulas import printed_ratio
 from rag_assets.answer.question.metric_library import fold
+from rag_assets.answer.question.sources import without_source
 
 # (the number of stores Globex operated: the noun ends before the company that did it)
 COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s+(?:did|does|do|were|was|are|is|had|has|"
@@ -117,6 +118,7 @@ def count_qualifiers(query: str, counted: str) -> tuple[str, ...]:
     or which of them ('in the United States', 'were union represented', 'covered by collective bargaining
     agreements'), as folded words; () when it says nothing more ('how many employees did X have')."""
     counted_words = set(fold(counted).split())
-    words = [w for w in fold(_count_clause(query)).split() if w not in NOT_QUALIFIERS and w not in counted_words
+    clause = without_source(_count_clause(query))  # 'according to the human capital section': where, not which
+    words = [w for w in fold(clause).split() if w not in NOT_QUALIFIERS and w not in counted_words
              and not re.search(r"\d", w)]  # a period ('2q23', 'fy22', '31st'), never what is counted
     return tuple(dict.fromkeys(words))

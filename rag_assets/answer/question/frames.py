@@ -166,11 +166,15 @@ def framed(question: str) -> str:
 
 
 def framed_text(text: str) -> str:
-    """``text`` with its first sentence, and a question after a colon ('Answer the following question: how much
-    ...'), framed (``framed``)."""
+    """``text`` with its first sentence, a question after a colon ('Answer the following question: how much
+    ...'), and a question after a sentence of its own ('Answer as an analyst would. How much ...?') framed
+    (``framed``)."""
     head, colon, rest = text.partition(": ")
     if colon and re.match(rf"{_ASKS}\b|in\b|for\b|during\b", rest, re.I) and "?" not in head:
         return head + colon + framed(rest)
+    first, *others = re.split(r"(?<=[.!])\s+(?=[A-Z])", text.strip())
+    if others and not first.endswith("?") and "?" in others[-1]:
+        return " ".join([first] + [framed(s) if s.endswith("?") else s for s in others])
     return framed(text)
 
 

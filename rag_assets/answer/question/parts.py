@@ -11,7 +11,7 @@ import re
 from rag_assets.answer.question.formulas import PARTS_SEP
 from rag_assets.answer.question.metric_library import SEGMENT_WORD_RE, Library, fold
 
-NAME_WORD = r"(?:[A-Z][\w.&'’-]*|&)"
+NAME_WORD = r"(?:(?<![\w'’])(?!(?:FY|CY|Q[1-4]|H[12])['’]?\d)[A-Z][\w.&'’-]*|&)"  # a name's word; 'FY2022' and 'Q4' date, not name
 LOWER_WORD = r"(?:[a-z][\w&-]*|[A-Z]{2,5}(?![\w'’]))"  # a word of a part named in lower case, or an acronym ('DVD')
 # words that open a question or qualify a part without naming it ('What segment', 'each segment', 'its largest')
 NOT_NAME_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all", "any", "total", "our", "its",

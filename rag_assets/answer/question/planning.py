@@ -21,7 +21,7 @@ from rag_assets.answer.question.parts import owned_parts, possessive, written_in
 from rag_assets.answer.question.plan import MetricPlan, asks_down, asks_part, plan
 from rag_assets.answer.question.text import as_read
 from rag_assets.answer.question.unit import asked_unit, points_asked
-from rag_assets.answer.question.wording import canonical
+from rag_assets.answer.question.wording import canonical, introduced
 
 
 @dataclass
@@ -98,7 +98,7 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
             out.part = next((i.part for i in items_of(out.metric.node) if i.part), "")
             out.checks.append("the dimension fits the unit asked")
     elif kind == "boolean":
-        out.criterion = criterion(question, library)
+        out.criterion = criterion(introduced(question), library)
         if out.criterion is not None:
             c = out.criterion
             out.source = "rules"
@@ -115,6 +115,7 @@ def company_plan(question: str, kind: str, written: tuple[str, ...], library: Li
     owner; one that reads no part of the company where the question names one of the ``parts`` its filing
     names, without a part noun ('revenue from Zephyr'), is read again with that part (``filing_parts``)."""
     written = written_in_full(question, written, own_names)
+    question = _possessive_written_out(question, written)
     asked = owned_parts(question, written, library)
     out = plan_question(asked, kind, library, llm)
     if _reads_company(out.formula, written):
@@ -126,6 +127,16 @@ def company_plan(question: str, kind: str, written: tuple[str, ...], library: Li
         out.qualifiers = count_qualifiers(re.sub(rf"(?:{named})(?:['’]s?)?", " ", question) if named else question,
                                           out.counted)
     return out
+
+
+def _possessive_written_out(question: str, written: tuple[str, ...]) -> str:
+    """``question`` with the company's possessive written with an apostrophe alone ("General Mills' net sales",
+    "Advanced Micro Devices' revenue") written out as "'s", so that what follows is read as the company's and its
+    name is no part of it."""
+    for name in written:
+        if name.endswith("s"):
+            question = re.sub(rf"(?<![\w&]){re.escape(name)}['’](?=\s)", lambda m: m.group(0) + "s", question)
+    return question
 
 
 def _with_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...], library: Library,

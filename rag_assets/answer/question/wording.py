@@ -149,14 +149,31 @@ def without(question: str, spans: list[tuple[int, int]]) -> str:
 
 
 def asked_clauses(question: str) -> list[str]:
-    """The clauses that ask for something, each from its asking words to the end of its sentence: the
-    questions ('...?') first, then instructions ('Compute ...'), then every sentence as written."""
+    """The clauses that ask for something, sentence by sentence, the questions ('...?') first, then the others
+    as written ('Compute ...') where none is a question (beside one, 'Please give a precise figure.' is not
+    read): of each sentence, what follows a colon that
+    introduces it ('Answer using the 10-K: Globex backlog at year-end 2021'), then each clause from its asking
+    words to the sentence's end, then the sentence as written. A sentence of boilerplate after the question is
+    read only when the question's own words read nothing."""
     sentences = [s.strip() for s in re.split(r"(?<=[.?!;])\s+", question) if s.strip()]
-    asking = sorted(sentences, key=lambda s: not s.endswith("?"))
+    asked = [s for s in sentences if s.endswith("?")] or sentences  # beside a question, the rest is boilerplate
     out = []
-    for sentence in asking:
-        out += [sentence[m.end():] for m in ASK_RE.finditer(sentence)]
-    return list(dict.fromkeys(c.strip(" ?.") for c in out + asking if c.strip(" ?.")))
+    for sentence in asked:
+        introduced = re.split(r":\s+", sentence, maxsplit=1)[1:] if re.search(r"\w:\s+\S", sentence) else []
+        for part in introduced + [sentence]:
+            out += [part[m.end():] for m in ASK_RE.finditer(part)] + [part]
+    return list(dict.fromkeys(c.strip(" ?.") for c in out if c.strip(" ?.")))
+
+
+INTRODUCED_RE = re.compile(r"\w:\s+(?=(?:did|does|do|is|are|was|were|has|have|had|can|will|would|should|what|how)\b)",
+                           re.I)
+
+
+def introduced(question: str) -> str:
+    """The question a colon introduces ('Using the company's filings, answer: Did X ...' -> 'Did X ...'), else
+    ``question``."""
+    m = INTRODUCED_RE.search(question)
+    return question[m.end():] if m else question
 
 
 def asks_expectation(question: str, lexicon: Lexicon | None) -> bool:

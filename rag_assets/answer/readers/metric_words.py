@@ -9,6 +9,7 @@ import re
 from rag_assets.answer.evidence.candidates import MetricQuery
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE
 from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE, MONTH_NUMBERS
+from rag_assets.answer.question.sources import without_source
 from rag_assets.answer.question.unit import without_scale
 from rag_assets.retrieval.query import Lexicon
 
@@ -23,18 +24,6 @@ PERCENT_WORDS_RE = re.compile(r"\b(?:basis|percentage|per\s?cent(?:age)?s?)(?:[\
 # a date a balance is asked at ('as of December 31, 2017'): when, never a word the figure's line prints
 MONTH_DAY_RE = re.compile(rf"\b(?:{'|'.join(sorted(MONTH_NUMBERS, key=len, reverse=True))})\.?\s+\d{{1,2}}\b(?:,?\s+\d{{4}})?",
                           re.I)
-
-
-# where the question says the figure is printed ('per the selected financial data in the FY2019 10-K', 'as printed
-# in the income statement', 'according to its annual report'): the figure's source, no word its line prints
-SOURCE_RE = re.compile(r"[,(]?\s*\b(?:per\s+(?:the|its|their)|according\s+to|as\s+(?:reported|printed|stated|shown|"
-                       r"presented|disclosed)\s+(?:in|on|by))\b[^?;),]*\)?", re.I)
-
-
-def without_source(query: str) -> str:
-    """``query`` without the clause naming where the figure is printed (``SOURCE_RE``), to the clause's end
-    ('According to the annual report, what is ...': the question after the comma stays)."""
-    return SOURCE_RE.sub(" ", query)
 
 
 def without_full_year(query: str, percent: bool = False) -> str:
