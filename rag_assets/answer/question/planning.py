@@ -142,7 +142,8 @@ def _possessive_written_out(question: str, written: tuple[str, ...]) -> str:
 def _with_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...], library: Library,
                       parts: tuple[str, ...]) -> QuestionPlan:
     """``out``, or the plan of ``asked`` read again with the part of the company it names as the filing names it
-    (one of ``parts``), when ``out`` reads no part and the plan read again reads that one."""
+    (one of ``parts``), when ``out`` reads no part, or only words of that part's name ('transportation' and
+    'electronics' of 'Transportation and Electronics'), and the plan read again reads that one."""
     name = named_part(asked, parts, written) if out.kind in ("number", "boolean") else ""
     if not name or _part_of(out) and not _inside(out, name):
         return out
@@ -175,7 +176,8 @@ def _within_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...],
     if out.criterion is not None:
         out.criterion = criterion_with_part(out.criterion, read, part)
         out.formula = " and ".join(_shown(one) for one in out.criterion.each or (out.criterion,))
-    out.part = part if out.part else out.part
+    if out.part:
+        out.part = part
     out.checks.append(f"'{part}': a region of a part its filing names")
     return out
 

@@ -155,7 +155,7 @@ def asked_clauses(question: str) -> list[str]:
     introduces it ('Answer using the 10-K: Globex backlog at year-end 2021'), then each clause from its asking
     words to the sentence's end, then the sentence as written. A sentence of boilerplate after the question is
     read only when the question's own words read nothing."""
-    sentences = [s.strip() for s in re.split(r"(?<=[.?!;])\s+", question) if s.strip()]
+    sentences = [s.strip() for s in re.split(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[A-Z])", question) if s.strip()]  # 'vs.'
     asked = [s for s in sentences if s.endswith("?")] or sentences  # beside a question, the rest is boilerplate
     out = []
     for sentence in asked:
