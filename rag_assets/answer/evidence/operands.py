@@ -285,8 +285,8 @@ def part_operand(item: Item, spec: ItemSpec | None, labels: tuple[str, ...], pag
     best, best_key = None, None
     for rank, page in enumerate(pages):
         for cand in page_candidates(page.text, page.sha1, page.page_index):
-            block = part_section(cand.caption, cand.section, page.parts) if cand.source == "row" else ""
-            if cand.source != "row" or not _in_block(cand, block, outer, inner):
+            if cand.source != "row" or not _in_block(cand, part_section(cand.caption, cand.section, page.parts),
+                                                     outer, inner):
                 continue
             sure = part_row(replace(cand, section="") if outer else cand, inner, spec, labels, library_names)
             fig = (block_figure(cand, item, _months(item, spec), library_names, own(quarters, cand)) if sure
