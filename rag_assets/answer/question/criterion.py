@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from rag_assets.answer.question.comparisons import figure_words
 from rag_assets.answer.question.formulas import (MONTHS, FormulaError, Node, Op, Parser, items_of, money, of_library,
                                                  of_months, of_part, shifted, substitute)
 from rag_assets.answer.question.parts import read_part
@@ -26,7 +27,8 @@ from rag_assets.answer.question.wording import canonical, definitions, without
 SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\s+in\b|\s+for\b|\s+at\b|\?|$)|"
                      r"\b(?:was|were|is|are)\s+(.+?)\s+(positive|negative)\b", re.I)
 # 'above its FY2021 gross margin': the same figure of another period of its own, so a movement between the two
-_ITS_OTHER_PERIOD = r"\s+(?:its|their)\s+(?:fy\s?\d{4}|fiscal\s+\d{4}|(?:19|20)\d\d|q[1-4]\b|prior[\s-]year|previous[\s-]year)"
+_ITS_OTHER_PERIOD = (r"\s+(?:its|their)\s+(?:fy\s?\d{4}|fiscal\s+\d{4}|(?:19|20)\d\d|q[1-4]\b|prior[\s-]year|previous[\s-]year|"
+                     rf"(?:{MONTHS})\.?\s+\d{{1,2}},?\s+(?:19|20)\d\d)")  # 'its December 31, 2022 level' too
 UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|larger|greater|bigger|trending\s+up|"
                    r"upward|climb|jump|(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+up\b|"
                    r"(?:exceed|surpass|outpac|outstrip|above|more\s+than|top)\w*(?=\s+(?:that|those)\s+of\b|"
@@ -299,8 +301,9 @@ def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None
     if _than_no_period(body):  # 'higher than from its King segment' compares two figures, not two periods
         return None
     text = re.sub(rf"\b(?:compared\s+(?:to|with)|versus|vs\.?|from(?={FROM_PERIOD})|between|than|(?:that|those)\s+of"
-                  r"\b(?=.*?(?:\d{4}|\b(?:prior|previous|preceding|last)\b)))\b.*$", "", body, flags=re.I)
-    text = EACH_RE.sub(" ", DOWN_RE.sub(" ", UP_RE.sub(" ", text)))  # the item's words alone ('total deposits')
+                  r"\b(?=.*?(?:\d{4}|\b(?:prior|previous|preceding|last)\b)))\b.*$", "",
+                  DOWN_RE.sub(" ", UP_RE.sub(" ", body)), flags=re.I)  # 'exceed' before 'that of 2016' is cut
+    text = figure_words(EACH_RE.sub(" ", text))  # the item's words alone ('total deposits')
     now = read_metric(text, parser)
     before = read_metric(text, _earlier(asked, parser))
     if now is None or before is None:

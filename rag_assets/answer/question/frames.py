@@ -100,6 +100,24 @@ FRAMES = (
           "What was {x}'s {y}",
           (("What amount of total deposits did Globex report at June 30, 2023?",
             "What was Globex's total deposits at June 30, 2023?"),)),
+    Frame("did X report higher Y",
+          re.compile(rf"^(?P<v>did|does|do)\s+(?P<x>{_NAME})\s+{_REPORTS}\s+(?P<c>higher|lower|more|less|greater|larger|"
+                     r"smaller|bigger|fewer)\s+(?P<y>(?!(?:than|in|on|for|of)\b)(?:(?!\bthan\b)[^?.$\d])+?)(?=\s+(?:in|for|during|at|as\s+of|over)\b|\s+than\s+(?:in\s+|at\s+|"
+                     r"during\s+|for\s+)?(?:the\s+)?(?:fy\s?|fiscal\s+|q[1-4]\s+|prior\b|previous\b|\d)|[,?.]|$)",
+                     re.I),  # two periods compared ('higher X in 2017 than in 2016'), not two figures ('more A than B')
+          "Was {x}'s {y} {c}",
+          (("Did Globex report higher streaming revenues in 2017 than in 2016?",
+            "Was Globex's streaming revenues higher in 2017 than in 2016?"),)),
+    Frame("did X see its Y rise",
+          re.compile(rf"^(?P<v>did|does|do|has|have)\s+(?P<x>{_NAME})\s+(?:see|saw|seen|experience[sd]?|witness(?:ed)?)\s+"
+                     r"(?:its|their)\s+(?P<y>[^?.]+?)\s+(?=(?:increas|decreas|declin|ris|ros|fall|fell|grow|grew|drop|"
+                     r"improv|expand|contract|shrink|shrank|go\s+(?:up|down))\w*\b)", re.I),
+          "{v} {x}'s {y} ",
+          (("Did Globex see its total deposits rise from 2022 to 2023?", "Did Globex's total deposits rise from 2022 to 2023?"),)),
+    Frame("X's Y: was it higher",
+          re.compile(r"^(?P<x>[^:?]+?):\s+(?P<v>was|were|is|are|did|does|do|has|have|had)\s+(?:it|they)\b", re.I),
+          "{v} {x}",
+          (("Globex's net income: was it higher in 2022 than in 2021?", "Was Globex's net income higher in 2022 than in 2021?"),)),
     Frame("what was the Y of X",
           re.compile(rf"^(?i:what)\s+(?P<v>(?i:was|were|is|are))\s+(?i:the)\s+(?P<y>[^?.]+?)\s+(?i:of|at|for|"
                      rf"reported\s+by|recorded\s+by)\s+(?P<x>{_NAME})(?!['’])(?=\s+(?:in|for|during|at|as\s+of|over|from|between|"
@@ -152,6 +170,12 @@ ROW_EXAMPLES = (
 )
 
 
+# a sentence ends at a stop before a capital, never at an abbreviation's ('2022 vs. FY2021', 'its U.S. Pharmaceutical
+# sales', 'Globex Inc. reported')
+SENTENCE_END_RE = re.compile(r"(?<=[.!])(?<!\bvs\.)(?<!\bU\.S\.)(?<!\bInc\.)(?<!\bCorp\.)(?<!\bCo\.)(?<!\bNo\.)"
+                             r"\s+(?=[A-Z])")
+
+
 def framed(question: str) -> str:
     """``question`` with a row named as printed quoted (``NAMED_ROW_RE``), a period or part written first moved
     after its figure, and its asking frame rewritten to 'What was X's Y' (the first row of ``FRAMES`` that
@@ -161,7 +185,8 @@ def framed(question: str) -> str:
     for frame in FRAMES:
         m = frame.pattern.search(text)
         if m:
-            return frame.template.format(**m.groupdict()) + text[m.end():]
+            out = frame.template.format(**m.groupdict()) + text[m.end():]
+            return out[:1].upper() + out[1:]
     return text
 
 
@@ -170,9 +195,9 @@ def framed_text(text: str) -> str:
     ...'), and a question after a sentence of its own ('Answer as an analyst would. How much ...?') framed
     (``framed``)."""
     head, colon, rest = text.partition(": ")
-    if colon and re.match(rf"{_ASKS}\b|in\b|for\b|during\b", rest, re.I) and "?" not in head:
+    if colon and not re.match(r"(?:was|were|is|are|did|does|do|has|have|had)\s+(?:it|they)\b", rest, re.I) and re.match(rf"{_ASKS}\b|in\b|for\b|during\b", rest, re.I) and "?" not in head:
         return head + colon + framed(rest)
-    first, *others = re.split(r"(?<=[.!])\s+(?=[A-Z])", text.strip())
+    first, *others = SENTENCE_END_RE.split(text.strip())
     if others and not first.endswith("?") and "?" in others[-1]:
         return " ".join([first] + [framed(s) if s.endswith("?") else s for s in others])
     return framed(text)

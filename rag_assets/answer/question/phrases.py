@@ -263,6 +263,8 @@ NOT_ITEM_RE = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|wo
 
 
 PRINTED_WORDS = 6  # a line item as printed is a short noun phrase
+_GENERIC = r"(?:percent(?:age)?|amount|value|figure|number|total|sum|level|size|result)"
+GENERIC_RE = re.compile(rf"{_GENERIC}(?:\s+{_GENERIC})*")  # words of any figure, naming none
 RATIO_BASE_WORDS = 3  # and a ratio's, what it is over ('... on average card member loans')
 ABBREVIATION_RE = re.compile(r"\s*\(\s*[\"“]?[A-Z][A-Za-z0-9&]{1,9}[\"”]?\s*\)")  # '(ROTCE)', '(“CET1”)' after words
 
@@ -285,6 +287,7 @@ def printed_item(text: str) -> str | None:
     if not 1 <= len(words) <= PRINTED_WORDS + (RATIO_BASE_WORDS if printed_ratio(key) else 0) or \
             NOT_ITEM_RE.search(key) or \
             SCOPE_RE.search(SEGMENTS_TOTAL_RE.sub(" ", SEGMENT_MEASURE_RE.sub(" ", key))) or \
-            re.search(r"\b\d{2,}|\d[.,%]", key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are)
-        return None
+            re.search(r"\b\d{2,}|\d[.,%]", key) or \
+            GENERIC_RE.fullmatch(key):  # a year or an amount, not a name ('tier 1 capital', 'cet1' are); no word
+        return None  # of a figure ('what was the percent change': the percent)
     return key

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from rag_assets.answer.question.comparisons import COMPARED_RE, figure_words
 from rag_assets.answer.question.exclusions import excluded
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, FormulaError, Item, Mean, MetricPlan, Node, Op, Parser,
                                                  items_of, money, of_library, of_months, of_part, substitute)
@@ -25,14 +26,18 @@ from rag_assets.answer.question.year_forms import CAGR_RE, average_over_years, c
 from rag_assets.answer.question.wording import (Definitions, asked_clauses, canonical, definitions, name_key,
                                                 without)
 
+# 'for' before the period or the owner of a figure ('for FY2022', 'for the second quarter', 'for Globex'), not inside
+# its name ('provision for credit losses')
+_FOR_WHEN = (r"(?=(?:the\s+)?(?:fiscal|fy|years?|quarters?|first|second|third|fourth|three|six|nine|twelve|full|half|"
+             r"prior|previous|last|\d|q[1-4]\b|h[12]\b)|(?-i:[A-Z]))")
 _CHANGE = r"(?:change|growth|difference|increase|decrease|decline|rise|drop|expansion|contraction|improvement|deterioration)"
 GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did X grow'
     re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y|annual)?\s*(?:%\s*|percent(?:age)?\s+)?" + _CHANGE +
-               r"\s+(?:rate\s+)?(?:in|of|between)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\b|\s+in\s+"
+               r"\s+(?:rate\s+)?(?:in|of|between)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\s+" + _FOR_WHEN + r"|\s+in\s+"
                r"(?:fiscal\s+|fy\s?)?\d{4}\b.*\band\b|\s+and\s+(?:fiscal\s+|fy\s?)?\d{4}\b|\?|$)", re.I),
     re.compile(r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y|annual)?\s*" + _CHANGE + r"(?:\s+rate)?"
                r"(?:\s+(?:yoy|year[\s-]+over[\s-]+year|y/y))?(?:\s*%|\s+in\s+%)?"  # 'revenue growth YoY', '... growth %'
-               r"(?:,?\s+(?:from|between|for|in|during|over)\b|,|\s*\?|\s*$)", re.I),
+               r"(?:,?\s+(?:from|between|for|in|during|over|versus|vs\.?|compared|relative)(?=\s|$)|,|\s*\?|\s*$)", re.I),
     re.compile(r"\bdid\s+(.+?)\s+(?:grow|increase|decrease|decline|change|rise|fall(?!\s+short)|expand|contract|improve|"
                r"deteriorate|widen|narrow|shrink|move|shift|swing)\b", re.I),
     # "the revenue growth (rate) of Globex's Cloud segment": the figure before the growth, of the owner after it
@@ -245,9 +250,11 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
         ends = span_ends(words, first, last, parser) if m else None
         if ends:
             break
-    else:  # a change in points between two named years, in words no form holds ('margin points lost in 2018 vs 2017')
-        words = clause
-        ends = span_ends(clause, first, last, parser) if points and len(years) == 2 else None
+    else:  # a figure of one period compared with another in words no form holds ('how did X in 2022 compare with
+        # 2021', 'X in 2022 versus 2021 (percent change)'), or a change in points ('margin points lost in 2018 vs 2017')
+        words = figure_words(clause)
+        compared = COMPARED_RE.search(clause) is not None
+        ends = span_ends(words, first, last, parser) if (points or compared) and len(years) == 2 else None
         if ends is None:
             return None
     a, b = ends

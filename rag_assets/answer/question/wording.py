@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from rag_assets.answer.question.formulas import SHARE_DIVIDES, strip_period
-from rag_assets.answer.question.frames import framed_text
+from rag_assets.answer.question.frames import SENTENCE_END_RE, framed_text
 from rag_assets.answer.question.metric_library import fold
 from rag_assets.answer.question.period import normalize
 from rag_assets.index.bm25 import tokenize
@@ -155,7 +155,7 @@ def asked_clauses(question: str) -> list[str]:
     introduces it ('Answer using the 10-K: Globex backlog at year-end 2021'), then each clause from its asking
     words to the sentence's end, then the sentence as written. A sentence of boilerplate after the question is
     read only when the question's own words read nothing."""
-    sentences = [s.strip() for s in re.split(r"(?<=[?!;])\s+|(?<=\.)\s+(?=[A-Z])", question) if s.strip()]  # 'vs.'
+    sentences = [s.strip() for s in re.split(rf"(?<=[?!;])\s+|{SENTENCE_END_RE.pattern}", question) if s.strip()]
     asked = [s for s in sentences if s.endswith("?")] or sentences  # beside a question, the rest is boilerplate
     out = []
     for sentence in asked:
@@ -165,8 +165,8 @@ def asked_clauses(question: str) -> list[str]:
     return list(dict.fromkeys(c.strip(" ?.") for c in out if c.strip(" ?.")))
 
 
-INTRODUCED_RE = re.compile(r"\w:\s+(?=(?:did|does|do|is|are|was|were|has|have|had|can|will|would|should|what|how)\b)",
-                           re.I)
+INTRODUCED_RE = re.compile(r"\w:\s+(?=(?:did|does|do|is|are|was|were|has|have|had|can|will|would|should|what|how)\b)"
+                           r"(?!\w+\s+(?:it|they)\b)", re.I)  # 'Globex's net income: was it higher': it is what precedes
 
 
 def introduced(question: str) -> str:

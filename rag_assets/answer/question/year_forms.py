@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from rag_assets.answer.question.comparisons import COMPARED_RE
 from rag_assets.answer.question.formulas import Const, Item, MetricPlan, Mean, Node, Op, Parser, items_of, money
 from rag_assets.answer.question.period import AskedPeriod
 from rag_assets.answer.question.phrases import read_metric
@@ -17,7 +18,6 @@ SUM_YEARS_RE = re.compile(r"\b(?:the\s+)?(?:sum(?:med|ming)?(?:\s+up)?|combined|
                           r"total\s+(?=(?:\w+\s+){0,6}?(?:over|across)\s+(?:the\s+)?"
                           r"(?:\w+\s+)?(?:years|fiscal\s+years|periods?)\b))(?:\s+of)?(?:\s+the)?", re.I)
 CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)
-
 
 def average_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
     """'the FY2017 - FY2019 3 year average of X', 'the average of X over fiscal 2019, 2020 and 2021', 'X for each
@@ -77,8 +77,9 @@ def cagr(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
 def span_ends(words: str, first: int, last: int, parser: Parser) -> tuple[Node, Node] | None:
     """The figure ``words`` name in the first and in the last year, or None when they name none; a ratio named
     in the plural for its two years ('the 2017 and 2016 operating margins') is the ratio, but words that read as
-    a ratio as written keep their plural ('net earnings as a percent of sales', not of 'sale')."""
-    read = []
+    a ratio as written keep their plural ('net earnings as a percent of sales', not of 'sale'); what they are
+    compared with is no part of them ('net income in 2022 compared to 2021')."""
+    words, read = COMPARED_RE.sub("", words), []
     for named in dict.fromkeys((words, re.sub(r"(?<=\w[^s\W])s$", "", words.strip()))):
         a, b = read_metric(named, at_year(parser, first)), read_metric(named, at_year(parser, last))
         if a is not None and b is not None:
