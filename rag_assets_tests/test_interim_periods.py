@@ -36,6 +36,10 @@ LIB = default_library()
     ("revenue in the final quarter of 2019", 4, 3),
     ("revenue in the last quarter", None, 0),  # the latest quarter, no year: not read as the fourth
     ("Globex's first-half 2023 sales", 2, 6),
+    ("Globex's net income in the June 2023 quarter", 2, 3),  # a quarter named by the month it closes
+    ("Globex's net earnings in the December quarter of 2022", 4, 3),
+    ("sales in the September-quarter 2023", 3, 3),
+    ("sales in May 2023", None, 0),  # a month alone is no quarter
 ])
 def test_the_months_a_period_covers(text, quarter, months):
     period = asked_period(text)

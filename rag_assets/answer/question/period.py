@@ -74,7 +74,7 @@ def normalize(text: str) -> str:
     2023', "Q2'23" -> 'Q2 2023', '9M23' -> '9M 2023'), periods in weeks as months ('13 weeks' -> 'three
     months') and dates in figures in words ('6/30/2023' -> 'June 30, 2023'); idempotent."""
     text = FYE_RE.sub("fiscal year ended ", WEEKS_RE.sub(lambda m: WEEK_MONTHS[m.group(1).lower()], text))
-    text = dates_in_words(text)
+    text = MONTH_QUARTER_RE.sub(_quarter_ended, dates_in_words(text))
     text = LAST_QUARTER_RE.sub(lambda m: f"fourth{m.group(1)}quarter", text)
     text = QUARTER_FIRST_RE.sub(lambda m: f"Q{m.group(1)} {m.group(2) if len(m.group(2)) == 4 else _century(m.group(2))}",
                                 text)
@@ -159,6 +159,20 @@ MONTH_NUMBERS = {m: n for n, names in enumerate(("jan january", "feb february", 
                  for m in names.split()}
 DATE_RE = re.compile(rf"\b({'|'.join(sorted(MONTH_NUMBERS, key=len, reverse=True))})\.?\s+(\d{{1,2}}),?\s+({YEAR})\b",
                      re.I)
+# a quarter named by the month it closes ('the June 2023 quarter', 'the December quarter of 2022'): the quarter
+# ended on that month's last day
+_MONTH_NAMES = "|".join(n for n in MONTH_NUMBERS if len(n) > 3)
+MONTH_QUARTER_RE = re.compile(rf"\b(?P<m>{_MONTH_NAMES})(?:[\s-]+quarter\s+(?:of\s+|in\s+)?(?:fiscal\s+|FY\s?)?(?P<y>{YEAR})|"
+                              rf"\s+(?P<y2>{YEAR})[\s-]+quarter)\b", re.I)
+LAST_DAY = {2: 28, 4: 30, 6: 30, 9: 30, 11: 30}
+
+
+def _quarter_ended(m: re.Match) -> str:
+    month = m.group("m")
+    return f"quarter ended {month.capitalize()} {LAST_DAY.get(MONTH_NUMBERS[month.lower()], 31)}, " \
+           f"{m.group('y') or m.group('y2')}"
+
+
 LAST_DAYS = 7  # a period ending in the first week of a month ends the month before (52/53-week fiscal calendars)
 AS_OF_DATE_RE = re.compile(rf"\b(?:as\s+of|at)\s+(?:the\s+close\s+of\s+business\s+(?:on\s+)?)?({DATE_RE.pattern})", re.I)
 ENDED_DATE_RE = re.compile(rf"{QUARTER_ENDED_RE.pattern}\s+({DATE_RE.pattern})", re.I)
