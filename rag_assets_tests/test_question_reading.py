@@ -188,6 +188,31 @@ def test_a_span_longer_than_one_reports_columns_reads_its_first_years_in_the_com
     assert by_year[2016] == ("a18",) and 2020 not in by_year and 2022 not in by_year
 
 
+def test_the_most_recent_quarter_is_the_latest_quarter_the_companys_filings_report():
+    """'Acme's net income in the most recent quarter' names no period: it is the latest quarter Acme's filings
+    report (an interim filing's quarter, an annual report's fourth), read as that quarter and routed to its
+    filing; a question naming a year keeps it."""
+    from rag_assets.answer.question.period import asks_latest_quarter, with_latest_quarter
+    from rag_assets.answer.routing.filing_routes import FilingRoutes
+
+    filings = {"a22": Filing("a22", "Acme", "annual", 2022), "e22": Filing("e22", "Acme", "earnings", 2022, 4),
+               "e23": Filing("e23", "Acme", "earnings", 2023, 2), "o21": Filing("o21", "Other", "annual", 2021)}
+    routes = FilingRoutes({s: f.company for s, f in filings.items()}, None, filings)
+    assert routes.latest_quarter("Acme") == (2023, 2) and routes.latest_quarter("Other") == (2021, 4)
+    question = with_latest_quarter("What was Acme's net income in the most recent quarter?", (2023, 2))
+    assert question == "What was Acme's net income in Q2 2023?"
+    assert asked_period(question).quarter == 2 and asked_period(question).months == 3
+    assert select([filings["a22"], filings["e22"], filings["e23"]], asked_period(question))[0] == [filings["e23"]]
+    assert with_latest_quarter("What were Acme's sales in its latest reported quarter?", (2022, 4)) == \
+        "What were Acme's sales in Q4 2022?"
+    notes = []
+    assert routes.at_latest_quarter("What was Acme's net income in its latest quarter?", notes) == \
+        "What was Acme's net income in Q2 2023?" and "read as Q2 2023" in notes[-1]
+    assert routes.at_latest_quarter("What was Acme's net income in 2022?", notes) == "What was Acme's net income in 2022?"
+    assert not asks_latest_quarter("What was Acme's revenue in the last quarter of fiscal 2019?")
+    assert with_latest_quarter("What was Acme's revenue in 2022?", (2023, 2)) == "What was Acme's revenue in 2022?"
+
+
 def test_a_change_written_as_a_multiple_is_a_change_in_percent():
     """'More than double', 'tripled', 'halved' are changes of 100 %, 200 %, -50 %: they were not read."""
     def crit(q):

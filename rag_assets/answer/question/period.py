@@ -54,6 +54,26 @@ def with_latest_year(question: str, year: int | None) -> str:
     return LATEST_YEAR_RE.sub(f"fiscal {year}", question)
 
 
+# 'the most recent quarter', 'its latest reported quarter', 'the last quarter' named without a year: the latest
+# quarter the company's filings report
+LATEST_QUARTER_RE = re.compile(r"\b(?:the\s+|its\s+|their\s+)?(?:most\s+recent(?:ly)?|latest|last|current)\s+"
+                               r"(?:reported\s+)?(?:fiscal\s+)?quarter(?:\s+(?:reported|available|on\s+record))?\b",
+                               re.I)
+
+
+def asks_latest_quarter(question: str) -> bool:
+    """The question asks 'the most recent quarter' (or 'the latest quarter', 'the last quarter') and names no year."""
+    return LATEST_QUARTER_RE.search(question) is not None and not asked_period(question).years
+
+
+def with_latest_quarter(question: str, point: tuple[int, int] | None) -> str:
+    """``question`` with 'the most recent quarter' written as the quarter ``point`` (year, quarter) names, when it
+    asks one and names no year; otherwise unchanged."""
+    if point is None or not asks_latest_quarter(question):
+        return question
+    return LATEST_QUARTER_RE.sub(f"Q{point[1]} {point[0]}", question)
+
+
 def _century(two: str) -> str:
     return ("20" if int(two) < 70 else "19") + two
 

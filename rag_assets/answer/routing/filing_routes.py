@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from rag_assets.answer.routing.filings import (COVER_PAGES, LATER_FILING_YEARS, Filing, also_printing, cover_names,
                                                cover_year, covers, detect, select)
-from rag_assets.answer.question.period import AskedPeriod, asked_period
+from rag_assets.answer.question.period import (LATEST_QUARTER_RE, AskedPeriod, asked_period, asks_latest_quarter,
+                                               with_latest_quarter)
 from rag_assets.answer.question.wording import asks_expectation
 from rag_assets.answer.routing.listed import ListedSymbols
 from rag_assets.answer.routing.router import Route, Router
@@ -101,6 +102,26 @@ class FilingRoutes:
         if not f.doc_type or f.year is None:
             f = self.filings[sha1] = detect(f, self._cover(sha1))
         return f
+
+    def latest_quarter(self, company: str) -> tuple[int, int] | None:
+        """The latest (year, quarter) the company's filings report: an interim filing's quarter, an annual
+        report's fourth; None when no filing names its period."""
+        points = [(f.year, 4 if f.doc_type == "annual" else f.quarter)
+                  for f in (self.filing(s) for s in self.router.by_name.get(company, ()))]
+        return max(((y, q) for y, q in points if y is not None and q), default=None)
+
+    def at_latest_quarter(self, question: str, notes: list[str]) -> str:
+        """``question`` with 'the most recent quarter' (no year named) written as the latest quarter the filings
+        of the one company it names report (noted); unchanged otherwise."""
+        companies = {r.company for r in self.routes(question)} if asks_latest_quarter(question) else set()
+        if len(companies) != 1:
+            return question
+        company = companies.pop()
+        point, asked = self.latest_quarter(company), LATEST_QUARTER_RE.search(question)
+        if point is not None:
+            notes.append(f"'{asked.group(0)}' read as Q{point[1]} {point[0]}, the latest quarter {company}'s filings "
+                         "report")
+        return with_latest_quarter(question, point)
 
     def quarters(self, route: Route, by_year: dict[int, tuple[str, ...]]) -> dict[str, int]:
         """The quarter each report of ``route`` and of ``by_year`` (its company's other reports by year) reports

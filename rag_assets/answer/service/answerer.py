@@ -81,6 +81,7 @@ class Answerer:
 
     def _answer(self, question: str, kind: str, rec: AnswerRecord) -> None:
         try:
+            question = self.filing_routes.at_latest_quarter(question, rec.notes)  # 'the most recent quarter'
             routes = self.routes(question, rec.notes)  # reads a filing's cover: may fail like any report read
             rec.companies = [r.company for r in routes]
             rec.routed = [s for r in routes for s in r.sha1s]
