@@ -102,8 +102,9 @@ FRAMES = (
             "What was Globex's total deposits at June 30, 2023?"),)),
     Frame("did X report higher Y",
           re.compile(rf"^(?P<v>did|does|do)\s+(?P<x>{_NAME})\s+{_REPORTS}\s+(?P<c>higher|lower|more|less|greater|larger|"
-                     r"smaller|bigger|fewer)\s+(?P<y>(?!(?:than|in|on|for|of)\b)(?:(?!\bthan\b)[^?.$\d])+?)(?=\s+(?:in|for|during|at|as\s+of|over)\b|\s+than\s+(?:in\s+|at\s+|"
-                     r"during\s+|for\s+)?(?:the\s+)?(?:fy\s?|fiscal\s+|q[1-4]\s+|prior\b|previous\b|\d)|[,?.]|$)",
+                     r"smaller|bigger|fewer)\s+(?P<y>(?!(?:than|in|on|for|of)\b)(?:(?!\bthan\b)[^?.$\d])+?)"
+                     r"(?=\s+(?:in|for|during|at|as\s+of|over)\b|\s+than\s+(?:in\s+|at\s+|during\s+|for\s+)?(?:the\s+)?"
+                     r"(?:fy\s?|fiscal\s+|q[1-4]\s+|prior\b|previous\b|\d)|[,?.]|$)",
                      re.I),  # two periods compared ('higher X in 2017 than in 2016'), not two figures ('more A than B')
           "Was {x}'s {y} {c}",
           (("Did Globex report higher streaming revenues in 2017 than in 2016?",
@@ -195,7 +196,8 @@ def framed_text(text: str) -> str:
     ...'), and a question after a sentence of its own ('Answer as an analyst would. How much ...?') framed
     (``framed``)."""
     head, colon, rest = text.partition(": ")
-    if colon and not re.match(r"(?:was|were|is|are|did|does|do|has|have|had)\s+(?:it|they)\b", rest, re.I) and re.match(rf"{_ASKS}\b|in\b|for\b|during\b", rest, re.I) and "?" not in head:
+    refers = re.match(r"(?:was|were|is|are|did|does|do|has|have|had)\s+(?:it|they)\b", rest, re.I)  # to the head
+    if colon and not refers and re.match(rf"{_ASKS}\b|in\b|for\b|during\b", rest, re.I) and "?" not in head:
         return head + colon + framed(rest)
     first, *others = SENTENCE_END_RE.split(text.strip())
     if others and not first.endswith("?") and "?" in others[-1]:

@@ -33,7 +33,8 @@ _FOR_WHEN = (r"(?=(?:the\s+)?(?:fiscal|fy|years?|quarters?|first|second|third|fo
 _CHANGE = r"(?:change|growth|difference|increase|decrease|decline|rise|drop|expansion|contraction|improvement|deterioration)"
 GROWTH_RES = (  # tried in this order: 'growth in X', then 'X growth', then 'did X grow'
     re.compile(r"\b(?:year[\s-]+over[\s-]+year|yoy|y/y|annual)?\s*(?:%\s*|percent(?:age)?\s+)?" + _CHANGE +
-               r"\s+(?:rate\s+)?(?:in|of|between)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\s+" + _FOR_WHEN + r"|\s+in\s+"
+               r"\s+(?:rate\s+)?(?:in|of|between)\s+(?:the\s+)?(.+?)(?:\s+from\b|\s+between\b|\s+for\s+" + _FOR_WHEN +
+               r"|\s+in\s+"
                r"(?:fiscal\s+|fy\s?)?\d{4}\b.*\band\b|\s+and\s+(?:fiscal\s+|fy\s?)?\d{4}\b|\?|$)", re.I),
     re.compile(r"\b(.+?)\s+(?:yoy|year[\s-]+over[\s-]+year|y/y|annual)?\s*" + _CHANGE + r"(?:\s+rate)?"
                r"(?:\s+(?:yoy|year[\s-]+over[\s-]+year|y/y))?(?:\s*%|\s+in\s+%)?"  # 'revenue growth YoY', '... growth %'
