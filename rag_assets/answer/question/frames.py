@@ -18,6 +18,8 @@ _SPENDS = (r"(?:spend|pay|invest|earn|generate|record|report|book|incur|make|rec
 _NAME = (r"(?!(?:FY|Q[1-4]|H[12])(?:\d|\b)|(?:Fiscal|January|February|March|April|May|June|July|August|September|"
          r"October|November|December)\b)[A-Z][\w&.\-]*(?:\s+(?:&\s+)?(?!(?:FY|Q[1-4])(?:\d|\b))[A-Z][\w&.\-]*)*")
 # (a period is no company: 'FY2020' as much as 'FY 2020')
+# a yes/no whose subject is a pronoun for what precedes it ('Globex's net income: was it higher ...'): its verb
+_REFERS_BACK = r"(?:was|were|is|are|did|does|do|has|have|had)(?=\s+(?:it|they)\b)"
 _ASKS = r"(?:what|how|which|give|report|state|provide|calculate|compute|find|determine|tell|list|was|were|is|are|did|does|do)"
 
 
@@ -116,7 +118,7 @@ FRAMES = (
           "{v} {x}'s {y} ",
           (("Did Globex see its total deposits rise from 2022 to 2023?", "Did Globex's total deposits rise from 2022 to 2023?"),)),
     Frame("X's Y: was it higher",
-          re.compile(r"^(?P<x>[^:?]+?):\s+(?P<v>was|were|is|are|did|does|do|has|have|had)\s+(?:it|they)\b", re.I),
+          re.compile(rf"^(?P<x>[^:?]+?):\s+(?P<v>{_REFERS_BACK})\s+(?:it|they)\b", re.I),
           "{v} {x}",
           (("Globex's net income: was it higher in 2022 than in 2021?", "Was Globex's net income higher in 2022 than in 2021?"),)),
     Frame("what was the Y of X",
@@ -196,7 +198,7 @@ def framed_text(text: str) -> str:
     ...'), and a question after a sentence of its own ('Answer as an analyst would. How much ...?') framed
     (``framed``)."""
     head, colon, rest = text.partition(": ")
-    refers = re.match(r"(?:was|were|is|are|did|does|do|has|have|had)\s+(?:it|they)\b", rest, re.I)  # to the head
+    refers = re.match(_REFERS_BACK, rest, re.I)  # 'was it ...': to the head
     if colon and not refers and re.match(rf"{_ASKS}\b|in\b|for\b|during\b", rest, re.I) and "?" not in head:
         return head + colon + framed(rest)
     first, *others = SENTENCE_END_RE.split(text.strip())
