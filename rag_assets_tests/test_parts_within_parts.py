@@ -51,6 +51,17 @@ def test_a_region_is_read_in_the_block_of_the_part_it_is_of(part, sales):
     assert _sales(part) == sales
 
 
+@pytest.mark.parametrize("part, sales", [("cloud services", 4_000), ("devices", 6_700)])
+def test_a_blocks_unlabeled_subtotal_is_the_figure_of_the_part_that_heads_it(part, sales):
+    assert _sales(part) == sales  # the heading row ('Devices (2)') or the line above ('Cloud Services (1)')
+
+
+def test_an_unlabeled_subtotal_under_a_scale_or_under_no_heading_names_nothing():
+    table = ("(In millions)\n\n| (In millions) |  |  |\n|---|---|---|\n| Product | 5 | 4 |\n| Service | 2 | 1 |\n"
+             "|  | 7 | 5 |\n")
+    assert [c.label for c in page_candidates("2022 2021\n" + table, "s", 1)] == ["Product", "Service"]
+
+
 def test_a_region_of_a_part_the_table_does_not_print_is_not_found():
     assert _sales("tools and services > international") is None
 

@@ -13,7 +13,7 @@ from rag_assets.answer.evidence.figures import Figure, text_figures
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs, dated_with_dashes
-from rag_assets.answer.evidence.table_blocks import caption_heading, closed
+from rag_assets.answer.evidence.table_blocks import block_total, caption_heading, closed
 from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, YEAR_RE, captioned, cells_of, columns_above,
                                                       durations, heading_of, last_year_line, trailing_header)
 from rag_assets.answer.evidence.units import declared_scale, in_percent, shares_scale, unscaled_label
@@ -140,17 +140,18 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
             section, caption = label, closed(caption, first)
             heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
         figs, where = _placed(per_cell, at, cols.years)
-        if figs and not label:  # a subtotal closes its block: the rows below are under none of its headings
+        subtotal = bool(figs) and not label  # the block's subtotal: its heading's figures ('Pharmaceutical')
+        label = block_total(section) if subtotal else label
+        if figs and label:
+            own, carried = _row_scale(label, carried, not out)
+            mult, words = _scaled(label, "" if subtotal else heading, figs, own or cols.scale, before)
+            out.append(Candidate(sha1, page_index, "row", label, tuple(dated_with_dashes(cols, figs, where, cells)),
+                                 mult, words, total_last=total_last, section="" if subtotal else section,
+                                 caption=caption, of_parts=cols.of_parts, names=cols.names, name_lines=above,
+                                 first_year=cols.years[0] if cols.years else names_at))
+            out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
+        if subtotal:  # a subtotal closes its block: the rows below are under none of its headings
             section, heading, caption = "", "", closed(caption, first)
-        if not figs or not label:
-            continue
-        own, carried = _row_scale(label, carried, not out)
-        mult, words = _scaled(label, heading, figs, own or cols.scale, before)
-        out.append(Candidate(sha1, page_index, "row", label, tuple(dated_with_dashes(cols, figs, where, cells)), mult,
-                             words,
-                             total_last=total_last, section=section, caption=caption, of_parts=cols.of_parts,
-                             names=cols.names, name_lines=above, first_year=cols.years[0] if cols.years else names_at))
-        out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
     return in_percent(out, caption)
 
 

@@ -1,7 +1,8 @@
 """A table's blocks: rows under a heading until the subtotal that closes them. A heading may be a row of the table
 ('Pharmaceutical (1)' with no figures) or the short line just above it that names the first block ('Consumer
 Health (1)' above 'U.S. | 1,696' / 'International | 2,071' / '| 3,767'); an unlabeled row of figures (the block's
-subtotal) closes the block, so the rows after it ('U.S. | 12,516' / 'International | 11,190' / 'Worldwide |
+subtotal) closes the block and is the heading's own figure ('Pharmaceutical': the sum of its U.S. and
+international rows), so the rows after it ('U.S. | 12,516' / 'International | 11,190' / 'Worldwide |
 23,706') are under no heading: the whole table's, not the last block's."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 NOTE_MARK_RE = re.compile(r"\s*\(\d{1,2}(?:,\s*\d{1,2})*\)\s*$")  # 'MedTech (2)', 'Pharmaceutical ... (1,3)'
 NAME_LINE_RE = re.compile(r"[A-Z][\w&.’'-]*(?:\s+(?:[A-Z][\w&.’'-]*|and|&|of))*")
 NAME_LINE_WORDS = 4
+SCALE_HEADING_RE = re.compile(r"\b(?:in|dollars|amounts)\s+(?:thousands|millions|billions)\b", re.I)
 
 
 def without_note_mark(text: str) -> str:
@@ -37,3 +39,11 @@ def closed(caption: str, heading: str) -> str:
         return caption
     at = caption.rfind(heading)
     return caption[:at].rstrip() if at >= 0 else caption
+
+
+def block_total(heading: str) -> str:
+    """The label of the unlabeled subtotal that closes a block: its heading, without a footnote mark or a colon
+    ('Pharmaceutical (1)' -> 'Pharmaceutical', 'Current assets:' -> 'Current assets'); '' for no heading or one
+    that declares a scale ('(In millions)'), which names no figure."""
+    name = without_note_mark(heading).strip(" :")
+    return "" if not name or SCALE_HEADING_RE.search(name) else name
