@@ -9,14 +9,14 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.asides import ASIDE_RE, per_share_aside
-from rag_assets.answer.evidence.figures import Figure, text_figures
+from rag_assets.answer.evidence.figures import Figure, column_name, text_figures
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs, dated_with_dashes
 from rag_assets.answer.evidence.table_blocks import block_total, caption_heading, closed
 from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, YEAR_RE, captioned, cells_of, columns_above,
                                                       durations, heading_of, last_year_line, trailing_header)
-from rag_assets.answer.evidence.units import declared_scale, in_percent, shares_scale, unscaled_label
+from rag_assets.answer.evidence.units import block_percent, declared_scale, in_percent, shares_scale, unscaled_label
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
 
@@ -74,7 +74,7 @@ class Candidate:
     def shown(self) -> str:
         """One entry of the list the model chooses from."""
         if self.source == "row":
-            shown = [f"{f.period}: {f.written}" if f.period else f.written for f in self.figures]
+            shown = [f"{column_name(f)}: {f.written}" if f.period else f.written for f in self.figures]
             if self.total_last and not self.figures[-1].period:
                 shown[-1] = f"total: {shown[-1]}"
             cols = " | ".join(shown[:4] + shown[-1:] if len(shown) > 5 else shown)
@@ -152,7 +152,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
             out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
         if subtotal:  # a subtotal closes its block: the rows below are under none of its headings
             section, heading, caption = "", "", closed(caption, first)
-    return in_percent(out, caption)
+    return in_percent(block_percent(out), caption)
 
 
 def _placed(per_cell: list[list], at: dict, years: list[str]) -> tuple[list, list[int]]:

@@ -42,6 +42,14 @@ class Figure:
         return bool(re.search(r"[a-z]\s*$", self.written, re.I)) and not self.percent
 
 
+def column_name(fig: Figure) -> str:
+    """A dated figure's column as the model is shown it: its year, and its quarter or months when its table
+    prints a part of the year ('2023 Q2', '2023 6 months'), so that columns of one year are told apart."""
+    if fig.quarter:
+        return f"{fig.period} Q{fig.quarter}"
+    return f"{fig.period} {fig.months} months" if 0 < fig.months < 12 else fig.period
+
+
 def _not_a_figure(written: str, before: str, after: str) -> bool:
     """A year, a day of a date, a note or page reference, a duration, or a list or section number."""
     if re.fullmatch(r"(?:19[89]|20[0-4])\d", written.strip("()")) or not re.search(r"\d", written):

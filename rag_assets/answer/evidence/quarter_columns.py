@@ -155,6 +155,6 @@ def quartered(figs: list, quarters: list[tuple[str, int]]) -> list | None:
     """A row's figures with the first ones dated by the header's quarter columns (three months each), the rest
     left to the header's years; None when the row prints fewer figures than quarters."""
     if len(figs) < len(quarters) or any(f.percent for f in figs[:len(quarters)]) and \
-            not (len(figs) == len(quarters) and all(f.percent for f in figs)):  # a margin a quarter: all percents
+            not all(f.percent for f in figs):  # a ratio's row prints percents only: one a column, as an amount's
         return None
     return [replace(f, period=y, months=3, quarter=q) for f, (y, q) in zip(figs, quarters)]

@@ -84,7 +84,7 @@ def timed(figs: list, months: list[int]) -> list:
             n = out[-1].months  # a change printed after its block's years ('... 5,678 | 9.5%') is of its months
             out.append(replace(f, months=n))
             continue
-        out.append(replace(f, months=n) if n and f.period and not f.percent else f)
+        out.append(replace(f, months=n) if n and f.period else f)  # a dated percentage too: a ratio's column
     return out
 
 

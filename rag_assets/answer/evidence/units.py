@@ -131,3 +131,22 @@ def in_percent(rows: list, caption: str) -> list:
             any(abs(f.value) > 100 or re.search(r"[$€£¥]", f.written) for f in figures):
         return rows
     return [replace(c, figures=tuple(replace(f, percent=True) for f in c.figures)) for c in rows]
+
+
+# a row's label naming a measure printed as a percentage ('Overhead ratio', 'Return on assets', 'Net charge-off rate')
+RATIO_LABEL_RE = re.compile(r"\b(?:ratios?|rates?|returns?\s+on|margins?|yields?)\b", re.I)
+
+
+def block_percent(rows: list) -> list:
+    """The rows of a block (under one heading row) whose first row prints '%' on every figure: a ratio's row
+    below it that prints its figures bare ('Return on common equity | 20 %' / 'Overhead ratio | 50') is in
+    percent too, as a '$' printed only on a block's first row holds for the rows below it."""
+    out, first = [], None
+    for cand in rows:
+        if first is None or cand.section != first.section:
+            first = cand if cand.section and cand.figures and all(f.percent for f in cand.figures) else None
+        bare = cand.figures and not any(f.percent or re.search(r"[$€£¥]", f.written) for f in cand.figures)
+        if first is not None and cand is not first and bare and RATIO_LABEL_RE.search(cand.label):
+            cand = replace(cand, figures=tuple(replace(f, percent=True) for f in cand.figures))
+        out.append(cand)
+    return out

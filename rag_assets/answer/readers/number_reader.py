@@ -14,6 +14,7 @@ from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, 
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section
 from rag_assets.answer.evidence.units import asks_percent
+from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
 from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_row, figure_problem, names_metric,
                                                    line_words, own_words, p_states, states_metric)
@@ -51,6 +52,13 @@ def of_months(cand: Candidate, months: int) -> bool:
         return not any(f.period or f.months for f in cand.figures) and \
             INTERIM_WORDS_RE.search(cand.caption) is not None
     return INTERIM_WORDS_RE.search(cand.label) is not None
+
+
+def other_quarters(cand: Candidate, quarter: tuple[int, int]) -> bool:
+    """A sentence naming quarters, none of them the one asked ('target ... for the first quarter of 2024
+    remains at 13.5%' when the second quarter of 2023 is asked): its figures are of those."""
+    named = asked_period(cand.label).points if cand.source == "text" else ()
+    return bool(named) and tuple(quarter) not in named
 
 
 def _of_quarter(fig, cand: Candidate, quarter: tuple[int, int] | None) -> bool:
@@ -91,7 +99,8 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
     want_percent, out = percent or asks_percent(metric), []
     for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
         if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
-                not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())):
+                not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
+                quarter and other_quarters(cand, quarter):
             continue  # the whole company's figure is not a part's ('Aeronautics' / 'Backlog at year-end')
         figs = tuple(f for f in cand.figures if (bool(f.points) if points else f.percent == want_percent and
                                                  not f.points) and _of_quarter(f, cand, quarter)
@@ -196,14 +205,16 @@ def _checked(llm, question: str, chosen: Candidate, fig: Figure, reading: Number
 
 def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, months: int,
               quarter: tuple[int, int] | None, own_quarters: dict[str, int] | None = None,
-              template: frozenset[str] = frozenset(), change: bool = False) -> tuple[Candidate, Figure] | None:
+              template: frozenset[str] = frozenset(), change: bool = False, as_of: tuple[int, int] | None = None
+              ) -> tuple[Candidate, Figure] | None:
     """The figure Python reads without the model: the rows that print nearly every word of the metric
     (``names_metric``), or exactly its words (``template`` words aside: 'Book value per share'), each hold one
     figure of the period asked; of those, the rows adding the fewest words of their own ('Book value per share'
     before 'Tangible book value per share'), when they all print the same value (the best-ranked row then); None
     when no row does, they disagree, or no year is asked. ``own_quarters``: the quarter each interim filing
     reports on, whose unnamed quarter columns are that quarter's. ``change``: a percentage change is asked, the
-    row's one undated percentage (its '% Change' column, the shortlist keeps the months asked)."""
+    row's one undated percentage (its '% Change' column, the shortlist keeps the months asked). ``as_of``: the
+    (year, month) of a date asked 'at' ('at June 30, 2023'), of which the filing's own quarter column is."""
     if year is None:
         return None
     want = own_words(metric)
@@ -214,16 +225,22 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
         if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
             continue
         own = (own_quarters or {}).get(cand.sha1, 0)
-        figs = [f for f in cand.figures if (not f.period if change else _of_period(f, year, months, quarter, own))]
+        figs = [f for f in cand.figures if (not f.period if change else _of_period(f, year, months, quarter, own, as_of))]
         if len(figs) == 1:
             picks.append((len(extra), cand, figs[0]))
     fewest = [(c, f) for n, c, f in picks if n == min(p[0] for p in picks)]
     return fewest[0] if fewest and len({c.value_of(f) for c, f in fewest}) == 1 else None
 
 
-def _of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | None, own_quarter: int = 0) -> bool:
+def _of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | None, own_quarter: int = 0,
+               as_of: tuple[int, int] | None = None) -> bool:
     """``fig`` is of the period asked: the quarter's column (a column naming it, or a three-month column of the
-    filing that reports on it: ``own_quarter``), else the year's column of the months asked."""
+    filing that reports on it: ``own_quarter``), else the year's column of the months asked; a date asked 'at'
+    (``as_of``) that ends an interim filing's own quarter (a calendar quarter's last month) is that quarter's end:
+    its column's figure too ('2Q23' of the 10-Q for the second quarter, 'at June 30, 2023')."""
+    if as_of and own_quarter and not months and not quarter and as_of == (year, 3 * own_quarter) and \
+            fig.months == 3 and fig.quarter in (0, own_quarter) and fig.period == str(year):
+        return True
     if quarter:
         if not fig.quarter and fig.months == 3 and own_quarter == quarter[1]:
             return fig.period == str(quarter[0])
@@ -275,8 +292,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 verify_min: float = 0.0, year: int | None = None, part: str = "", counted: str = "",
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
                 own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
-                percent: bool = False, points: int = 0, parts: dict[str, tuple[str, ...]] | None = None
-                ) -> NumberReading:
+                percent: bool = False, points: int = 0, parts: dict[str, tuple[str, ...]] | None = None,
+                as_of: tuple[int, int] | None = None) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -289,7 +306,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     asked, read in the column naming it where a table names quarters (or, ``own_quarters``, in the three-month
     column of a filing that reports on it); ``percent``: a percentage asked, as the plan reads the question;
     ``points``: a change asked in points (-1 asked as a fall), read where a sentence states it; ``parts``: the
-    parts each report names, whose sections print no figure of the whole company."""
+    parts each report names, whose sections print no figure of the whole company; ``as_of``: the (year, month) of
+    a date asked 'at', whose interim filing's quarter column is of it."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
     counts = qualified(counts, qualifiers)  # 'in the United States': the count the sentence says is of those
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
@@ -305,7 +323,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     metric, template = metric_query(query, lexicon, percent), lexicon.template_words if lexicon else frozenset()
     change = CHANGE_WORDS_RE.search(query) is not None  # 'how much did X grow': a change, not a level
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
-                      percent and change) if not counts else None
+                      percent and change, as_of) if not counts else None
     if found is not None:
         reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
                              "period asked (Python): no model pick")

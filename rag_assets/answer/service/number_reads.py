@@ -36,13 +36,14 @@ class NumberReads:
         ``quarters``: the quarter each interim filing of the route reports on."""
         pages = ranked[: self.cfg.number_pages]
         every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
-        year = asked_period(question).target
+        asked = asked_period(question)
+        year = asked.target
         reading = read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
                               self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
                               part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
                               quarter=(year, plan.quarter) if plan.quarter and year else None, own_quarters=quarters,
                               qualifiers=plan.qualifiers, percent=plan.percent,
-                              points=plan.points, parts=self.parts(route))
+                              points=plan.points, parts=self.parts(route), as_of=asked.as_of)
         read = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
                     question)
