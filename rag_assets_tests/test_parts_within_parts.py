@@ -103,3 +103,13 @@ def test_a_names_last_word_after_and_is_not_the_name():
     assert names_part("U.S.", "united states") and names_part("Total Devices", "devices")
     assert not names_part("Services", "tools and services")
     assert names_part("Aeronautics", "lockheed martin aeronautics")  # the company's name before it
+
+
+@pytest.mark.parametrize("question", [
+    "What were Globex's Canadian operations' net sales in 2022?",
+    "What was the total revenue of Globex's Canadian Operations in 2022?",
+    "What were Globex's net sales in Canada in 2022?",
+])
+def test_a_part_the_filing_names_by_a_regions_adjective_is_that_region_not_a_region_within_it(question):
+    parts = ("U.S., Canadian, and Other International", "Canadian", "U.S.")  # 'segments: U.S., Canadian, and ...'
+    assert company_plan(question, "number", ("Globex",), LIB, parts=parts).formula == "revenue [canada] 2022"

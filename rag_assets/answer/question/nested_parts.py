@@ -2,7 +2,8 @@
 "international MedTech sales", "the Consumer Health segment's sales outside the U.S."). The question's reader
 reads one part from its words ('us pharmaceutical', 'international'); where the question also writes a part its
 filing names ('Pharmaceutical') and the rest of what was read is a region, the figure is the region's row in that
-part's block of rows ('pharmaceutical > us'), never the company's region nor the segment's total."""
+part's block of rows ('pharmaceutical > us'), never the company's region nor the segment's total. A filing's
+part named by a region's adjective ('Canadian') is that region ('canada'), not a region within it."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from dataclasses import replace
 from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.formulas import NESTED_SEP, PARTS_SEP, Node, items_of, substitute
 from rag_assets.answer.question.metric_library import Library, fold
+from rag_assets.answer.question.parts import place_of
 
 
 def nested_part(read: str, filing_part: str, library: Library) -> str:
     """'outer > region' when the part ``read`` is a region, or a region and the words of ``filing_part`` (the
     filing's part the question writes); '' otherwise (the same part, several parts, or not a region)."""
     outer = fold(filing_part)
-    if not read or not outer or read == outer or PARTS_SEP in read or NESTED_SEP in read:
+    if not read or not outer or read == outer or PARTS_SEP in read or NESTED_SEP in read or \
+            place_of(outer, library.regions) == read:  # 'Canadian' the filing's part, 'canada' read: one part
         return ""
     words = read.split()
     named = outer.split()
