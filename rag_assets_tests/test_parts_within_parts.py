@@ -113,3 +113,14 @@ def test_a_names_last_word_after_and_is_not_the_name():
 def test_a_part_the_filing_names_by_a_regions_adjective_is_that_region_not_a_region_within_it(question):
     parts = ("U.S., Canadian, and Other International", "Canadian", "U.S.")  # 'segments: U.S., Canadian, and ...'
     assert company_plan(question, "number", ("Globex",), LIB, parts=parts).formula == "revenue [canada] 2022"
+
+
+@pytest.mark.parametrize("question", [
+    "What was Globex's reported sales growth in the U.S. in the fourth quarter of 2022, in percent?",
+    "What was Globex's sales growth in the US in Q4 2022, in percent?",
+    "How much did Globex's U.S. sales grow in Q4 2022, in percent?",
+    "What was the growth in Globex's U.S. sales in the fourth quarter of 2022, in percent?",
+])
+def test_growth_in_a_region_is_the_growth_of_the_regions_figure_not_of_the_region(question):
+    assert company_plan(question, "number", ("Globex",), LIB, parts=PARTS).formula == \
+        "((revenue [us] 2022 (Q4) - revenue [us] 2021 (Q4)) / revenue [us] 2021 (Q4))"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from rag_assets.answer.question.metric_library import fold
-from rag_assets.answer.question.parts import adjective_of
+from rag_assets.answer.question.regions import adjective_of
 
 HEADER_LINES = 8  # the names sit among the last lines above the table
 NAME_LINE_CHARS = 100

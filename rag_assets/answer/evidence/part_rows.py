@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from rag_assets.answer.evidence.rows import folded_label, label_head, spells_out
-from rag_assets.answer.question.parts import adjective_of
+from rag_assets.answer.question.regions import adjective_of
 
 
 def names_part(label: str, part: str) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.formulas import NESTED_SEP, PARTS_SEP, Node, items_of, substitute
 from rag_assets.answer.question.metric_library import Library, fold
-from rag_assets.answer.question.parts import place_of
+from rag_assets.answer.question.regions import place_of
 
 
 def nested_part(read: str, filing_part: str, library: Library) -> str:

@@ -10,6 +10,7 @@ import re
 
 from rag_assets.answer.question.formulas import PARTS_SEP
 from rag_assets.answer.question.metric_library import SEGMENT_WORD_RE, Library, fold
+from rag_assets.answer.question.regions import place_of, us_initials
 
 NAME_WORD = r"(?:(?<![\w'’])(?!(?:FY|CY|Q[1-4]|H[12])['’]?\d)[A-Z][\w.&'’-]*|&)"  # a name's word; 'FY2022' and 'Q4' date, not name
 LOWER_WORD = r"(?:[a-z][\w&-]*|[A-Z]{2,5}(?![\w'’]))"  # a word of a part named in lower case, or an acronym ('DVD')
@@ -59,7 +60,7 @@ def _read_part(text: str, library: Library) -> tuple[str, str]:
     named = _owned_name(text, library)
     if named:
         return named
-    named = _region_named_otherwise(text, library)
+    named = _region_named_otherwise(text, library) or _in_the_us(text)
     if named:
         return named
     if library.regions:
@@ -84,6 +85,11 @@ def _region_named_otherwise(text: str, library: Library) -> tuple[str, str] | No
     loose = "|".join(re.escape(n).replace(r"\ ", r"[\s-]+") for n in sorted(names, key=len, reverse=True))
     m = re.search(rf"(?<![\w-])(?:{loose})(?![\w-])", text, re.I)
     return (names[fold(m.group(0))], _without(text, m.start(), m.end())) if m else None
+
+
+def _in_the_us(text: str) -> tuple[str, str] | None:
+    span = us_initials(text)
+    return ("us", _without(text, *span)) if span else None
 
 
 def _noun_run(text: str, end: int, library: Library) -> int:
@@ -332,17 +338,3 @@ def _without(text: str, start: int, end: int) -> str:
     """``text`` without [start, end) and the preposition and determiner just before it ('net sales of the')."""
     head = LEAD_RE.sub("", text[:start]).rstrip()
     return re.sub(r"\s+", " ", f"{head} {text[end:].lstrip()}").strip()
-
-
-def adjective_of(words: str, place: str) -> bool:
-    """``words`` are the adjective of the place ``place`` names: 'canadian' of 'canada', 'chinese' of 'china',
-    'european' of 'europe', 'north american' of 'north america' (a column or row 'Canadian Operations' is the
-    part 'Canada')."""
-    stem = place[:-1] if place[-1:] in "aeiou" else place
-    return len(stem) >= 4 and words.startswith(stem) and words[len(stem):] in ("n", "an", "ian", "ean", "ese")
-
-
-def place_of(name: str, regions: tuple[str, ...]) -> str:
-    """The region a part's name is the adjective of ('canadian' -> 'canada', 'north american' -> 'north america'),
-    as geographic tables print it; ``name`` itself otherwise."""
-    return next((r for r in regions if r != name and adjective_of(name, r)), name)

@@ -17,6 +17,7 @@ from rag_assets.answer.question.exclusions import excluded
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, FormulaError, Item, Mean, MetricPlan, Node, Op, Parser,
                                                  items_of, money, of_library, of_months, of_part, substitute)
 from rag_assets.answer.question.metric_library import Library, fold
+from rag_assets.answer.question.nested_parts import is_region
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import SEQUENTIAL_RE, AskedPeriod, asked_period
 from rag_assets.answer.question.quarter_forms import quarter_share, quarterly_average
@@ -248,7 +249,7 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
     for pattern in GROWTH_RES:  # the first form whose words name a figure
         m = pattern.search(clause)
         words = (f"{m['what']} of {m['whose']}" if "whose" in pattern.groupindex else m.group(1)) if m else ""
-        ends = span_ends(words, first, last, parser) if m else None
+        ends = span_ends(words, first, last, parser) if m and not _only_part(words, parser.library) else None
         if ends:
             break
     else:  # a figure of one period compared with another in words no form holds ('how did X in 2022 compare with
@@ -265,6 +266,15 @@ def _growth(clause: str, period: AskedPeriod, parser: Parser, percent: bool, poi
         return MetricPlan(diff, "a change in points between two years", printed) if not money(diff) else None
     relative = not amount and (percent or bool(RELATIVE_RE.search(clause)))
     return MetricPlan(Op("/", diff, a) if relative else diff, "a change between two years")
+
+
+def _only_part(words: str, library: Library) -> bool:
+    """``words`` name a part of the company and no figure ('the U.S.' of 'sales growth in the U.S.'): where
+    the growth is, not what grew."""
+    head = re.sub(r"^(?:the|its|their|our)\s+", "", re.split(r",|\s+(?:in|for|during|from|between|over)\s+", words)[0],
+                  flags=re.I)
+    name, rest = read_part(head, library)
+    return is_region(fold(head), library) or bool(name) and not re.sub(r"[\W_]", "", rest)
 
 
 DOWN_WORDS_RE = re.compile(r"\b(?:decreas|declin|drop|fall|fell|contract|shrink|shrank|compress|deteriorat|narrow|"
