@@ -457,3 +457,25 @@ def test_a_yes_no_between_two_quarters_of_one_year_compares_those_quarters(quest
     found = criterion(question, default_library())
     assert found.test == "up"
     assert (show(found.now).split(" 2023")[1], show(found.before).split(" 2023")[1]) == (" (Q2)", " (Q1)")
+
+
+# a release's reconciliation: the years repeat for the quarter's and the year's blocks, the line naming those blocks
+# is printed below the table, and the last row prints the current year's figures only
+RECONCILIATION = (
+    "Reconciliation of Non-GAAP Financial Measures\n\n"
+    "| (Dollars in Millions Except Per Share Data) | 2024 |  | 2023 |  | 2024 |  | 2023 |  |\n"
+    "|---|---|---|---|---|---|---|---|---|\n"
+    "| Net earnings, as reported |  | $1,910 |  | $2,340 |  | $8,120 |  | $9,050 |\n"
+    "| Adjusted net earnings per share (Diluted) |  | $1.42 |  | $1.31 |  | $5.96 |  | $5.70 |\n"
+    "| Operational adjusted net earnings per share (Diluted) |  | $1.47 |  |  |  | $6.08 |  |  |\n\n"
+    "Notes: 1\n\n2\n\nFourth Quarter Twelve Months Ended\n\nAcquisition related costs for 2024 include the costs of "
+    "integrating the businesses acquired during the year and other one-time charges.\n")
+
+
+def test_blocks_named_below_the_table_and_a_row_of_the_current_year_only_are_dated():
+    rows = {c.label: c.figures for c in page_candidates(RECONCILIATION, "r", 11)}
+    adjusted = rows["Adjusted net earnings per share (Diluted)"]
+    assert [(f.written, f.period, f.months) for f in adjusted] == [
+        ("$1.42", "2024", 3), ("$1.31", "2023", 3), ("$5.96", "2024", 12), ("$5.70", "2023", 12)]
+    operational = rows["Operational adjusted net earnings per share (Diluted)"]
+    assert [(f.written, f.period, f.months) for f in operational] == [("$1.47", "2024", 3), ("$6.08", "2024", 12)]

@@ -132,6 +132,8 @@ def _dated(figs: list, years: list[str], cells: list[int] | None = None,
         return [replace(f, period=y) for f, y in zip(figs, years)] + figs[len(years):]
     if len(figs) == len(years) + 1 and re.fullmatch(r"\d{1,2}", figs[0].written):
         figs = figs[1:]
+    if cells and year_cells and len(figs) < len(year_cells) and (under := _under_years(figs, cells, year_cells)):
+        return under  # '| $2.46 |  |  |  | $10.70 |' under '2022 | 2021 | 2022 | 2021': the first of each block
     if len(years) > len(figs) >= 2:  # 'At January 1, 2023 and January 2, 2022 ... 2022 2021': the column labels last
         years = years[-len(figs):]
     if years and len(figs) == len(years):
@@ -141,6 +143,15 @@ def _dated(figs: list, years: list[str], cells: list[int] | None = None,
         dated = iter(years)  # amounts are the years', the percentages their changes
         return [f if f.percent else replace(f, period=next(dated)) for f in figs]
     return figs
+
+
+def _under_years(figs: list, cells: list[int], year_cells: dict[int, str]) -> list | None:
+    """A row of fewer figures than years, dated by the year cell each is under (or one after); else None."""
+    for shift in (0, 1):
+        under = [year_cells.get(c - shift) for c in cells]
+        if all(under):
+            return [replace(f, period=y) for f, y in zip(figs, under)]
+    return None
 
 
 AMOUNT_HEAD_RE = re.compile(r"amount|\$", re.I)
@@ -247,6 +258,7 @@ class Columns:
     pattern: list[str] = field(default_factory=list)  # each column's year, '' a change ('2023 2022 Change ...')
     quarter_names: tuple[int, ...] = ()  # a header row's quarter a column block, 0 the year, awaiting its years
     lone: str = ""  # the one year a line above the table names ('2020 Quarters'), for a header of quarters
+    late_months: list[int] = field(default_factory=list)  # the blocks a header printed after the table names
 
     @property
     def of_parts(self) -> bool:
@@ -284,6 +296,8 @@ class Columns:
             self.pattern = []
             self.year_cells = {i: f.written.strip("()") for i, f in at.items()}
             self.repeats = max(self.years.count(y) for y in self.years)
+            if not self.months and self.repeats >= 2 and len(self.late_months) == self.repeats:
+                self.months = list(self.late_months)  # 'Fourth Quarter Twelve Months Ended' printed below it
             self.compared = any(len(re.findall(r"[A-Za-z]", c)) >= 2 for c in cells[max(at) + 1:])
             if self.quarter_names:  # the years of the quarters named above ('2016' heading a table's next block)
                 by_name = quarters_of_names(self.quarter_names, self.years)
@@ -330,7 +344,7 @@ def columns_above(before: str, page_scale: tuple[float, str] | None, page_years:
     years = list(dict.fromkeys(YEAR_RE.findall(year_line))) or list(page_years or []) or late[0]
     months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
     cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,
-                   pattern=column_pattern(year_line), lone=lone_year(before))
+                   pattern=column_pattern(year_line), lone=lone_year(before), late_months=[] if late[0] else late[1])
     if not cols.quarters and (names := quarter_names_above(before)):
         cols.named(names)  # 'First Quarter' / 'Second Quarter' / ... / 'Fourth Quarter Full Year' above the table
     return cols
