@@ -23,6 +23,7 @@ HIGHLIGHTS = (
     "| Efficiency ratio |  |  | 55 |  |  | 57 |  | 58 |  | 60 |  | 61 |  |  | 56 |  |  | 62 |\n"
     "| Common equity tier 1 capital ratio |  |  | 12.9 |  |  | 12.7 |  | 12.4 |  | 12.1 |  | 11.8 |  |  | 12.9 |  |  "
     "| 11.8 |\n"
+    "| Book value per share |  |  | 88.10 |  |  | 86.40 |  | 84.90 |  | 83.20 |  | 82.00 |  |  | 88.10 |  |  | 82.00 |\n"
     "| Headcount |  |  | 41,200 |  |  | 40,900 |  | 40,100 |  | 39,800 |  | 39,500 |  |  | 41,200 |  |  | 39,500 |\n")
 TARGET = ("Capital targets\n\nThe Firm's target for its common equity tier 1 capital ratio for the first quarter of "
           "2025 remains at 11.5%.")
@@ -76,7 +77,8 @@ def test_a_date_that_ends_another_quarter_is_not_read_from_the_filings_quarter_c
     metric = metric_query(query, default_lexicon(), True)
     pick = lambda as_of: sure_pick(cands, metric, 2024, 0, None, {"q": 2}, as_of=as_of)  # noqa: E731
     assert pick((2024, 6))[1].written == "12.9"
-    assert pick((2024, 12)) is None and pick((2024, 3)) is None  # the year's end, the first quarter's
+    assert pick((2024, 3))[1].written == "12.7"  # the first quarter's end: its column '1Q24'
+    assert pick((2024, 12)) is None and pick((2024, 5)) is None  # a quarter the table does not print; no quarter's end
     assert sure_pick(cands, metric, 2024, 0, None, {"q": 0}, as_of=(2024, 6)) is None  # an annual report's
 
 
@@ -87,3 +89,10 @@ def test_a_sentence_about_another_quarter_is_not_offered_for_the_quarter_asked()
     assert [c.page_index for c in found] == [2]
     assert shortlist(pages, "common equity tier 1 capital ratio first quarter 2025", default_lexicon(), 8,
                      months=3, quarter=(2025, 1), percent=True)[0].page_index == 9
+
+
+def test_a_currency_asked_is_no_word_of_the_figures_name():
+    reading = read_number(NeverCalled(), "What was Globex's book value per share at March 31, 2024, in USD?",
+                          "book value per share at March 31, 2024, in USD", [Page("q", 2, HIGHLIGHTS)],
+                          default_lexicon(), year=2024, own_quarters={"q": 2}, as_of=(2024, 3))
+    assert reading.value == 86.40  # the row names the figure though it prints no 'USD': Python reads it

@@ -49,7 +49,8 @@ def names_metric(metric: MetricQuery, label: str) -> bool:
 
 
 def own_words(metric: MetricQuery) -> set[str]:
-    return {w for w in metric.own if not any(ch.isdigit() for ch in w)}  # a period's token ('q23') names no metric
+    """The metric's own words, without a period's token ('q23') or a currency's code ('in USD'): they name none."""
+    return {w for w in metric.own if not any(ch.isdigit() for ch in w) and not re.fullmatch(CURRENCY_CODES, w)}
 
 
 def prints_metric(metric: MetricQuery, label: str) -> bool:
@@ -130,7 +131,7 @@ def states_metric(metric: MetricQuery, text: str) -> bool:
     share repurchase), and of the metric's own words all but a few (none of one or two words, one of three or
     four, two of five: 'full-time employees' in 'approximately 73,300 employees ... including part-time
     employees'), a word of a name printed whole counting as printed ('EPS' for 'earnings per share')."""
-    own = {w for w in own_words(metric) if not re.fullmatch(CURRENCY_CODES, w)}
+    own = own_words(metric)
     tokens = tokenize(text)
     have = set(tokens)
     if metric.terms and not any(2 * sum(w in have for w in t) > len(t) for t in metric.terms):

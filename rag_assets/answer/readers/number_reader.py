@@ -235,12 +235,12 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
 def _of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | None, own_quarter: int = 0,
                as_of: tuple[int, int] | None = None) -> bool:
     """``fig`` is of the period asked: the quarter's column (a column naming it, or a three-month column of the
-    filing that reports on it: ``own_quarter``), else the year's column of the months asked; a date asked 'at'
-    (``as_of``) that ends an interim filing's own quarter (a calendar quarter's last month) is that quarter's end:
-    its column's figure too ('2Q23' of the 10-Q for the second quarter, 'at June 30, 2023')."""
-    if as_of and own_quarter and not months and not quarter and as_of == (year, 3 * own_quarter) and \
-            fig.months == 3 and fig.quarter in (0, own_quarter) and fig.period == str(year):
-        return True
+    filing that reports on it: ``own_quarter``), else the year's column of the months asked; in an interim filing, a
+    date asked 'at' (``as_of``) ending a calendar quarter: the column naming it ('1Q23' at March 31, 2023) too."""
+    if as_of and own_quarter and not months and not quarter and as_of[0] == year and as_of[1] % 3 == 0:
+        ends = {0, own_quarter} if as_of[1] == 3 * own_quarter else {as_of[1] // 3}
+        if fig.months == 3 and fig.period == str(year) and fig.quarter in ends:
+            return True  # a column dated at that date ('June 30, 2023') too, as any year's below
     if quarter:
         if not fig.quarter and fig.months == 3 and own_quarter == quarter[1]:
             return fig.period == str(quarter[0])
