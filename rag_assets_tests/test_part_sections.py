@@ -29,6 +29,14 @@ def test_a_report_names_its_parts_where_it_lists_them_and_where_it_calls_one_a_s
     assert not {"Our", "The", "Total", "Trends"} & set(parts)
 
 
+def test_two_parts_named_together_are_two_parts_and_a_name_with_and_of_its_own_is_one():
+    risks = ("Sales in our Orbital Systems and Marine Robotics segments may fall. Rotary and Mission Systems "
+             "segment builds helicopters.")
+    parts = report_parts([OVERVIEW, risks])
+    assert "Orbital Systems and Marine Robotics" not in parts and {"Orbital Systems", "Marine Robotics"} <= set(parts)
+    assert "Rotary and Mission Systems" in parts  # no part 'Rotary' is named alone
+
+
 @pytest.mark.parametrize("caption, section, part", [
     ("Orbital Systems", "", "Orbital Systems"),  # the part's heading just above the table
     ("GCN’s operating results included the following (in millions):", "", "GCN"),  # the part as the owner

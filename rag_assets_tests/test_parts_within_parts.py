@@ -124,3 +124,15 @@ def test_a_part_the_filing_names_by_a_regions_adjective_is_that_region_not_a_reg
 def test_growth_in_a_region_is_the_growth_of_the_regions_figure_not_of_the_region(question):
     assert company_plan(question, "number", ("Globex",), LIB, parts=PARTS).formula == \
         "((revenue [us] 2022 (Q4) - revenue [us] 2021 (Q4)) / revenue [us] 2021 (Q4))"
+
+
+@pytest.mark.parametrize("question, formula", [
+    ("What were the combined sales of Globex's Cloud Services and Devices segments in Q4 2022?",
+     "(revenue [cloud services] 2022 (Q4) + revenue [devices] 2022 (Q4))"),
+    ("What was the combined revenue of Globex's Cloud Services and Devices segments in Q4 2022?",
+     "(revenue [cloud services] 2022 (Q4) + revenue [devices] 2022 (Q4))"),
+    ("What was Globex's pre-tax margin in the fourth quarter of 2022, in percent?",
+     "(income before taxes 2022 (Q4) / revenue 2022 (Q4))"),
+])
+def test_combined_figures_of_parts_and_a_pretax_margin_are_planned(question, formula):
+    assert company_plan(question, "number", ("Globex",), LIB, parts=PARTS).formula == formula

@@ -33,7 +33,15 @@ def report_parts(texts) -> tuple[str, ...]:
             found += re.split(r",[ \t]+(?:and[ \t]+)?|[ \t]+\(|\)(?:,?[ \t]+and)?", m.group(1))
         found += [m.group(1) for m in NAMED_RE.finditer(text)]
     names = [n.strip(" ,()") for n in found]
-    return tuple(dict.fromkeys(n for n in names if n and n.split()[0].lower() not in NOT_NAMES))
+    names = [n for n in dict.fromkeys(names) if n and n.split()[0].lower() not in NOT_NAMES]
+    return tuple(n for n in names if not _two_named(n, names))
+
+
+def _two_named(name: str, names: list[str]) -> bool:
+    """``name`` joins two names the report also names alone ('Pharmaceutical and MedTech', of 'our
+    Pharmaceutical and MedTech segments'): two parts, not one ('Rotary and Mission Systems' is one)."""
+    halves = re.split(r"\s+and\s+", name)
+    return len(halves) == 2 and all(h in names for h in halves)
 
 
 TAIL_SCALE_RE = re.compile(r"\s*\(?(?:(?:dollars|amounts)\s+)?(?:in\s+)?(?:thousands|millions|billions)\)?:?\s*$", re.I)

@@ -149,7 +149,7 @@ MODIFIES_RE = re.compile(r"(?<!\S)(?!(?:and|or|of|for|in|on|at|as|to|from|by|the
                          r"does|do|has|have|had|what|which|how|much|many|total|net|gross|consolidated|reported|annual|"
                          r"quarterly|unadjusted|balance|sheet|overall|gaap|year|years|fy|fiscal|end|ends|ending|ended|over|between|"
                          r"during|than|"
-                         r"more|less|any|all|average|avg|mean|change|growth|yoy|its|s)\b)(?:[a-z][a-z&-]*)\s+$")
+                         r"more|less|any|all|average|avg|mean|change|growth|yoy|its|s|combined|aggregate|cumulative)\b)(?:[a-z][a-z&-]*)\s+$")
 
 
 def _longest(folded: str, named: list[tuple[str, object]]):
