@@ -29,7 +29,8 @@ SIGN_RE = re.compile(r"\b(positive|negative)\s+(.+?)(?:\s+based\b|\s+as\s+of\b|\
 # 'above its FY2021 gross margin': the same figure of another period of its own, so a movement between the two
 _ITS_OTHER_PERIOD = (r"\s+(?:its|their)\s+(?:fy\s?\d{4}|fiscal\s+\d{4}|(?:19|20)\d\d|q[1-4]\b|prior[\s-]year|previous[\s-]year|"
                      rf"(?:{MONTHS})\.?\s+\d{{1,2}},?\s+(?:19|20)\d\d)")  # 'its December 31, 2022 level' too
-UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|larger|greater|bigger|trending\s+up|"
+UP_RE = re.compile(r"\b(?:increas|improv|grow|grew|rais|rise|rose|expand|higher|larger|greater(?!\s+(?-i:[A-Z]))|bigger|"
+                   r"trending\s+up|"
                    r"upward|climb|jump|(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+up\b|"
                    r"(?:exceed|surpass|outpac|outstrip|above|more\s+than|top)\w*(?=\s+(?:that|those)\s+of\b|"
                    rf"{_ITS_OTHER_PERIOD}))\w*", re.I)
@@ -51,7 +52,7 @@ _ABOVE = (r"above|over|exceed\w*|surpass\w*|outstrip\w*|(?<!the\s)(?<!its\s)(?<!
 _BELOW = r"below|under|less\s+than|lower\s+than|beneath|short\s+of"
 BOUND_RE = re.compile(rf"\b({_ABOVE}|{_BELOW})\s+(\$|us\$|usd\s*)?"
                       rf"(\d+(?:[.,]\d+)*|(?:{'|'.join(NUMBER_WORDS)})\b)"
-                      r"\s*(%|percent|billion|million|thousand|bn|m|x|times)?(?!\w)"
+                      r"\s*(%|percent|trillion|billion|million|thousand|tn|bn|m|x|times)?(?!\w)"
                       r"(?!\s*(?:years?|quarters?|months?|periods?|times|segments?|consecutive|straight)\b)", re.I)
 YEAR_RE = re.compile(r"(?:19|20)\d\d")
 LOSS_RE = re.compile(r"\b(?:(an?\s+)|((?:net|operating|pre-?tax)\s+))+loss(?:es)?\b"
@@ -71,7 +72,7 @@ EXCEED_RE = re.compile(r"\b(?:did|does|do|has|have|had|was|were|is|are)\s+(.+?)\
 # 'did operating expenses grow faster than revenue': the two growth rates compared
 FASTER_RE = re.compile(r"\b(?:did|does|do|has|have|had)\s+(.+?)\s+(?:grow|grew|grown|increase[sd]?|rise|rose|risen)\s+"
                        r"(?:faster|more\s+quickly|more)\s+than\s+(?:its\s+|their\s+|the\s+)?(.+?)" + _THEN_TIME, re.I)
-SCALES = {"billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "thousand": 1e3}
+SCALES = {"trillion": 1e12, "tn": 1e12, "billion": 1e9, "bn": 1e9, "million": 1e6, "m": 1e6, "thousand": 1e3}
 
 
 def criterion(question: str, library: Library) -> Criterion | None:
@@ -152,12 +153,13 @@ def _profit(body: str, parser: Parser) -> Criterion | None:
     """'did X report a net loss' (net income negative), 'an operating loss' (operating income negative), 'was X
     profitable' (net income positive). A loss of one thing ('a loss on the sale of ...') is no such figure."""
     m = LOSS_RE.search(body)
+    part = read_part(body, parser.library)[0]  # 'did its Cloud segment post an operating loss': the part's
     if m:
         node = read_metric(f"{(m.group(2) or 'net ').strip()} income", parser)
-        return Criterion("negative", node) if node is not None else None
-    if PROFITABLE_RE.search(body):
-        node = read_metric("net income", parser)
-        return Criterion("positive", node) if node is not None else None
+        return Criterion("negative", of_part(node, part) if part else node) if node is not None else None
+    if PROFITABLE_RE.search(body):  # a part's profit is its operating profit: a segment prints no net income
+        node = read_metric("operating income" if part else "net income", parser)
+        return Criterion("positive", of_part(node, part) if part else node) if node is not None else None
     return None
 
 
