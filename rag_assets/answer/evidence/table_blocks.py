@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 
+from rag_assets.answer.evidence.units import declared_scale
+
 NOTE_MARK_RE = re.compile(r"\s*\(\d{1,2}(?:,\s*\d{1,2})*\)\s*$")  # 'MedTech (2)', 'Pharmaceutical ... (1,3)'
 NAME_LINE_RE = re.compile(r"[A-Z][\w&.’'-]*(?:\s+(?:[A-Z][\w&.’'-]*|and|&|of))*")
 NAME_LINE_WORDS = 4
-SCALE_HEADING_RE = re.compile(r"\b(?:in|dollars|amounts)\s+(?:thousands|millions|billions)\b", re.I)
 
 
 def without_note_mark(text: str) -> str:
@@ -46,4 +47,4 @@ def block_total(heading: str) -> str:
     ('Pharmaceutical (1)' -> 'Pharmaceutical', 'Current assets:' -> 'Current assets'); '' for no heading or one
     that declares a scale ('(In millions)'), which names no figure."""
     name = without_note_mark(heading).strip(" :")
-    return "" if not name or SCALE_HEADING_RE.search(name) else name
+    return "" if not name or declared_scale(name) else name

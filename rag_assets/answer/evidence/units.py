@@ -128,9 +128,17 @@ def in_percent(rows: list, caption: str) -> list:
     bare) and no figure of which passes 100 or prints a currency: every figure a percent."""
     figures = [f for c in rows for f in c.figures]
     if not rows or not PERCENT_TABLE_RE.search(caption[-200:]) or not all(f.percent for f in rows[0].figures) or \
-            any(abs(f.value) > 100 or re.search(r"[$€£¥]", f.written) for f in figures):
+            any(abs(f.value) > 100 or MONEY_SIGN_RE.search(f.written) for f in figures):
         return rows
-    return [replace(c, figures=tuple(replace(f, percent=True) for f in c.figures)) for c in rows]
+    return [_as_percent(c) for c in rows]
+
+
+MONEY_SIGN_RE = re.compile(r"[$€£¥]")
+
+
+def _as_percent(cand):
+    """``cand`` with every figure a percentage."""
+    return replace(cand, figures=tuple(replace(f, percent=True) for f in cand.figures))
 
 
 # a row's label naming a measure printed as a percentage ('Overhead ratio', 'Return on assets', 'Net charge-off rate')
@@ -145,8 +153,8 @@ def block_percent(rows: list) -> list:
     for cand in rows:
         if first is None or cand.section != first.section:
             first = cand if cand.section and cand.figures and all(f.percent for f in cand.figures) else None
-        bare = cand.figures and not any(f.percent or re.search(r"[$€£¥]", f.written) for f in cand.figures)
+        bare = cand.figures and not any(f.percent or MONEY_SIGN_RE.search(f.written) for f in cand.figures)
         if first is not None and cand is not first and bare and RATIO_LABEL_RE.search(cand.label):
-            cand = replace(cand, figures=tuple(replace(f, percent=True) for f in cand.figures))
+            cand = _as_percent(cand)
         out.append(cand)
     return out
