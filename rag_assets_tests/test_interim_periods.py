@@ -479,3 +479,46 @@ def test_blocks_named_below_the_table_and_a_row_of_the_current_year_only_are_dat
         ("$1.42", "2024", 3), ("$1.31", "2023", 3), ("$5.96", "2024", 12), ("$5.70", "2023", 12)]
     operational = rows["Operational adjusted net earnings per share (Diluted)"]
     assert [(f.written, f.period, f.months) for f in operational] == [("$1.47", "2024", 3), ("$6.08", "2024", 12)]
+
+
+@pytest.mark.parametrize("asked, formula", [
+    (Item("revenue", 2023, months=3, quarter=1), ["(revenue 2023 (6 months) - revenue 2023 (Q2))"]),
+    (Item("revenue", 2023, months=3, quarter=2), ["(revenue 2023 (6 months) - revenue 2023 (Q1))"]),
+    (Item("revenue", 2023, months=3, quarter=3), ["(revenue 2023 (9 months) - revenue 2023 (6 months))"]),
+    (Item("revenue", 2023, months=3, quarter=4), ["(revenue 2023 - revenue 2023 (9 months))"]),
+    (Item("revenue", 2023, months=6), ["(revenue 2023 (Q1) + revenue 2023 (Q2))",
+                                       "(revenue 2023 - (revenue 2023 (Q3) + revenue 2023 (Q4)))"]),
+    (Item("revenue", 2023, months=9), ["((revenue 2023 (Q1) + revenue 2023 (Q2)) + revenue 2023 (Q3))",
+                                       "(revenue 2023 - revenue 2023 (Q4))"]),
+    (Item("revenue", 2023), []),  # a fiscal year is printed or not: never derived
+    (Item("revenue", 2023, months=3), []),  # a quarter not named
+])
+def test_a_span_no_column_prints_is_derived_from_the_spans_filings_print(asked, formula):
+    """Issue 45, class 2: a first quarter is six months less the second, a fourth the year less nine months; six
+    or nine months are their quarters added, or the year less the quarters after them."""
+    from rag_assets.answer.question.period_spans import spans_of
+
+    assert [show(f) for f in spans_of(asked)] == formula
+
+
+def test_a_three_month_column_of_an_interim_filing_is_its_own_quarter_never_another():
+    """The second quarter's 10-Q prints 'Three months ended June 30': asked the first quarter, the number reader is
+    offered none of its three-month figures, nor the undated ones beside them (the first quarter had been answered
+    with a pro forma second quarter's figure)."""
+    from dataclasses import dataclass
+
+    from rag_assets.answer.readers.number_reader import shortlist
+    from rag_assets.retrieval.query import default_lexicon
+
+    @dataclass
+    class Page:
+        sha1: str
+        page_index: int
+        text: str
+
+    page = Page("q", 5, TEN_Q)
+    asked = dict(months=3, quarter=(2023, 1))
+    assert shortlist([page], "total net revenue first quarter 2023", default_lexicon(), 8, **asked, own={"q": 2}) == []
+    second = shortlist([page], "total net revenue second quarter 2023", default_lexicon(), 8, months=3,
+                       quarter=(2023, 2), own={"q": 2})
+    assert [f.written for f in second[0].figures if f.period == "2023"] == ["4,120"]

@@ -177,3 +177,22 @@ def test_the_model_calls_of_both_readings_are_counted_in_the_answer():
                               references=[{"pdf_sha1": "r", "page_index": 0}] if value != "N/A" else [])
         take_other_filings(rec, second, Route(COMPANY, ("r",), 0), "release")
         assert (rec.value, rec.llm_calls, rec.prompt_tokens, rec.completion_tokens) == (expected, 3, 1400, 60)
+
+
+def test_nine_months_no_column_prints_are_the_year_less_its_fourth_quarter(annual_and_release):
+    """Issue 45, class 2: the release prints the fourth quarter and the year, no nine months: 'the first nine
+    months of 2024' is the year less the fourth quarter (9,000 - 2,400), both operands cited."""
+    answerer, sha1 = annual_and_release
+    rec = answerer.answer(f"What were {COMPANY}'s net sales in the first nine months of 2024, in USD millions?",
+                          "number")
+    assert rec.error is None and rec.value == 6600.0
+    assert {"pdf_sha1": sha1["release"], "page_index": 0} in rec.references
+    assert any("no column prints revenue 2024 (9 months): computed as" in n for n in rec.notes)
+
+
+def test_a_quarter_no_filing_reports_is_na_never_the_quarter_the_release_reports(annual_and_release):
+    """The third quarter of 2024 is printed nowhere and cannot be derived (no six or nine months): N/A, not the
+    fourth quarter's 2,400 that the release's three-month column prints."""
+    answerer, _ = annual_and_release
+    rec = answerer.answer(f"What were {COMPANY}'s net sales in the third quarter of 2024, in USD millions?", "number")
+    assert rec.error is None and rec.value == "N/A" and rec.references == []

@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from rag_assets.answer.question.formulas import (FormulaError, Item, Node, Op, Parser, evaluate, items_of, money, of_part,
-                                                 read_in_percent, show, substitute)
+from rag_assets.answer.question.formulas import (FormulaError, Item, Node, Op, Parser, evaluate, items_of, money,
+                                                 of_months, of_part, read_in_percent, show, substitute)
 from rag_assets.answer.question.metric_library import Library
+from rag_assets.answer.question.period_spans import spans_of
 from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.plan import MetricPlan
 from rag_assets.answer.evidence.numbers import NA
@@ -87,7 +88,8 @@ def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexi
         if found is not None:
             comp.operands.append(found)
         elif (alt := _otherwise(item, spec, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters)
-              or _complement(item, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters)) is not None:
+              or _complement(item, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters)
+              or _of_spans(item, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters)) is not None:
             swaps[item] = alt
         else:
             comp.missing.append(show(item))
@@ -147,6 +149,7 @@ def _otherwise(item: Item, spec, comp: Computation, retriever, sha1s, library: L
         return None
     try:
         alt = of_part(Parser(library, item.year).parse(spec.otherwise), item.part)  # a part's: of its rows
+        alt = of_months(alt, item.months, item.quarter)  # a quarter's: of the quarter's columns
     except FormulaError:
         return None
     return _found_as(alt, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters,
@@ -162,6 +165,17 @@ def _complement(item: Item, comp: Computation, retriever, sha1s, library: Librar
         alt = Op("-", replace(item, part=""), replace(item, part=other))
         found = _found_as(alt, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters,
                           f"no row prints {show(item)}")
+        if found is not None:
+            return found
+    return None
+
+
+def _of_spans(item: Item, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int,
+              by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None):
+    """A quarter or six or nine months no column prints, from the spans the filings print (``spans_of``)."""
+    for alt in spans_of(item) if depth < 2 else ():
+        found = _found_as(alt, comp, retriever, sha1s, library, lexicon, depth, by_year, quarters,
+                          f"no column prints {show(item)}")
         if found is not None:
             return found
     return None
@@ -327,7 +341,8 @@ def describe(computation: dict | None, names: dict[str, str] | None = None) -> l
         where = f"page {o['page_index']} of {(names or {}).get(o['sha1'], o['sha1'][:12])}"
         scale = f" x {o['scale']:g}" if o.get("scale", 1.0) != 1.0 else ""
         chosen = ", read by the number reader" if o.get("chosen") else ""
-        lines.append(f"  {o['item']} {o['year']} = {o['written']}{scale} ('{o['label'][:60]}', {where}{chosen})")
+        item = show(Item(o["item"], o["year"], months=o.get("months", 0), quarter=o.get("quarter", 0)))
+        lines.append(f"  {item} = {o['written']}{scale} ('{o['label'][:60]}', {where}{chosen})")
     if computation.get("missing"):
         lines.append(f"  not found: {', '.join(computation['missing'])}")
     return lines

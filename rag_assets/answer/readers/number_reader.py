@@ -14,7 +14,7 @@ from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, 
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section
 from rag_assets.answer.evidence.units import asks_percent
-from rag_assets.answer.question.period import asked_period
+from rag_assets.answer.readers.figure_periods import of_months, of_period, of_quarter, of_span, other_quarters
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
 from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_row, figure_problem, names_metric,
                                                    line_words, own_words, p_states, states_metric)
@@ -40,60 +40,16 @@ class NumberReading:
     written: str = ""  # the figure read, as printed
 
 
-INTERIM_WORDS_RE = re.compile(r"\b(?:quarter|three|six|nine|months|half|year[\s-]to[\s-]date|ytd|q[1-4])\b", re.I)
-
-
-def of_months(cand: Candidate, months: int) -> bool:
-    """The candidate prints a figure of a part of the year asked (``months``: 3, 6, 9, or -1 the year to date): a
-    row with a column of those months, a sentence that says a quarter or months. A fiscal year's column is not."""
-    if cand.source == "row":
-        if any(f.months == months or months < 0 and 0 < f.months < 12 for f in cand.figures):
-            return True  # an undated row ('Operational Sales 7.5%') under a caption naming the quarter is of it
-        return not any(f.period or f.months for f in cand.figures) and \
-            INTERIM_WORDS_RE.search(cand.caption) is not None
-    return INTERIM_WORDS_RE.search(cand.label) is not None
-
-
-def other_quarters(cand: Candidate, quarter: tuple[int, int]) -> bool:
-    """A sentence naming quarters, none of them the one asked ('target ... for the first quarter of 2024
-    remains at 13.5%' when the second quarter of 2023 is asked): its figures are of those."""
-    named = asked_period(cand.label).points if cand.source == "text" else ()
-    return bool(named) and tuple(quarter) not in named
-
-
-def _of_quarter(fig, cand: Candidate, quarter: tuple[int, int] | None) -> bool:
-    """``fig`` may be the quarter asked: any figure when none is asked or its table names no quarters, else
-    only the figure of that year's quarter ('1Q23' for the first quarter of 2023)."""
-    if not quarter or not any(f.quarter for f in cand.figures):
-        return True
-    return fig.period == str(quarter[0]) and fig.quarter == quarter[1]
-
-
-def _of_months(fig, cand: Candidate, months: int) -> bool:
-    """``fig`` may be of the length of period asked: any figure when the row's columns are all of one length,
-    else only those of the months asked (a year, 0: its twelve-month columns, never the fourth quarter's beside
-    them in an earnings release; a quarter, 3: never the six months' beside it)."""
-    lengths = {f.months for f in cand.figures}
-    if cand.source != "row" or len(lengths) < 2:
-        return True
-    if not fig.period and not fig.months and lengths - {0} == {months}:
-        return True  # a change column beside columns of the months asked ('% Change' of two quarters) is of them
-    if months in (0, 12):
-        return fig.months in (0, 12) if lengths & {0, 12} and lengths - {0, 12} else True
-    if months < 0:
-        return 0 < fig.months < 12
-    return fig.months == months if months in lengths else True
-
-
 def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
               quarter: tuple[int, int] | None = None, percent: bool = False, points: bool = False,
-              parts: dict[str, tuple[str, ...]] | None = None) -> list[Candidate]:
+              parts: dict[str, tuple[str, ...]] | None = None, own: dict[str, int] | None = None) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts otherwise
     (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only those
     naming it; of the whole company, none in the section of a part its report names (``parts``: report ->
     ``part_sections.report_parts``); of a part of the year
     (``months``), only those printing it; of a quarter (``quarter``: year, quarter) in a table naming quarters,
-    only that quarter's; ``percent``: the plan reads a percentage asked (a growth, a share) where the metric's
+    only that quarter's, never another quarter's an interim filing reports on (``own``: report -> its quarter);
+    ``percent``: the plan reads a percentage asked (a growth, a share) where the metric's
     words do not; ``points``: a change in points asked, stated in a sentence ('up 280 basis points')."""
     metric = metric_text(query, percent)
     want_percent, out = percent or asks_percent(metric), []
@@ -102,9 +58,12 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
                 not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
                 quarter and other_quarters(cand, quarter):
             continue  # the whole company's figure is not a part's ('Aeronautics' / 'Backlog at year-end')
+        own_quarter = (own or {}).get(cand.sha1, 0)
         figs = tuple(f for f in cand.figures if (bool(f.points) if points else f.percent == want_percent and
-                                                 not f.points) and _of_quarter(f, cand, quarter)
-                     and _of_months(f, cand, months))
+                                                 not f.points) and of_quarter(f, cand, quarter, own_quarter)
+                     and of_span(f, cand, months))
+        if not any(f.period for f in figs) and any(not of_quarter(f, cand, quarter, own_quarter) for f in cand.figures):
+            continue  # the row's undated figures (a change, a share of sales) are of the other quarter's columns
         if figs:
             cand.figures = figs
             out.append(cand.with_heading() if part and cand.source == "row" else cand)
@@ -225,27 +184,11 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
         if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
             continue
         own = (own_quarters or {}).get(cand.sha1, 0)
-        figs = [f for f in cand.figures if (not f.period if change else _of_period(f, year, months, quarter, own, as_of))]
+        figs = [f for f in cand.figures if (not f.period if change else of_period(f, year, months, quarter, own, as_of))]
         if len(figs) == 1:
             picks.append((len(extra), cand, figs[0]))
     fewest = [(c, f) for n, c, f in picks if n == min(p[0] for p in picks)]
     return fewest[0] if fewest and len({c.value_of(f) for c, f in fewest}) == 1 else None
-
-
-def _of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | None, own_quarter: int = 0,
-               as_of: tuple[int, int] | None = None) -> bool:
-    """``fig`` is of the period asked: the quarter's column (a column naming it, or a three-month column of the
-    filing that reports on it: ``own_quarter``), else the year's column of the months asked; in an interim filing, a
-    date asked 'at' (``as_of``) ending a calendar quarter: the column naming it ('1Q23' at March 31, 2023) too."""
-    if as_of and own_quarter and not months and not quarter and as_of[0] == year and as_of[1] % 3 == 0:
-        ends = {0, own_quarter} if as_of[1] == 3 * own_quarter else {as_of[1] // 3}
-        if fig.months == 3 and fig.period == str(year) and fig.quarter in ends:
-            return True  # a column dated at that date ('June 30, 2023') too, as any year's below
-    if quarter:
-        if not fig.quarter and fig.months == 3 and own_quarter == quarter[1]:
-            return fig.period == str(quarter[0])
-        return fig.period == str(quarter[0]) and fig.quarter == quarter[1]
-    return fig.period == str(year) and (fig.months == months if months else fig.months in (0, 12) and not fig.quarter)
 
 
 def _model_pick(llm, question: str, reading: NumberReading, year: int | None, max_tokens: int,
@@ -315,7 +258,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     for n, cand in enumerate(counts, 1):
         cand.id = n
     reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months, quarter,
-                                                                        percent, bool(points), parts))
+                                                                        percent, bool(points), parts, own_quarters))
     if not reading.candidates:
         whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
         reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
