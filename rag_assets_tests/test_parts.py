@@ -81,6 +81,12 @@ def test_the_part_a_phrase_names(text, part):
      "income before taxes [premier services] 2022"),  # 'segment' inside the item's words after the part's name
     ("Globex's Cloud Services revenues, FY2022, in millions", "revenue [cloud services] 2022"),  # the year after a comma
     ("What was Globex's operating profit by segment in 2022?", None),  # no part named: still refused
+    ("What share of Globex's 2015 net revenue came from the Storage, Networking and Edge segment, in percent?",
+     "(revenue [storage networking and edge] 2015 / revenue 2015)"),  # a comma inside the part's name
+    ("What share of Globex's net revenue came from the Storage, Networking and Edge segment, FY2015?",
+     "(revenue [storage networking and edge] 2015 / revenue 2015)"),
+    ("What share of Globex's net revenue was from Storage, in percent, in 2015?",
+     "(revenue [storage] 2015 / revenue 2015)"),  # a comma before words in lower case ends it
 ])
 def test_segment_before_an_items_name_is_the_segment_notes_measure_of_the_part_or_of_all(question, expected):
     """'segment net revenues', 'pretax segment income': the part's figure as its segment note prints it; with no

@@ -15,15 +15,16 @@ from rag_assets.answer.question.wording import name_key
 SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"
                          r"\s+(?:the\s+)?(?:company's\s+)?(.+?)(?:\s+for\b|\s+from\b|\s+in\b|\s+over\b|,|\?|$)", re.I)
 _PART = r"\b(?:share|proportion|percentage|portion|fraction|percent|part)\s+of\s+(?:the\s+company's\s+|its\s+|their\s+)?"
+_NAME_GOES_ON = r",(?!\s+(?-i:[A-Z][a-z]))"  # a comma ends a part, unless a capitalized word goes on with its name
 PART_OF_RES = (  # what part of a whole one figure is: part / whole
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:came|comes|come|was|were|is|are)\s+(?:from|generated\s+by|made\s+up\s+by|"
                r"attributable\s+to|accounted\s+for\s+by|represented\s+by|spent\s+on|used\s+(?:for|on)|paid\s+out\s+as)"
-               r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|,|\?|$)", re.I),
+               r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|" + _NAME_GOES_ON + r"|\?|$)", re.I),
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:did|does|do)\s+(?P<part>.+?)\s+(?:account\s+for|represent|make\s+up|take\s+up|"
                r"consume|absorb|use\s+up)\b", re.I),
     # 'the share of net sales from products': no verb before 'from'
-    re.compile(_PART + r"(?P<whole>.+?)\s+from\s+(?P<part>(?!(?:fy\s?|fiscal\s+)?\d)[^,?]+?)(?:\s+(?:for|in|during|over|"
-               r"between|to)\b|,|\?|$)", re.I),
+    re.compile(_PART + r"(?P<whole>.+?)\s+from\s+(?P<part>(?!(?:fy\s?|fiscal\s+)?\d)[^?]+?)(?:\s+(?:for|in|during|over|"
+               r"between|to)\b|" + _NAME_GOES_ON + r"|\?|$)", re.I),
     # 'how many dollars of X did it generate per dollar of Y', 'X per dollar of Y', 'X for every dollar of Y'
     re.compile(r"(?:\b(?:dollars?|cents?|\$)\s+(?:of|in)\s+(?P<part>.+?)\s+(?:did|does|do|was|were|is|are)\b.*?|"
                r"^(?:the\s+)?(?P<part2>.+?))\s+(?:per|for\s+(?:every|each))\s+(?:dollar|\$\s?1)\s+(?:of|in)\s+"
