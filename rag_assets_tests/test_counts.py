@@ -40,6 +40,10 @@ class Page:
     ("What was Globex's share count in 2021?", "", ""),  # shares are counted by their kind, never so
     ("Globex: approximate number of retail stores worldwide at May 31, 2019", "retail stores", "stores"),  # its scope
     ("Approximate number of employees worldwide at Globex at end of 2021", "employees", "employees"),
+    # a list of nouns counted together: the filing prints the count before its first ('59,000 engineers, ...')
+    ("How many engineers, scientists and information technology professionals did Globex employ in 2021?",
+     "engineers", "engineers"),
+    ("How many pilots, mechanics, or flight attendants did Globex have in 2021?", "pilots", "pilots"),
 ])
 def test_what_a_question_counts(question, noun, head):
     assert counted_noun(question) == noun and head_noun(noun) == head
@@ -330,3 +334,19 @@ def test_two_counts_before_one_noun_are_each_years_in_the_sentences_order():
         reading = read_number(NeverCalled(), f"What was the size of Globex's workforce at the end of {year}?",
                               "size of workforce", pages, default_lexicon(), year=year, counted="employees")
         assert reading.value == value
+
+
+def test_a_share_of_a_workforce_a_sentence_states_is_planned_as_no_formula_of_words():
+    """'What percentage of X's employees were represented by unions': no library item on either side, so no
+    'unions / employees' of words (it had divided the number of unions, two, by employee benefit obligations);
+    the number reader reads the percentage the sentence states. A share of a library item is still computed."""
+    from rag_assets.answer.question.formulas import show
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import plan_question
+
+    lib = default_library()
+    plan = plan_question("What percentage of Globex's employees were represented by unions at the end of 2022?",
+                         "number", lib)
+    assert plan.metric is None and plan.counted == "" and plan.unit == "percent"
+    plan = plan_question("What percentage of Globex's 2022 revenue came from its Cloud segment?", "number", lib)
+    assert show(plan.metric.node) == "(revenue [cloud] 2022 / revenue 2022)"

@@ -19,6 +19,11 @@ COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s
              re.compile(r"\b(?P<noun>headcount|workforce)\b", re.I),
              re.compile(r"\b(?P<noun>(?!total\b|share\b|the\b)[a-z][\w-]*)\s+count\b"))  # 'warehouse count': warehouses
 NOUN_OF = {"headcount": "employees", "workforce": "employees"}
+# a list of nouns counted together ('how many engineers, scientists and IT professionals did X employ'): a filing
+# prints the count before the list's first noun, which is the noun counted; the others stay qualifiers
+NOUN_LIST_RE = re.compile(r"(\b(?:how\s+many|number\s+of)\s+[\w&-]+(?:\s+[\w&-]+){0,2}?),(?:\s+[\w&-]+){1,4}?"
+                          r"(?:,(?:\s+[\w&-]+){1,4}?)*,?\s+(?:and|or)\s+(?:[\w&-]+\s+){0,3}?[\w&-]+"
+                          r"(?=\s+(?:did|does|do|were|was|are|is|had|has|have)\b)", re.I)
 SCALED_COUNT_RE = re.compile(r"\bhow\s+many\s+(?:thousand|million|billion)s?\s+of\s+", re.I)
 # other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
 COUNTED_AS = {"employee": (r"\bemploy(?:s|ed|ing)?\b", ("people", "person", "staff", "individual", "worker"))}
@@ -57,6 +62,7 @@ def counted_noun(question: str) -> str:
     """The noun a question counts, folded, its head last ('full time employees', 'holders of record' -> 'holders
     of record'); '' when it counts nothing or asks an amount ('how many dollars')."""
     question = SCALED_COUNT_RE.sub("how many ", question)  # 'how many thousands of employees': employees
+    question = NOUN_LIST_RE.sub(r"\1", question)  # 'how many engineers, scientists and ...': engineers
     for pattern in COUNT_RES:
         m = pattern.search(question)
         if m:

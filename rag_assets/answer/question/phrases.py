@@ -136,6 +136,9 @@ def read_metric(text: str, parser: Parser) -> Node | None:
             x = of_part(inner_item, part) if inner_item is not None else x
             if x is not None and x == y and isinstance(x, Item) and name_key(parts[0]) != name_key(parts[1]):
                 x = _as_printed(parts[0], parser) or x  # 'sales of services as a % of total revenues': its own row
+            if pattern in PART_OF_RES and not part and not of_library(x, parser.library) and \
+                    not of_library(y, parser.library):
+                continue  # 'what percentage of its employees were represented by unions': a share a sentence states
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
     part, rest = read_part(text, parser.library)
