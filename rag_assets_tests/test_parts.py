@@ -66,6 +66,12 @@ def formula(question: str) -> str | None:
     ("What was Globex's cash flow from operations in 2021?", ""),
     ("the pretax segment income of Globex's Orbital segment", "orbital"),  # 'pretax' names no part
     ("Globex's unit case volume in 2017", ""),  # the owner's possessive before a part noun of a longer name
+    ("What was Globex's revenue in Brazil in fiscal 2021?", "brazil"),  # a place no list holds
+    ("What were Globex's net sales in South Korea in 2022?", "south korea"),
+    ("What was Globex's revenue in Fiscal 2021?", ""),  # capitalized words of a period, a unit, a filing's part
+    ("What were Globex's sales in March 2023, in Millions?", ""),
+    ("What was the revenue reported in Item 7 of Globex's 10-K?", ""),
+    ("What was the change in Johnson & Johnson's net earnings?", ""),  # a company's name goes on after it
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part
@@ -223,6 +229,15 @@ def test_a_segments_figures_are_answered_from_the_ingested_segment_note(answerer
     rec = answerer.answer("What were Halvorsen Instruments Avionics segment net sales in FY2022, in USD millions?",
                           "number")  # the company without its possessive: still the segment's owner
     assert rec.value == pytest.approx(4210.0) and rec.computation["operands"][0]["part"] == "avionics"
+
+
+@pytest.mark.slow
+def test_a_place_the_filing_prints_no_figure_of_is_na_never_the_companys_total(answerer):
+    """'revenue in Brazil': a part of the company the filing prints nothing of is N/A, with the reason (it had been
+    answered with the company's total revenues, 6,600)."""
+    rec = answerer.answer(f"What was {COMPANY}'s revenue in Brazil in 2023, in USD millions?", "number")
+    assert rec.value == "N/A" and rec.references == []
+    assert any("the part 'brazil'" in n for n in rec.notes), rec.notes
 
 
 @pytest.mark.slow

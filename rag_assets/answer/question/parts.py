@@ -10,7 +10,7 @@ import re
 
 from rag_assets.answer.question.formulas import PARTS_SEP
 from rag_assets.answer.question.metric_library import SEGMENT_WORD_RE, Library, fold
-from rag_assets.answer.question.regions import place_of, us_initials
+from rag_assets.answer.question.regions import place_after_in, place_of, us_initials
 
 NAME_WORD = r"(?:(?<![\w'’])(?!(?:FY|CY|Q[1-4]|H[12])['’]?\d)[A-Z][\w.&'’-]*|&)"  # a name's word; 'FY2022' and 'Q4' date, not name
 LOWER_WORD = r"(?:[a-z][\w&-]*|[A-Z]{2,5}(?![\w'’]))"  # a word of a part named in lower case, or an acronym ('DVD')
@@ -73,7 +73,8 @@ def _read_part(text: str, library: Library) -> tuple[str, str]:
                                                           text[end:], re.I)):
                 end += after.end()  # 'its international operations'
             return name, _without(text, start, end)
-    return "", text
+    place = place_after_in(text)  # 'revenue in Brazil': a part whether or not the filing prints it
+    return (place[2], _without(text, place[0], place[1])) if place else ("", text)
 
 
 def _region_named_otherwise(text: str, library: Library) -> tuple[str, str] | None:
