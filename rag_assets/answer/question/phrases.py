@@ -113,13 +113,9 @@ def _owned_share(text: str, parser: Parser) -> Node | None:
     return Op("/", Item(row, parser.year), whole) if whole is not None and row else None
 
 
-def read_metric(text: str, parser: Parser) -> Node | None:
-    """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y', 'what share of Y came from X', 'what percentage of Y
-    did X account for' (X / Y), 'the sum of X and Y', 'X and Y combined' (X + Y), 'X % margin' (X / revenue), a
-    defined name, a library metric, or a line item."""
-    share = _owned_share(text, parser)
-    if share is not None:
-        return share
+def _ratio_of(text: str, parser: Parser) -> Node | None:
+    """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y', 'what share of Y came from X' (X / Y, a part's figure
+    over the whole's where X names a part), or None."""
     for pattern in (RATIO_OF_RE, RATIO_TO_RE, SHARE_OF_RE, *PART_OF_RES):
         m = pattern.search(text)
         if m:
@@ -141,6 +137,19 @@ def read_metric(text: str, parser: Parser) -> Node | None:
                 continue  # 'what percentage of its employees were represented by unions': a share a sentence states
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
+    return None
+
+
+def read_metric(text: str, parser: Parser) -> Node | None:
+    """'X as a % of Y', 'X-to-Y ratio', 'ratio of X to Y', 'what share of Y came from X', 'what percentage of Y
+    did X account for' (X / Y), 'the sum of X and Y', 'X and Y combined' (X + Y), 'X % margin' (X / revenue), a
+    defined name, a library metric, or a line item."""
+    share = _owned_share(text, parser)
+    if share is not None:
+        return share
+    ratio = _ratio_of(text, parser)
+    if ratio is not None:
+        return ratio
     part, rest = read_part(text, parser.library)
     if part:  # 'the operating margin of the Snacks division': the formula of the whole, of that part's figures
         node = read_metric(SEGMENT_WORD_RE.sub("", rest), parser)
