@@ -36,7 +36,8 @@ fiscal calendar year years quarter quarters half dollars dollar millions million
 billion trillions percent percentage percentages basis points cents euros units terms item items note notes part
 section exhibit table form schedule total aggregate line accordance addition comparison connection order respect
 relation excess the a an its their our gaap""".split())
-IN_PLACE_RE = re.compile(r"(?<![\w-])in\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})(?![\w'’.-]|\s*&|\s+[A-Z]|\s+(?i:dollars?|currency)\b)")
+IN_PLACE_RE = re.compile(r"(?<![\w-])in\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})"
+                         r"(?![\w'’.-]|\s*&|\s+[A-Z]|\s+(?i:dollars?|currency)\b)")  # never a name going on
 
 
 def place_after_in(text: str) -> tuple[int, int, str] | None:

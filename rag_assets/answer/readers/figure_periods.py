@@ -31,6 +31,12 @@ def other_quarters(cand: Candidate, quarter: tuple[int, int]) -> bool:
     return bool(named) and tuple(quarter) not in named
 
 
+def _own_column(fig: Figure, own: int) -> bool:
+    """``fig`` stands in a three-month column naming no quarter of an interim filing, which is its own quarter's
+    (``own``: the quarter the filing reports on; 0 an annual report)."""
+    return bool(own) and fig.months == 3 and not fig.quarter
+
+
 def of_quarter(fig, cand: Candidate, quarter: tuple[int, int] | None, own: int = 0) -> bool:
     """``fig`` may be the quarter asked: any figure when none is asked, only the figure of that year's quarter
     where its table names quarters ('1Q23' for the first quarter of 2023), and never a three-month column of an
@@ -38,7 +44,7 @@ def of_quarter(fig, cand: Candidate, quarter: tuple[int, int] | None, own: int =
     if not quarter:
         return True
     if not any(f.quarter for f in cand.figures):
-        return not (own and fig.months == 3 and not fig.quarter and own != quarter[1])
+        return not (_own_column(fig, own) and own != quarter[1])
     return fig.period == str(quarter[0]) and fig.quarter == quarter[1]
 
 
@@ -68,7 +74,7 @@ def of_period(fig: Figure, year: int, months: int, quarter: tuple[int, int] | No
         if fig.months == 3 and fig.period == str(year) and fig.quarter in ends:
             return True  # a column dated at that date ('June 30, 2023') too, as any year's below
     if quarter:
-        if not fig.quarter and fig.months == 3 and own_quarter == quarter[1]:
+        if _own_column(fig, own_quarter) and own_quarter == quarter[1]:
             return fig.period == str(quarter[0])
         return fig.period == str(quarter[0]) and fig.quarter == quarter[1]
     return fig.period == str(year) and (fig.months == months if months else fig.months in (0, 12) and not fig.quarter)
