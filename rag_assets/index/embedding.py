@@ -63,7 +63,7 @@ class MiniLMOnnxEmbedder(Embedder):
     batch size does not change its vectors). int8 and fp32 give other vectors, so other names and indexes."""
 
     FP32_NAME = "all-MiniLM-L6-v2/onnx-int8"  # the name the fp32 arithmetic had when the wheel's int8 was storage
-    INT8_NAME = "all-MiniLM-L6-v2/onnx-int8-dynamic"
+    INT8_NAME = "all-MiniLM-L6-v2/onnx-int8-dynamic-ln"  # "-ln": its LayerNorms apart from the residual adds
     model_name = INT8_NAME
     dim = 384
     window = 256
@@ -82,12 +82,9 @@ class MiniLMOnnxEmbedder(Embedder):
         self.sep_id = self.tok.token_to_id("[SEP]")
 
     def _session(self, threads: int):
-        import onnxruntime as ort
+        from rag_assets.index.onnx_graph import session
 
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        return ort.InferenceSession(self.model_path, sess_options=opts, providers=["CPUExecutionProvider"])
+        return session(self.model_path, threads, split=self.graph == "int8")
 
     @staticmethod
     def _graph(model_path: str | None, graph: str) -> tuple[str, str]:
