@@ -57,7 +57,8 @@ class MiniLMOnnxEmbedder(Embedder):
     Texts longer than the model's 256-token window are embedded in windows whose mean-pooled vectors are
     averaged (weighted by tokens), so no part of a 300-token chunk is dropped; each distinct text once. By
     default the arithmetic is int8 (``onnx_graph.int8_model_path``: 126 chunks/s on 2 AVX-512 VNNI Xeon cores,
-    ~100 before its LayerNorms were split), one window a call, so a text's vector never depends on the texts beside it.
+    ~100 before its LayerNorms were split), one window a call, so a text's vector never depends on the texts
+    beside it.
     ``graph="fp32"`` runs the fused fp32 copy of the packaged graph (``onnx_graph``), ``"packaged"`` the graph
     as shipped (same vectors, slower): windows of similar length 4 to a batch (fastest for fp32 on 2 cores; the
     batch size does not change its vectors). int8 and fp32 give other vectors, so other names and indexes."""
