@@ -139,7 +139,8 @@ def test_a_split_skip_layer_norm_computes_what_the_fused_op_computes(tmp_path, w
     assert onnx_graph.split_skip_layer_norms(fused.graph) == 1
     onnx.save(fused, str(tmp_path / "split.onnx"))
     assert [n.op_type for n in fused.graph.node] == ["Add", *(["Add"] if with_bias else []), "LayerNormalization"]
-    feeds = {n: np.random.default_rng(k).normal(size=(1, 5, 8)).astype(np.float32) for k, n in enumerate(["x", "skip"])}
+    rng = np.random.default_rng(5)
+    feeds = {n: rng.normal(size=(1, 5, 8)).astype(np.float32) for n in ("x", "skip")}
     want = onnx_graph.session(tmp_path / "fused.onnx").run(None, feeds)[0]
     got = onnx_graph.session(tmp_path / "split.onnx", split=True, saved_as=tmp_path / "ran.onnx").run(None, feeds)[0]
     assert np.allclose(got, want, atol=1e-5)
