@@ -126,7 +126,8 @@ def _skip_norm_model(with_bias: bool):
     node = helper.make_node("SkipLayerNormalization", ["x", "skip", "gamma", "beta", *(["bias"] if with_bias else [])],
                             ["y"], domain="com.microsoft", epsilon=1e-12)
     graph = helper.make_graph([node], "skipnorm", ins, [out], inits if with_bias else inits[:2])
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
+    return helper.make_model(graph, opset_imports=opsets)
 
 
 @pytest.mark.parametrize("with_bias", [True, False])

@@ -20,8 +20,9 @@ per call. ONNX Runtime's SkipLayerNormalization kernel (the residual add fused w
 code, five times slower here than an Add and a LayerNormalization: in the int8 copy, where it was a quarter of
 the time, each is split in two again (``split_skip_layer_norms``) and its sessions do not fuse them back
 (``session(split=True)``): 26 % more chunks a second on 2 AVX-512 VNNI cores. Other vectors (cosine to the
-fp32 ones ~0.995 on real chunks with AVX-512 VNNI, ~0.991 with AVX2 alone), checked >= 0.97 before the copy is cached on windows of real language (``text_probe_batches``; weights
-per tensor give 0.91 at worst on real chunks): random word pieces exaggerate int8's error unevenly across CPUs
+fp32 ones ~0.995 on real chunks with AVX-512 VNNI, ~0.991 with AVX2 alone), checked >= 0.97 before the copy
+is cached on windows of real language (``text_probe_batches``; weights per tensor give 0.91 at worst on real
+chunks): random word pieces exaggerate int8's error unevenly across CPUs
 (0.9665 on an AVX2-only EPYC, whose real chunks give 0.983 at worst). A copy refused on a machine is
 remembered there (``refusal_path``), not rebuilt by every process.
 """
