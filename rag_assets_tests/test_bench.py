@@ -26,6 +26,9 @@ def test_bench_runs_every_stage_and_reports_time_and_memory(tmp_path, capsys):
     assert all(v > 0 for v in result["peak_mib"].values())
     printed = capsys.readouterr().out
     assert "chunks/s" in printed and "embedding graph: int8" in printed
+    shares = [float(line.split()[2].rstrip("%")) for line in printed.splitlines()
+              if line.split()[:1] and line.split()[0] in result["seconds"]]
+    assert len(shares) == 7 and abs(sum(shares) - 100) < 1  # each stage's share of the time
     paths = ReportPaths(tmp_path / "out", file_sha1(pdf))
     assert read_chunks(paths.chunks).shape[0] == result["chunks"]
     assert paths.faiss_dir_for(MiniLMOnnxEmbedder.model_name).is_dir() and paths.bm25_dir.is_dir()

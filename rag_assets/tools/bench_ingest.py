@@ -32,12 +32,14 @@ def peak_rss_mib() -> float:
 
 
 def _print_stages(stages: list[str], secs: dict, peak: dict, rise: dict, pages: int, chunks: int) -> None:
-    """The per-stage table: seconds, throughput, the peak RSS when the stage ended and how far it raised it."""
-    print(f"\n{'stage':9} {'seconds':>9} {'throughput':>18} {'peak RSS':>10} {'raised by':>10}")
+    """The per-stage table: seconds, share of all stages' time, throughput, the peak RSS when the stage ended
+    and how far it raised it."""
+    total = max(sum(secs.values()), 1e-9)
+    print(f"\n{'stage':9} {'seconds':>9} {'share':>6} {'throughput':>18} {'peak RSS':>10} {'raised by':>10}")
     for name in stages:
         rate, unit = (chunks, "chunks/s") if name == "faiss_index" else (pages, "pages/s")
-        print(f"{STAGE_NAMES[name]:9} {secs[name]:9.1f} {rate / max(secs[name], 1e-9):9.1f} {unit:8} "
-              f"{peak.get(name, 0):6.0f} MiB {rise.get(name, 0):6.0f} MiB")
+        print(f"{STAGE_NAMES[name]:9} {secs[name]:9.1f} {100 * secs[name] / total:5.1f}% "
+              f"{rate / max(secs[name], 1e-9):9.1f} {unit:8} {peak.get(name, 0):6.0f} MiB {rise.get(name, 0):6.0f} MiB")
 
 
 def run_benchmark(pdf_dir: Path, limit: int = 0, embed: bool = True, graph: str = "int8",
