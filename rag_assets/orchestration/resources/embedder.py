@@ -12,7 +12,7 @@ from rag_assets.settings import EmbedderKind
 
 class EmbedderResource(dg.ConfigurableResource):
     """Embeds chunk texts for the FAISS index. The model loads once per run (the ingestion job runs in process,
-    so every step of a run shares it)."""
+    so every step of a run shares it) and is let go when the run ends."""
 
     provider: EmbedderKind = Field(
         default="onnx", description="onnx: all-MiniLM-L6-v2 from a package, int8 arithmetic (offline, default); "
