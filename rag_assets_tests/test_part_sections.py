@@ -88,3 +88,48 @@ def test_the_pages_printing_the_parts_side_by_side_are_those_naming_three_in_the
     parts = report_parts([OVERVIEW])
     pages = {3: OVERVIEW, 40: PROSE, 88: NOTE, 90: ORBITAL}
     assert parts_pages(pages, parts) == (88,)
+
+
+# a report whose parts are regions, listed with semicolons (their names hold commas), each with its own table of
+# product lines under the region's name in capitals; the company's own table of the same lines prints its years one
+# column a line above it, as a PDF's text layer extracts such a header
+REGIONS = ("The Company's reportable operating segments for the Widget Brand are: North America; Europe, Middle "
+           "East & Africa (EMEA); Greater China; and Asia Pacific & Latin America (APLA), and include results for "
+           "its brands.")
+CONSOLIDATED = ("## CONSOLIDATED OPERATING RESULTS\n\n(Dollars in millions)\n\nFISCAL 2019\n\nFISCAL 2018 (1)\n\n"
+                "% CHANGE\n\n% CHANGE EXCLUDING CURRENCY CHANGES (2)\n\nFISCAL 2017 (1)\n\n% CHANGE\n\n"
+                "% CHANGE EXCLUDING CURRENCY CHANGES (2)\n\nWidget Brand Revenues by:\n\n"
+                "| Footwear | $ | 24,222 $ | 22,268 |  | 9 % | 12 % $ |  |  | 21,081 |  | 6 % |  | 4 % |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                "| Apparel |  | 11,550 | 10,733 |  | 8 % |  |  | 11 % | 9,654 |  | 11 % |  | 9 % |\n")
+NORTH_AMERICA = ("## NORTH AMERICA\n\n(Dollars in millions) FISCAL 2019 FISCAL 2018 % CHANGE\n\n% CHANGE EXCLUDING "
+                 "CURRENCY CHANGES FISCAL 2017 % CHANGE\n\nRevenues by:\n\n"
+                 "| Footwear | $ | 10,045 $ | 9,322 | 8% | 8% $ |  | 9,684 | -4 % | -4 % |\n|---|---|---|---|---|---|---|---|---|---|\n")
+
+
+def test_parts_listed_with_semicolons_are_each_a_part_with_its_acronym():
+    parts = report_parts([REGIONS])
+    assert {"North America", "Europe, Middle East & Africa", "EMEA", "Greater China", "Asia Pacific & Latin America",
+            "APLA"} <= set(parts)
+    assert not {"Widget Brand are", "and Asia Pacific & Latin America"} & set(parts)
+
+
+@pytest.mark.parametrize("caption, part", [
+    ("NORTH AMERICA % CHANGE EXCLUDING CURRENCY CHANGES Revenues by:", "North America"),
+    ("EUROPE, MIDDLE EAST & AFRICA % CHANGE FISCAL 2017", "Europe, Middle East & Africa"),
+    ("NORTH AMERICA RETAIL Revenues by:", ""),  # another heading in capitals
+    ("North American footwear revenues rose", ""),
+])
+def test_a_parts_name_in_capitals_heading_the_table_makes_it_the_parts(caption, part):
+    assert part_section(caption, "", report_parts([REGIONS])) == part
+
+
+def test_the_companys_line_is_read_under_years_printed_a_column_a_line_never_a_regions():
+    """The company's footwear revenues are its own table's 24,222 (its header printed one column a line), never
+    North America's 10,045 (a part's table); with the company's table alone the region's row is still not read."""
+    parts = report_parts([REGIONS])
+    pages = [SourcePage("r", 32, NORTH_AMERICA, False, parts), SourcePage("r", 28, CONSOLIDATED, False, parts)]
+    found = find_operand(Item("footwear revenues", 2019), None, pages)
+    assert found is not None and found.value == 24222e6 and found.page_index == 28
+    assert find_operand(Item("footwear revenues", 2017), None, pages).value == 21081e6
+    assert find_operand(Item("footwear revenues", 2019), None, pages[:1]) is None

@@ -69,6 +69,19 @@ def test_a_decimal_asked_is_no_word_of_the_figure():
         "(gross profit 2022 / revenue 2022)"
 
 
+@pytest.mark.parametrize("question", [
+    "What were Tarn's FY2019 revenues in billions of dollars, rounded to two decimals?",
+    "What were Tarn's 2019 revenues, rounded to one decimal place?",
+    "Report Tarn's FY2019 revenues, to 2 d.p., in USD billions.",
+    "What were Tarn's 2019 revenues (rounded to the nearest whole number)?",
+    "Tarn's 2019 revenues in USD millions and round to two decimal places",
+    "What was Tarn's 2019 revenue, rounding it to three significant figures?"])
+def test_a_rounding_asked_is_no_word_of_the_figure(question):
+    """How the number is to be rounded, wherever the question writes it, says nothing of which figure it is: a line
+    item asked with a rounding is the item asked without one (not a row named 'revenues rounded to two decimals')."""
+    assert show(plan(question, LIB).node) == "revenue 2019"
+
+
 @pytest.fixture(scope="module")
 def wexford(tmp_path_factory):
     from rag_assets_tests.filing_factory import answerer_over_10k
@@ -86,6 +99,11 @@ def wexford(tmp_path_factory):
 def test_a_margin_or_rate_asked_with_no_unit_is_answered_in_percent_end_to_end(wexford, question, expected):
     rec = wexford.answer(question, "number")
     assert rec.value == pytest.approx(expected), rec.notes
+
+
+def test_a_line_item_asked_with_a_rounding_is_answered_end_to_end(wexford):
+    rec = wexford.answer("What were Wexford Pumps' 2023 revenues in USD millions, rounded to one decimal place?", "number")
+    assert rec.value == pytest.approx(1150), rec.notes
 
 
 def test_a_margin_asked_in_a_currency_is_its_printed_amount_not_a_percent():

@@ -14,9 +14,10 @@ from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs, dated_with_dashes
 from rag_assets.answer.evidence.table_blocks import block_total, caption_heading, closed
-from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, YEAR_RE, captioned, cells_of, columns_above,
-                                                      durations, heading_of, last_year_line, trailing_header)
+from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, captioned, cells_of, columns_above,
+                                                      durations, heading_of, trailing_header)
 from rag_assets.answer.evidence.units import block_percent, declared_scale, in_percent, shares_scale, unscaled_label
+from rag_assets.answer.evidence.year_lines import YEAR_RE, last_year_line
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
 
@@ -120,7 +121,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     that has neither; ``page_heading``: the page's last heading in capitals above it ('SEGMENT SALES RESULTS'), part of
     its caption; ``names_above``: the longer text above it in which the names of its columns are looked for
     (default ``before``)."""
-    cols = columns_above(before, page_scale, page_years, late)
+    cols = columns_above(before, page_scale, page_years, late, names_above)
     head = [c for c in cells_of(lines[0]) if c] if lines else []
     total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
     out, heading, caption, carried, wrapped = [], "", captioned(before, page_heading), None, ""

@@ -19,6 +19,12 @@ NAMED_RE = re.compile(rf"\b({NAME})(?:['’]s?)?[ \t]+{PART_NOUN}")  # 'Our Spac
 # 'four business segments: Aeronautics, Missiles and Fire Control (MFC), Rotary and Mission Systems (RMS) and Space'
 LISTED_RE = re.compile(rf"\b{PART_NOUN}[ \t]*(?::|,|are|include)[ \t]+((?:{NAME}(?:[ \t]+\([A-Z]{{2,6}}\))?"
                        rf"(?:,[ \t]+|,?[ \t]+and[ \t]+))+(?:{NAME})(?:[ \t]+\([A-Z]{{2,6}}\))?)")
+# the same list when its names hold commas, so semicolons part them, after a noun said of what ('The reportable
+# operating segments for the Widget Brand are: North America; Europe, Middle East & Africa (EMEA); and Asia Pacific')
+QUALIFIER = rf"(?:[ \t]+(?:for|of)[ \t]+(?:the[ \t]+)?{NAME})?"
+ITEM = r"[A-Z][^;:.\n()]{1,60}?(?:[ \t]+\([A-Z]{2,6}\))?"
+SEMICOLON_LISTED_RE = re.compile(rf"\b{PART_NOUN}{QUALIFIER}[ \t]*(?::|are:?|include:?)[ \t]+((?:{ITEM};[ \t]+)+"
+                                 rf"(?:and[ \t]+)?{ITEM})(?=[.,;]|[ \t]+and\b|\s*$)")
 NOT_NAMES = frozenset("our the its their each every all other reportable operating business company four three two "
                       "five six this these those we in of for total consolidated when pretax geographic affected "
                       "firm and segment segments adjusted lower higher a an such certain both non-reportable".split())
@@ -31,6 +37,8 @@ def report_parts(texts) -> tuple[str, ...]:
     for text in texts:
         for m in LISTED_RE.finditer(text):
             found += re.split(r",[ \t]+(?:and[ \t]+)?|[ \t]+\(|\)(?:,?[ \t]+and)?", m.group(1))
+        for m in SEMICOLON_LISTED_RE.finditer(text):
+            found += re.split(r";[ \t]+(?:and[ \t]+)?|[ \t]+\(|\)", m.group(1))
         found += [m.group(1) for m in NAMED_RE.finditer(text)]
     names = [n.strip(" ,()") for n in found]
     names = [n for n in dict.fromkeys(names) if n and n.split()[0].lower() not in NOT_NAMES]
@@ -82,7 +90,8 @@ def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
     """The part (of ``parts``) whose section a candidate with this ``caption`` and heading row (``section``) is in:
     the heading row or caption is its name (or the acronym of it); the caption, or its last sentence, opens with
     it as an owner ('RMS’ operating results'); the caption opens with it as its first line ('Space Our Space
-    business segment ...') or ends with it ('... Trends Space'); '' when none."""
+    business segment ...') or ends with it ('... Trends Space'); else the caption opens with a part's name in
+    capitals ('NORTH AMERICA'); '' when none."""
     if not parts:
         return ""
     caption = without_note_mark(TAIL_SCALE_RE.sub("", caption))  # '... Rotary and Mission Systems millions):'
@@ -96,7 +105,14 @@ def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
                 re.search(rf"(?<!\w){pattern}\s*:?$", caption) and _own_line(caption, name) or \
                 name.isupper() and (spells_out(caption, name, whole=True) or _capitals_heading(caption, name)):
             return name
-    return ""
+    return next((name for name in parts if _capitals_name(caption, name)), "")  # 'NORTH AMERICA (in millions)'
+
+
+def _capitals_name(caption: str, name: str) -> bool:
+    """``caption`` opens with ``name`` in capitals as the page's heading ('NORTH AMERICA (Dollars in millions)'
+    for 'North America'), no further word in capitals joined to it ('NORTH AMERICA RETAIL' is another heading)."""
+    pattern = re.escape(name.upper()).replace(r"\ ", r"\s+")
+    return not name.isupper() and re.match(rf"{pattern}(?!\w)(?![ \t]+[A-Z]{{2,}}\b)", caption) is not None
 
 
 def _capitals_heading(caption: str, acronym: str) -> bool:

@@ -14,6 +14,7 @@ from rag_assets.answer.evidence.quarter_columns import (HEADER_CHARS, HEADER_LIN
                                                         quarter_ends, quarter_names, quarter_names_above, quartered,
                                                         quarters_of_names, quarters_under_years)
 from rag_assets.answer.evidence.units import declared_scale
+from rag_assets.answer.evidence.year_lines import YEAR_RE, last_year_line
 
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a caption is the short lines just above a table, not a paragraph
 
@@ -192,23 +193,6 @@ def _heading_months(span: str) -> int:
     return 12 if word.startswith("year") else 3 if word.startswith("quarter") else MONTH_WORDS[word]
 
 
-YEAR_RE = re.compile(r"(?<![\d.,])(?:FY\s?)?((?:19[89]|20[0-4])\d)(?![\d,]|\.\d)")
-DATE_LINE_RE = re.compile(r"^\s*(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?((?:19[89]|20[0-4])\d)\b")
-DATE_END_RE = re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2},?\s+((?:19[89]|20[0-4])\d)\s*$")  # '52 Weeks Ended August 29, 2021'
-
-
-def last_year_line(text: str) -> str:
-    """The header line above a table that names its years ('2018 2017 2016'); or, when the header prints one
-    date a line ('December 26, 2015' / 'December 27, 2014'), those years joined."""
-    tail = [ln for ln in text.splitlines()[-8:] if not ln.lstrip().startswith("|")]
-    at = max((k for k, ln in enumerate(tail) if len(set(YEAR_RE.findall(ln))) >= 2), default=None)
-    if at is not None:  # with the years of the header's lines after it ('FISCAL 2021 FISCAL 2020 % CHANGE' /
-        return " ".join([tail[at]] + [ln for ln in tail[at + 1:] if YEAR_RE.search(ln)])  # '... FISCAL 2019')
-    dated = [m.group(1) for ln in text.splitlines()[-12:] for m in [DATE_LINE_RE.match(ln) or DATE_END_RE.search(ln)]
-             if m]
-    return " ".join(dated) if len(set(dated)) >= 2 else ""
-
-
 FOOTNOTE_MARKS_RE = re.compile(r"(?<=[a-z)])\d{1,2}(?:,\d{1,2})*(?=\s|$)")  # 'Operational Sales1,2', '(diluted)1,4'
 
 
@@ -337,10 +321,10 @@ class Columns:
 
 
 def columns_above(before: str, page_scale: tuple[float, str] | None, page_years: list[str] | None,
-                   late: tuple[list[str], list[int]]) -> Columns:
+                   late: tuple[list[str], list[int]], above: str = "") -> Columns:
     """What the text above a table says of its columns (``candidates.table_rows``' arguments): its years, the months and
-    quarters they cover, its scale."""
-    year_line = last_year_line(before)
+    quarters they cover, its scale; ``above`` the longer text above it (default ``before``)."""
+    year_line = last_year_line(above or before)  # a header printed a column a line may start higher up
     years = list(dict.fromkeys(YEAR_RE.findall(year_line))) or list(page_years or []) or late[0]
     months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
     cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,

@@ -22,7 +22,7 @@ from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import SEQUENTIAL_RE, AskedPeriod, asked_period
 from rag_assets.answer.question.quarter_forms import quarter_share, quarterly_average
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
-from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked, without_scale
+from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked, without_answer_form
 from rag_assets.answer.question.year_forms import CAGR_RE, average_over_years, cagr, span_ends, sum_over_years
 from rag_assets.answer.question.wording import (Definitions, asked_clauses, canonical, definitions, name_key,
                                                 without)
@@ -199,7 +199,7 @@ def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Defini
                   ) -> MetricPlan | None:
     percent, amount = percent_asked(clause), asked_unit(clause).money
     relative = percent or SEQUENTIAL_RE.search(clause) is not None  # 'the sequential change': as 'year-over-year'
-    clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", without_scale(SEQUENTIAL_RE.sub(" ", clause))))
+    clause = STATEMENT_REF_RE.sub(" ", UNIT_PHRASE_RE.sub(" ", without_answer_form(SEQUENTIAL_RE.sub(" ", clause))))
     clause = clause.strip(" ,")
     defined = defined_in(clause, defs.named)
     if defined is None and (rest := excluded(clause, parser)) is not None:  # 'X excluding the Y segment'

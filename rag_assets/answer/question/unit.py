@@ -53,6 +53,12 @@ DECIMALS_RE = re.compile(r"\b(?:round(?:ed)?|to)\s+(?:\w+\s+){0,4}?(?:to\s+)?(?:
 NEAREST_RE = re.compile(r"\bto\s+the\s+nearest\s+(whole\s+number|integer|unit|thousand|million|billion|tenth|"
                         r"hundredth)", re.I)
 NEAREST_DECIMALS = {"tenth": 1, "hundredth": 2}
+# how precise the answer is to be, as written, with what introduces it: ', rounded to two decimals', 'and round to
+# one decimal place', '(to 2 d.p.)', 'rounded to the nearest million': words of the answer's form, not of the figure
+ROUNDING_PHRASE_RE = re.compile(r"(?:,\s*|\s+and\s+|\s+|^)\(?(?:then\s+)?(?:(?:round(?:ed|ing)?|rounding)(?:\s+(?:off|up|down))?"
+                                r"\s+(?:(?:it|the\s+(?:answer|result|figure|value|number))\s+)?)?to\s+(?:the\s+nearest\s+"
+                                r"\w+(?:\s+number)?|(?:one|two|three|four|\d)\s+(?:decimal(?:\s+places?|s)?|d\.?p\.?|"
+                                r"significant\s+(?:figures|digits)))\b\.?\)?", re.I)
 WORD_DIGITS = {"one": 1, "two": 2, "three": 3, "four": 4}
 
 
@@ -106,6 +112,12 @@ def without_scale(text: str) -> str:
     """``text`` without the scale phrases it asks its number in (``ASKED_SCALE_RES``), so that the words left
     name the figure: "worldwide sales, in millions of US dollars" -> "worldwide sales"."""
     return re.sub(r"\s+", " ", SCALE_PHRASE_RE.sub(" ", text)).strip()
+
+
+def without_answer_form(text: str) -> str:
+    """``text`` without the words that say how the number is to be written, its scale and its rounding, so that
+    the words left name the figure: "revenues in billions of dollars, rounded to two decimals" -> "revenues"."""
+    return without_scale(ROUNDING_PHRASE_RE.sub(" ", text))
 
 
 def _decimals(question: str) -> tuple[int | None, float | None]:

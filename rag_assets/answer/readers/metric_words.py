@@ -10,7 +10,7 @@ from rag_assets.answer.evidence.candidates import MetricQuery
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE
 from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE, MONTH_NUMBERS
 from rag_assets.answer.question.sources import without_source
-from rag_assets.answer.question.unit import without_scale
+from rag_assets.answer.question.unit import without_answer_form
 from rag_assets.retrieval.query import Lexicon
 
 CHANGE_WORDS_RE = re.compile(r"\b(?:(?:percent(?:age)?\s+)?(?:growth|change)(?:\s+rate)?|grow[sn]?|grew|changed|"
@@ -40,7 +40,7 @@ def metric_query(query: str, lexicon: Lexicon | None, percent: bool = False) -> 
     """The metric's words a chosen line must print (``line_checks.prints_metric``) and a sure row names: the
     query without the period's words, the date asked ('as of December 31, 2017') and the scale asked ('in USD
     millions' is no word of the metric)."""
-    return MetricQuery.of(MONTH_DAY_RE.sub(" ", without_full_year(without_scale(without_source(query)), percent)),
+    return MetricQuery.of(MONTH_DAY_RE.sub(" ", without_full_year(without_answer_form(without_source(query)), percent)),
                           lexicon)
 
 
