@@ -11,7 +11,9 @@ DATE_LINE_RE = re.compile(r"^\s*(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+|(?i:fiscal\s+(?
                           r"\b")  # 'December 26, 2015', 'FISCAL 2019', '2018'
 DATE_END_RE = re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2},?\s+((?:19[89]|20[0-4])\d)\s*$")  # '52 Weeks Ended August 29, 2021'
 CHANGE_LINE_RE = re.compile(r"^\s*%?\s*(?:change|variance)\b", re.I)  # '% CHANGE', '% Change excluding currency'
-COLUMN_LINES = 12  # the most lines, blank ones aside, of a header printed one column a line
+CHANGE_WORD_RE = re.compile(r"\b(?:change|variance)\b", re.I)  # '(decrease) % Change' under '2019 2018'
+COLUMN_LINES = 12
+CHANGE_LINE_CHARS = 80  # the most lines, blank ones aside, of a header printed one column a line
 
 
 def last_year_line(text: str) -> str:
@@ -20,8 +22,9 @@ def last_year_line(text: str) -> str:
     after them ('2019 2018 change change 2017 change change'), as a header line would print them."""
     tail = [ln for ln in text.splitlines()[-8:] if not ln.lstrip().startswith("|")]
     at = max((k for k, ln in enumerate(tail) if len(set(YEAR_RE.findall(ln))) >= 2), default=None)
-    if at is not None:  # with the years of the header's lines after it ('FISCAL 2021 FISCAL 2020 % CHANGE' /
-        return " ".join([tail[at]] + [ln for ln in tail[at + 1:] if YEAR_RE.search(ln)])  # '... FISCAL 2019')
+    if at is not None:  # with the header's lines below it printing a year or a change column: 'FISCAL 2021 FISCAL
+        # 2020 % CHANGE' / '... FISCAL 2019'; '2019 2018' / 'Increase/' / '(decrease) % Change'
+        return " ".join([tail[at]] + [ln for ln in tail[at + 1:] if YEAR_RE.search(ln) or _change_column(ln)])
     columns: list[str] = []
     for line in [ln for ln in text.splitlines() if ln.strip()][-COLUMN_LINES:]:
         m = DATE_LINE_RE.match(line) or DATE_END_RE.search(line)
@@ -33,3 +36,8 @@ def last_year_line(text: str) -> str:
             columns.append("change")
     years = [c for c in columns if c != "change"]
     return " ".join(columns) if len(set(years)) >= 2 else ""
+
+
+def _change_column(line: str) -> bool:
+    """A short header line naming a change column ('(decrease) % Change'), not a sentence."""
+    return len(line) <= CHANGE_LINE_CHARS and CHANGE_WORD_RE.search(line) is not None
