@@ -51,9 +51,24 @@ def test_the_months_a_period_covers(text, quarter, months):
     ("Globex's total deposits as of 2023-09-30", (2023, 9)),
     ("Globex's total deposits as of September 30, 2023", (2023, 9)),
     ("Globex's EPS of 1/3 of a dollar in 2023", None),  # a fraction, no date
+    ("Globex's shares outstanding as of January 2018", (2018, 1)),  # a month, no day
+    ("Globex's cash at the end of June 2023", (2023, 6)),
+    ("Globex's sales in May 2023", None),  # a month, not 'as of' it
 ])
 def test_a_date_written_in_figures_is_the_date_asked(text, as_of):
     assert asked_period(text).as_of == as_of
+
+
+def test_a_month_asked_as_of_after_the_years_end_is_on_that_years_annual_report():
+    """'shares outstanding as of January 2018' is printed on the cover of the fiscal 2017 10-K, filed then: that
+    filing covers it (no day written had made it a question of fiscal 2018, which no filing covers: N/A)."""
+    from rag_assets.answer.routing.filings import Filing, select
+
+    filings = [Filing("a", "Globex", "annual", 2015), Filing("b", "Globex", "annual", 2017)]
+    chosen, why = select(filings, asked_period("How many shares of Globex common stock were outstanding as of "
+                                               "January 2018?"))
+    assert [f.sha1 for f in chosen] == ["b"], why
+    assert select(filings, asked_period("What was Globex's revenue in fiscal 2018?"))[0] == []  # no filing of it
 
 
 def test_every_stage_reads_a_date_in_figures_as_the_filings_print_it():

@@ -195,7 +195,14 @@ def _quarter_ended(m: re.Match) -> str:
 
 LAST_DAYS = 7  # a period ending in the first week of a month ends the month before (52/53-week fiscal calendars)
 AS_OF_DATE_RE = re.compile(rf"\b(?:as\s+of|at)\s+(?:the\s+close\s+of\s+business\s+(?:on\s+)?)?({DATE_RE.pattern})", re.I)
+AS_OF_MONTH_RE = re.compile(rf"\b(?:as\s+of|at)\s+(?:the\s+(?:end|close)\s+of\s+)?({_MONTH_NAMES})\s+({YEAR})\b", re.I)
 ENDED_DATE_RE = re.compile(rf"{QUARTER_ENDED_RE.pattern}\s+({DATE_RE.pattern})", re.I)
+
+
+def _as_of_month(text: str) -> tuple[int, int] | None:
+    """The (year, month) of a month asked 'as of' with no day ('as of January 2018')."""
+    m = AS_OF_MONTH_RE.search(text)
+    return (int(m.group(2)), MONTH_NUMBERS[m.group(1).lower()]) if m else None
 
 
 def _month_end(m: re.Match) -> tuple[int, int]:
@@ -254,7 +261,7 @@ def asked_period(question: str) -> AskedPeriod:
         text = DOCUMENT_QUARTER_RE.sub(lambda m: f"{m.group(1) or ''} ", text)
     ended = ENDED_DATE_RE.search(text)  # 'the quarter ended July 2, 2023': a calendar quarter, the second
     as_of = AS_OF_DATE_RE.search(text)
-    as_of = _month_end(DATE_RE.search(as_of.group(1))) if as_of else None
+    as_of = _month_end(DATE_RE.search(as_of.group(1))) if as_of else _as_of_month(text)
     text = _dated_years(text)
     years: list[int] = []
     for m in SPAN_RE.finditer(text):
