@@ -5,6 +5,8 @@ computing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rag_assets.answer.evidence.candidates import Candidate, page_candidates
@@ -250,3 +252,17 @@ def test_capital_expenditure_is_read_from_the_cash_flow_row_paying_for_property_
     pages = [SourcePage("s", 58, cash_flow, True)]
     capex = find_operand(Item("capital expenditure", 2022), LIB.items["capital expenditure"], pages)
     assert abs(capex.value) == pytest.approx(1_222e6)
+
+
+def test_an_amount_read_with_no_currency_and_no_scale_is_no_money_operand():
+    """A part's revenue read as '454' from a table of warehouses (no currency, no scale) is a count: refused, never
+    divided by the company's revenue in millions (a share of 0.0000002 %); with a '$' or a scale it is money."""
+    item = Item("revenue", 2021, part="united states")
+    warehouses = Candidate("s", 18, "row", "United States and Puerto Rico", (Figure("454", 454.0, False, "2021"),),
+                           1.0, "", caption="At August 29, 2021, we operated 815 membership warehouses:")
+    found, why = operand_from(item, NumberReading(value=454.0, candidate=warehouses, written="454"))
+    assert found is None and "no currency and no scale" in why
+    in_millions = replace(warehouses, scale=1e6, scale_words="in millions", caption="Net sales by region")
+    assert operand_from(item, NumberReading(value=454e6, candidate=in_millions, written="454"))[0].value == 454e6
+    sentence = replace(warehouses, source="text", label="Sales in the region were $454 thousand.")
+    assert operand_from(item, NumberReading(value=454e3, candidate=sentence, written="$454 thousand"))[0] is not None

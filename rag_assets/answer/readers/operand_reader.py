@@ -2,17 +2,21 @@
 whose columns the rows do not date, a segment's sales in a sentence): read by the number reader (the model
 chooses among the figures Python found on the pages ranked for that operand alone, Python checks the choice), so
 Python still computes the formula with every operand cited. A ratio is read only from a percentage and an amount
-never from one; at most ``MODEL_OPERANDS`` operands of a question are read so (each is a model call)."""
+never from one, and a part's amount never from a figure printing no currency and no scale (a region's
+warehouses); at most ``MODEL_OPERANDS`` operands of a question are read so (each is a model call)."""
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from rag_assets.answer.evidence.operands import Operand
 from rag_assets.answer.question.counts import countable
-from rag_assets.answer.question.formulas import Item, read_in_percent, show
+from rag_assets.answer.question.formulas import Item, money, read_in_percent, show
+from rag_assets.answer.readers.line_checks import MONEY_AT_RE
 from rag_assets.answer.readers.number_reader import NumberReading
 
+CURRENCY_WORD_RE = re.compile(r"\b(?:dollars?|euros?|pounds?|sterling|yen|francs?|kron[ae]r?)\b", re.I)
 MODEL_OPERANDS = 2  # the most operands of one formula the model reads (each ~10-40 s of prompt on 2 cores)
 ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 SPAN = {6: "first six months of", 9: "first nine months of", -1: "year to date of"}
@@ -46,10 +50,21 @@ def operand_from(item: Item, reading: NumberReading) -> tuple[Operand | None, st
     if ratio != reading.percent:
         return None, (f"{item.name} is {'a ratio' if ratio else 'an amount'}, the figure read "
                       f"({reading.written}) {'is' if reading.percent else 'is not'} a percentage")
+    if item.part and money(item) and not countable(item.name) and not _money_read(chosen, reading.written):
+        return None, (f"{item.part}'s {item.name} is an amount of money, the figure read ({reading.written}) prints "
+                      f"no currency and no scale: a count or another unit (stores, staff by region)")
     value = reading.value / 100 if ratio else reading.value
     scale, words = (1.0, "") if ratio else (chosen.scale, chosen.scale_words)
     return Operand(item.name, item.year, value, reading.written, chosen.label[:300], chosen.sha1, chosen.page_index,
                    scale, words, part=item.part, months=item.months, quarter=item.quarter, chosen=True), ""
+
+
+def _money_read(chosen, written: str) -> bool:
+    """The figure read is printed as money: with a currency ('$3.2 million', a '$' cell), in a table or page that
+    declares a scale ('in millions'), or beside words naming a currency ('U.S. dollars')."""
+    text = f"{written} {chosen.label} {chosen.caption}"
+    return chosen.scale != 1.0 or bool(chosen.scale_words) or MONEY_AT_RE.search(text) is not None or \
+        CURRENCY_WORD_RE.search(text) is not None
 
 
 def read_missing(unfound: list[Item], read: Callable[[Item], NumberReading]
