@@ -37,3 +37,19 @@ def test_a_part_named_only_as_the_filing_names_it_is_excluded_too():
 ])
 def test_an_adjustment_no_row_names_stays_unread(question):
     assert company_plan(question, "number", ("Globex",), default_library()).formula == ""
+
+
+@pytest.mark.parametrize("question, formula", [
+    # outside a part: the whole's figure less the part's (it had been read as the part's own figure)
+    ("What was Globex's revenue from outside the Americas segment in 2022?", "(revenue 2022 - revenue [americas] 2022)"),
+    ("What share of Globex's 2022 revenue came from outside North America?",
+     "((revenue 2022 - revenue [north america] 2022) / revenue 2022)"),
+    ("What percentage of Globex's 2022 net sales were earned outside of Asia Pacific?",
+     "((revenue 2022 - revenue [asia pacific] 2022) / revenue 2022)"),
+    # the library's own words for a region stay that region: 'outside the United States' is the international part
+    ("What percentage of Globex's 2022 net sales was generated outside the United States?",
+     "(revenue [international] 2022 / revenue 2022)"),
+    ("What were Globex's net sales generated outside the United States in 2022?", "revenue [international] 2022"),
+])
+def test_a_figure_outside_a_part_is_the_whole_less_the_part(question, formula):
+    assert company_plan(question, "number", ("Globex",), default_library()).formula == formula

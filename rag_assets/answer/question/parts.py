@@ -60,7 +60,7 @@ def _read_part(text: str, library: Library) -> tuple[str, str]:
     named = _owned_name(text, library)
     if named:
         return named
-    named = _region_named_otherwise(text, library) or _in_the_us(text)
+    named = region_named_otherwise(text, library) or _in_the_us(text)
     if named:
         return named
     if library.regions:
@@ -77,7 +77,7 @@ def _read_part(text: str, library: Library) -> tuple[str, str]:
     return (place[2], _without(text, place[0], place[1])) if place else ("", text)
 
 
-def _region_named_otherwise(text: str, library: Library) -> tuple[str, str] | None:
+def region_named_otherwise(text: str, library: Library) -> tuple[str, str] | None:
     """A region written in other words ('revenue outside the US': the international part), with ``text`` without
     them; None when none is."""
     names = dict(library.region_names)

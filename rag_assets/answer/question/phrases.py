@@ -9,7 +9,7 @@ import re
 from rag_assets.answer.question.formulas import (Item, Node, Op, Parser, money, of_library, of_part, printed_ratio,
                                                  shifted)
 from rag_assets.answer.question.metric_library import MODIFIES_RE, SEGMENT_WORD_RE, Library, fold
-from rag_assets.answer.question.parts import leading_part, named_part, read_part
+from rag_assets.answer.question.parts import leading_part, named_part, read_part, region_named_otherwise
 from rag_assets.answer.question.wording import name_key
 
 SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of|relative\s+to)"
@@ -18,6 +18,7 @@ _PART = r"\b(?:share|proportion|percentage|portion|fraction|percent|part)\s+of\s
 _NAME_GOES_ON = r",(?!\s+(?-i:[A-Z][a-z]))"  # a comma ends a part, unless a capitalized word goes on with its name
 PART_OF_RES = (  # what part of a whole one figure is: part / whole
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:came|comes|come|was|were|is|are)\s+(?:from|generated\s+by|made\s+up\s+by|"
+               r"(?:generated|earned|derived|made|realized)\s+(?:in|from)|(?:generated|earned|derived|made|realized)(?=\s+outside\b)|"
                r"attributable\s+to|accounted\s+for\s+by|represented\s+by|spent\s+on|used\s+(?:for|on)|paid\s+out\s+as)"
                r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|" + _NAME_GOES_ON + r"|\?|$)", re.I),
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:did|does|do)\s+(?P<part>.+?)\s+(?:account\s+for|represent|make\s+up|take\s+up|"
@@ -122,6 +123,9 @@ def _ratio_of(text: str, parser: Parser) -> Node | None:
             parts = ((m.group("part") or m.groupdict().get("part2"), m.group("whole")) if "part" in pattern.groupindex
                      else (m.group(1), m.group(2)))
             x, y = _operand(parts[0], parser), _operand(parts[1], parser)
+            rest = _outside(parts[0], parser) if y is not None else ""
+            if rest:  # 'what share of sales came from outside Europe': the whole's less Europe's, over the whole's
+                return Op("/", Op("-", y, of_part(y, rest)), y)
             part = read_part(parts[0], parser.library)[0] if x is None and y is not None else ""
             if y is not None and x is not None and not of_library(x, parser.library) and pattern not in \
                     (RATIO_OF_RE, RATIO_TO_RE):  # 'what share of operating profit came from Space': Space's
@@ -138,6 +142,18 @@ def _ratio_of(text: str, parser: Parser) -> Node | None:
             if x is not None and y is not None and x != y:
                 return Op("/", x, y)
     return None
+
+
+OUTSIDE_RE = re.compile(r"^(?:from\s+)?outside(?:\s+of)?\s+(?P<part>.+)$", re.I)
+
+
+def _outside(words: str, parser: Parser) -> str:
+    """The part ``words`` put outside ('outside North America', 'outside the Americas segment'), when the library
+    names no region for them ('outside the US' is the international part); '' otherwise."""
+    m = OUTSIDE_RE.match(words.strip())
+    if m is None or region_named_otherwise(words, parser.library):
+        return ""
+    return read_part(m["part"], parser.library)[0]
 
 
 def read_metric(text: str, parser: Parser) -> Node | None:
