@@ -266,3 +266,19 @@ def test_an_amount_read_with_no_currency_and_no_scale_is_no_money_operand():
     assert operand_from(item, NumberReading(value=454e6, candidate=in_millions, written="454"))[0].value == 454e6
     sentence = replace(warehouses, source="text", label="Sales in the region were $454 thousand.")
     assert operand_from(item, NumberReading(value=454e3, candidate=sentence, written="$454 thousand"))[0] is not None
+
+
+def test_the_reason_for_na_says_what_the_number_reader_read_and_why_python_refused_it():
+    """An operand no row prints, read by the model and refused by Python: the N/A's reason the user sees (ask,
+    evaluate, the viewer) says so, beside the rows that do not print it."""
+    from rag_assets.answer.readers.record import na_reason
+
+    item = Item("revenue", 2021, part="united states")
+    warehouses = Candidate("s", 18, "row", "United States", (Figure("454", 454.0, False, "2021"),), 1.0, "")
+    given, _, said = read_missing([item], lambda _: NumberReading(value=454.0, candidate=warehouses, written="454"))
+    assert given is None
+    notes = said + ["no statement row prints revenue [united states] 2021: N/A"]
+    reason = na_reason({"value": "N/A", "notes": notes})
+    assert reason.startswith("no statement row prints revenue [united states] 2021; the number reader did not read")
+    assert "prints no currency and no scale" in reason
+    assert na_reason({"value": "N/A", "notes": notes[1:]}) == "no statement row prints revenue [united states] 2021"

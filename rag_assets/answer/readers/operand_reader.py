@@ -15,6 +15,7 @@ from rag_assets.answer.question.counts import countable
 from rag_assets.answer.question.formulas import Item, money, read_in_percent, show
 from rag_assets.answer.readers.line_checks import MONEY_AT_RE
 from rag_assets.answer.readers.number_reader import NumberReading
+from rag_assets.answer.readers.record import NOT_READ
 
 CURRENCY_WORD_RE = re.compile(r"\b(?:dollars?|euros?|pounds?|sterling|yen|francs?|kron[ae]r?)\b", re.I)
 MODEL_OPERANDS = 2  # the most operands of one formula the model reads (each ~10-40 s of prompt on 2 cores)
@@ -87,7 +88,7 @@ def read_missing(unfound: list[Item], read: Callable[[Item], NumberReading]
             found, why = None, f"the figure read ({found.written}, page {found.page_index}) is the one read for " \
                                f"{twin.year}"
         if found is None:
-            notes.append(f"the number reader did not read {show(item)}: {why}")
+            notes.append(f"{NOT_READ} {show(item)}: {why}")
             return None, readings, notes
         given[item] = found
         how = "the model's choice among the figures Python found, checked" if reading.result is not None else \

@@ -77,9 +77,13 @@ def cited_candidate(candidates: list[dict], references: list[dict]) -> dict | No
     return next((c for c in candidates if (c["sha1"], int(c["page_index"])) in cited), None)
 
 
+NOT_READ = "the number reader did not read"  # operand_reader's note on an operand it read and Python refused
+
+
 def na_reason(rec: dict) -> str:
     """Why an answer is N/A, in the words of the step that refused: no filing covers the period, no row or
-    sentence of the pages searched prints the item (or the part), the model chose nothing, a check failed; also
+    sentence of the pages searched prints the item (or the part), the model chose nothing, a check failed (with
+    what the number reader read for a missing operand and why Python refused it); also
     why a yes/no is False for want of evidence (False citing no page: the yes/no form of N/A). '' for an answer
     that is neither."""
     if str(rec.get("value")) != NA and not _defaulted(rec) or rec.get("error"):
@@ -90,7 +94,8 @@ def na_reason(rec: dict) -> str:
     reason = said[-1]
     for tail in NA_NOTE_TAIL:
         reason = reason[: -len(tail)] if reason.endswith(tail) else reason
-    return reason
+    refused = [n for n in rec.get("notes", []) if n.startswith(NOT_READ)]  # the model's figure, and why not it
+    return reason + (f"; {refused[-1]}" if refused and refused[-1] not in reason else "")
 
 
 def add_call(rec: AnswerRecord, res: StructuredResult) -> None:
