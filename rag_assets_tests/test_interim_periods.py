@@ -40,6 +40,9 @@ LIB = default_library()
     ("Globex's net earnings in the December quarter of 2022", 4, 3),
     ("sales in the September-quarter 2023", 3, 3),
     ("sales in May 2023", None, 0),  # a month alone is no quarter
+    ("Globex's revenue in the quarter ending in June 2023", 2, 3),  # the month it ends, no day
+    ("Globex's revenue for the quarter ended September 2022", 3, 3),
+    ("Globex's revenue for the quarter ended May 2023", None, 3),  # no calendar quarter's end: its months only
 ])
 def test_the_months_a_period_covers(text, quarter, months):
     period = asked_period(text)

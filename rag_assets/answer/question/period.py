@@ -196,6 +196,7 @@ def _quarter_ended(m: re.Match) -> str:
 LAST_DAYS = 7  # a period ending in the first week of a month ends the month before (52/53-week fiscal calendars)
 AS_OF_DATE_RE = re.compile(rf"\b(?:as\s+of|at)\s+(?:the\s+close\s+of\s+business\s+(?:on\s+)?)?({DATE_RE.pattern})", re.I)
 AS_OF_MONTH_RE = re.compile(rf"\b(?:as\s+of|at)\s+(?:the\s+(?:end|close)\s+of\s+)?({_MONTH_NAMES})\s+({YEAR})\b", re.I)
+ENDED_MONTH_RE = re.compile(rf"{QUARTER_ENDED_RE.pattern}\s+(?:in\s+)?({_MONTH_NAMES})\s+{YEAR}\b", re.I)
 ENDED_DATE_RE = re.compile(rf"{QUARTER_ENDED_RE.pattern}\s+({DATE_RE.pattern})", re.I)
 
 
@@ -218,6 +219,14 @@ def _calendar_quarter(ended: re.Match | None) -> int | None:
     """The quarter 'the quarter ended <date>' names when it closes a calendar quarter ('July 2, 2023': the
     second); None for another month (a fiscal year that ends in May numbers its quarters otherwise)."""
     month = _month_end(DATE_RE.search(ended.group(0)))[1] if ended else 0
+    return month // 3 if month % 3 == 0 and month else None
+
+
+def _month_quarter(text: str) -> int | None:
+    """The quarter 'the quarter ending in June 2023' names (no day written): the calendar quarter that month
+    closes; None for another month or none named."""
+    m = ENDED_MONTH_RE.search(text)
+    month = MONTH_NUMBERS[m.group(1).lower()] if m else 0
     return month // 3 if month % 3 == 0 and month else None
 
 
@@ -272,7 +281,7 @@ def asked_period(question: str) -> AskedPeriod:
     years = _window(text) + years + [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
     listed = listed and not _window(text)
     q = Q_ASKED_RE.search(text)
-    quarter = _quarter(q) if q else _calendar_quarter(ended)
+    quarter = _quarter(q) if q else _calendar_quarter(ended) or _month_quarter(text)
     part_year = PART_YEAR_RE.search(text) is not None
     months = 6 if HALF_RE.search(text) else 9 if NINE_RE.search(text) else TO_DATE if TO_DATE_RE.search(text) \
         else 3 if quarter and not part_year or QUARTER_ENDED_RE.search(text) else 0
