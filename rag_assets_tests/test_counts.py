@@ -34,6 +34,8 @@ class Page:
     ("By how many percentage points did Globex's capital ratio change between 2021 and 2022?", "", ""),
     ("How many basis points did Globex's margin expand in 2022?", "", ""),
     ("How many thousands of employees did Globex have in 2021?", "employees", "employees"),  # a count in thousands
+    ("How many million shares did Globex repurchase in 2022?", "shares", "shares"),  # the scale with no 'of'
+    ("How many million dollars did Globex spend on research in 2021?", "", ""),  # an amount in millions
     ("Report the number of Globex warehouses in operation at the end of 2021.", "warehouses", "warehouses"),
     ("At year-end 2021, what was Globex's total warehouse count?", "warehouses", "warehouses"),  # 'X count'
     ("What was Globex's employee count in 2021?", "employees", "employees"),
@@ -54,6 +56,7 @@ def test_a_count_asked_in_thousands_is_read_in_that_scale():
 
     assert asked_unit("How many thousands of employees did Globex have in 2021?").scale == 1e3
     assert asked_unit("How many employees did Globex have in 2021?").scale == 1
+    assert asked_unit("How many million shares did Globex repurchase in 2022?").scale == 1e6
 
 
 def test_the_number_beside_the_noun_is_the_count():
@@ -200,6 +203,8 @@ def test_a_count_of_shares_repurchased_is_never_the_amount_spent_on_them():
     lib = default_library()
     counted = plan_question("How many shares of common stock did Globex repurchase in 2022, in millions?", "number", lib)
     assert counted.counted == "shares" and counted.metric is None
+    in_millions = plan_question("How many million shares did Globex repurchase in 2022?", "number", lib)
+    assert in_millions.counted == "shares" and in_millions.metric is None  # the scale written with no 'of'
     spent = plan_question("How much did Globex spend on share repurchases in 2022, in USD millions?", "number", lib)
     assert spent.formula == "share repurchases 2022"
 

@@ -24,7 +24,7 @@ NOUN_OF = {"headcount": "employees", "workforce": "employees"}
 NOUN_LIST_RE = re.compile(r"(\b(?:how\s+many|number\s+of)\s+[\w&-]+(?:\s+[\w&-]+){0,2}?),(?:\s+[\w&-]+){1,4}?"
                           r"(?:,(?:\s+[\w&-]+){1,4}?)*,?\s+(?:and|or)\s+(?:[\w&-]+\s+){0,3}?[\w&-]+"
                           r"(?=\s+(?:did|does|do|were|was|are|is|had|has|have)\b)", re.I)
-SCALED_COUNT_RE = re.compile(r"\bhow\s+many\s+(?:thousand|million|billion)s?\s+of\s+", re.I)
+SCALED_COUNT_RE = re.compile(r"\bhow\s+many\s+(?:thousand|million|billion)s?\s+(?:of\s+)?", re.I)  # '... million shares'
 # other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
 COUNTED_AS = {"employee": (r"\bemploy(?:s|ed|ing)?\b", ("people", "person", "staff", "individual", "worker"))}
 # what a question counts by another noun when its verb says what: 'how many people did X employ' counts employees

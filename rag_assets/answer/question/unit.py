@@ -25,7 +25,7 @@ ASKED_SCALE_RES = [
     re.compile(rf"(?:{_MONEY})\s*,\s*{_SCALE}\b", re.I),                        # (USD, thousands)
     re.compile(rf"\bin\s+(bn|mn|mln|mm)\b(?:\s+{_MONEY}(?![\w$]))?", re.I),       # in bn USD, in mn
     re.compile(r"(?:\bin\s+|\$\s?|usd\s?)['’]?(000)s?\b", re.I),                # in $000s, in '000, USD 000
-    re.compile(rf"(?<=\bhow many ){_SCALE}\s+of\b", re.I),                    # how many thousands of employees
+    re.compile(rf"(?<=\bhow many ){_SCALE}\s+(?:of\b|(?=[a-z]))", re.I),  # how many thousands of staff, million shares
     re.compile(rf"\bunits?\s+of\s+(?:one\s+|a\s+|1\s+)?{_SCALE}\b", re.I),     # in units of one million
     re.compile(rf"\bin\s+(k|m|bn|mn)\s+(?:{_MONEY})", re.I),                   # in k USD, in m EUR
     re.compile(r"\(\s*(thousand|million|billion|trillion|bn|mn|mln|mm)s?\s*\)", re.I),  # a count '(millions)', '(mn)'
