@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.answer.question.formulas import show
+from rag_assets.answer.question.formulas import Item, show
 from rag_assets.answer.question.metric_library import default_library
-from rag_assets.answer.question.plan import plan
+from rag_assets.answer.question.plan import dimension_problem, plan
 from rag_assets.answer.question.unit import asked_unit
 
 LIB = default_library()
@@ -144,3 +144,16 @@ def test_a_currency_asked_with_a_rounding_to_a_scale_is_full_units_rounded(quest
     """'in USD, rounded to the nearest billion' names the unit (dollars) and its precision (billions): the amount
     in dollars, rounded; 'to the nearest million' alone is the amount in millions."""
     assert asked_unit(question).amount(66_608e6) == answer
+
+
+@pytest.mark.parametrize("question, formula", [
+    ("What was Tarn's return on average equity in 2022?", "(net income 2022 / mean(total equity 2021, total equity 2022))"),
+    ("What was Tarn's 2022 return on shareholders' equity?",
+     "(net income 2022 / mean(total equity 2021, total equity 2022))"),
+    ("What was Tarn's return on average assets in 2022?", "(net income 2022 / mean(total assets 2021, total assets 2022))"),
+])
+def test_a_return_on_a_balance_is_the_librarys_ratio_never_the_balance(question, formula):
+    """'return on average equity' is the return on equity, never 'total equity' (the longest item its words
+    hold): an amount is no answer to a return on something."""
+    assert show(plan(question, LIB).node) == formula
+    assert dimension_problem(Item("total equity", 2022), question) is not None

@@ -154,13 +154,13 @@ def as_written(node: Node, question: str, library: Library) -> Node:
 
 
 def dimension_problem(node: Node, question: str) -> str | None:
-    """Why ``node`` cannot answer ``question``: a percent (or basis points), a rate or a ratio asked and an amount
-    computed. None when they agree."""
+    """Why ``node`` cannot answer ``question``: a percent (or basis points), a rate, a ratio or a return on something
+    asked and an amount computed. None when they agree."""
     unit = asked_unit(question)
     if isinstance(node, Item) and node.amount:  # a row named like a ratio, asked as an amount
         return None
     if money(node) and (unit.percent or unit.basis_points or
-                        re.search(r"\bratio\b|\bturnover\b|\bmargin\b|\brate\b", question, re.I)):
+                        re.search(r"\bratio\b|\bturnover\b|\bmargin\b|\brate\b|\breturn\s+on\b", question, re.I)):
         return "a percent or ratio is asked and the formula gives an amount"
     return None
 
