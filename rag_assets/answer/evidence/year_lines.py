@@ -12,8 +12,8 @@ DATE_LINE_RE = re.compile(r"^\s*(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+|(?i:fiscal\s+(?
 DATE_END_RE = re.compile(r"\b[A-Z][a-z]+\.?\s+\d{1,2},?\s+((?:19[89]|20[0-4])\d)\s*$")  # '52 Weeks Ended August 29, 2021'
 CHANGE_LINE_RE = re.compile(r"^\s*%?\s*(?:change|variance)\b", re.I)  # '% CHANGE', '% Change excluding currency'
 CHANGE_WORD_RE = re.compile(r"\b(?:change|variance)\b", re.I)  # '(decrease) % Change' under '2019 2018'
-COLUMN_LINES = 12
-CHANGE_LINE_CHARS = 80  # the most lines, blank ones aside, of a header printed one column a line
+COLUMN_LINES = 12  # the most lines, blank ones aside, of a header printed one column a line
+CHANGE_LINE_CHARS = 80  # a longer line naming a change is a sentence, not a change column's heading
 
 
 def last_year_line(text: str) -> str:

@@ -16,9 +16,10 @@ SHARE_OF_RE = re.compile(r"(.+?)\s+(?:as\s+an?\s+(?:%|percent(?:age)?|share|prop
                          r"\s+(?:the\s+)?(?:company's\s+)?(.+?)(?:\s+for\b|\s+from\b|\s+in\b|\s+over\b|,|\?|$)", re.I)
 _PART = r"\b(?:share|proportion|percentage|portion|fraction|percent|part)\s+of\s+(?:the\s+company's\s+|its\s+|their\s+)?"
 _NAME_GOES_ON = r",(?!\s+(?-i:[A-Z][a-z]))"  # a comma ends a part, unless a capitalized word goes on with its name
+_EARNED = r"(?:generated|earned|derived|made|realized)"  # 'was generated in Europe', 'were earned outside Asia'
 PART_OF_RES = (  # what part of a whole one figure is: part / whole
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:came|comes|come|was|were|is|are)\s+(?:from|generated\s+by|made\s+up\s+by|"
-               r"(?:generated|earned|derived|made|realized)\s+(?:in|from)|(?:generated|earned|derived|made|realized)(?=\s+outside\b)|"
+               rf"{_EARNED}\s+(?:in|from)|{_EARNED}(?=\s+outside\b)|"
                r"attributable\s+to|accounted\s+for\s+by|represented\s+by|spent\s+on|used\s+(?:for|on)|paid\s+out\s+as)"
                r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|" + _NAME_GOES_ON + r"|\?|$)", re.I),
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:did|does|do)\s+(?P<part>.+?)\s+(?:account\s+for|represent|make\s+up|take\s+up|"
