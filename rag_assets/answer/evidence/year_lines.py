@@ -27,10 +27,9 @@ def last_year_line(text: str) -> str:
         return " ".join([tail[at]] + [ln for ln in tail[at + 1:] if YEAR_RE.search(ln) or _change_column(ln)])
     columns: list[str] = []
     for line in [ln for ln in text.splitlines() if ln.strip()][-COLUMN_LINES:]:
-        m = DATE_LINE_RE.match(line) or DATE_END_RE.search(line)
         if line.lstrip().startswith("|"):
             columns = []  # a table above: the header is below it
-        elif m:
+        elif m := DATE_LINE_RE.match(line) or DATE_END_RE.search(line):
             columns.append(m.group(1))
         elif columns and CHANGE_LINE_RE.match(line):
             columns.append("change")

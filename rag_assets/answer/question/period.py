@@ -218,15 +218,18 @@ def _month_end(m: re.Match) -> tuple[int, int]:
 def _calendar_quarter(ended: re.Match | None) -> int | None:
     """The quarter 'the quarter ended <date>' names when it closes a calendar quarter ('July 2, 2023': the
     second); None for another month (a fiscal year that ends in May numbers its quarters otherwise)."""
-    month = _month_end(DATE_RE.search(ended.group(0)))[1] if ended else 0
-    return month // 3 if month % 3 == 0 and month else None
+    return _closing_quarter(_month_end(DATE_RE.search(ended.group(0)))[1] if ended else 0)
 
 
 def _month_quarter(text: str) -> int | None:
     """The quarter 'the quarter ending in June 2023' names (no day written): the calendar quarter that month
     closes; None for another month or none named."""
     m = ENDED_MONTH_RE.search(text)
-    month = MONTH_NUMBERS[m.group(1).lower()] if m else 0
+    return _closing_quarter(MONTH_NUMBERS[m.group(1).lower()] if m else 0)
+
+
+def _closing_quarter(month: int) -> int | None:
+    """The calendar quarter ``month`` closes (6: the second); None for another month or none (0)."""
     return month // 3 if month % 3 == 0 and month else None
 
 
