@@ -286,6 +286,12 @@ def test_a_quarter_and_a_year_to_date_block_are_not_segments():
     ("What was Globex's diluted EPS for the fiscal year 2022, according to its fourth-quarter earnings release?", 4, 12),
     ("What was Globex's FY2022 diluted EPS per its fourth-quarter press release?", 4, 12),
     ("What were Globex's Q4 sales for fiscal 2022 in its fourth-quarter earnings release?", 4, 3),  # a quarter asked
+    # a fourth quarter's release prints the year it closes: a year or a year's end date asked is that year's
+    ("What were Globex's net sales for the fiscal year ended January 1, 2023, according to its fourth-quarter "
+     "earnings release?", 4, 12),
+    ("What were Globex's net sales in 2022 according to its Q4 2022 earnings release?", 4, 12),
+    ("What were Globex's net sales in 2022 according to its Q2 2022 earnings release?", 2, 3),  # no year printed
+    ("What were Globex's six-month net sales in 2022 per its Q4 2022 release?", 4, 6),  # a part of the year asked
 ])
 def test_a_full_year_asked_of_a_quarters_document_is_read_in_its_twelve_month_columns(text, quarter, months):
     period = asked_period(text)

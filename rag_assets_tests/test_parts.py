@@ -72,6 +72,13 @@ def formula(question: str) -> str | None:
     ("What were Globex's sales in March 2023, in Millions?", ""),
     ("What was the revenue reported in Item 7 of Globex's 10-K?", ""),
     ("What was the change in Johnson & Johnson's net earnings?", ""),  # a company's name goes on after it
+    # a period between the owner and the part's name; 'total' or 'worldwide' before the item: all of the part's
+    ("What was Globex's Q3-2024 Home Goods worldwide sales growth?", "home goods"),
+    ("What were Globex's third-quarter 2024 Home Goods revenues?", "home goods"),
+    ("What was Globex's fiscal 2024 Wealth Advisory total net revenue?", "wealth advisory"),
+    ("What was Globex's Wealth Advisory total net revenue in the first half of 2024?", "wealth advisory"),
+    ("What was Globex's 2024 total revenue?", ""),  # the company's total: no part
+    ("What was Globex's FY2024 Total Revenue?", ""),
 ])
 def test_the_part_a_phrase_names(text, part):
     assert read_part(text, LIB)[0] == part
@@ -498,3 +505,7 @@ def test_a_segments_operating_income_is_the_profit_measure_its_segment_note_prin
     part = find_operand(Item("operating income", 2023, part="greater asia"), spec, page, library_names=lib.item_names)
     assert part is not None and part.value == 1288e6
     assert find_operand(Item("operating income", 2023), spec, page, library_names=lib.item_names) is None
+
+
+def test_the_period_written_before_a_parts_name_stays_the_questions_period():
+    assert formula("What was Globex's Q3-2024 Home Goods worldwide net sales?") == "revenue [home goods] 2024 (Q3)"

@@ -412,3 +412,14 @@ def test_share_counts_take_the_scale_the_caption_declares_for_shares():
     assert diluted.value_of(diluted.figures[0]) == 444_346_000
     per_share = rows["Net income per diluted share"]
     assert per_share.value_of(per_share.figures[0]) == 11.27
+
+
+def test_a_total_asked_is_its_row_without_total_and_never_a_row_of_the_other_side():
+    """'total advisory revenue' is the row 'Advisory revenue'; 'Total advisory expense' starts with 'total advisory'
+    (the name without its head noun), but prints an expense where a revenue is asked."""
+    page = SourcePage("s", 4, "(in millions)\n| | 2024 | 2023 |\n| --- | --- | --- |\n"
+                              "| Advisory revenue | 3,120 | 2,870 |\n| Total advisory expense | 2,040 | 1,910 |\n", False)
+    found = find_operand(Item("total advisory revenue", 2024, written="total advisory revenue"), None, [page])
+    assert found is not None and found.value == 3_120e6
+    assert find_operand(Item("advisory revenue", 2024), None, [page]).value == 3_120e6
+    assert find_operand(Item("total advisory expense", 2023), None, [page]).value == 1_910e6

@@ -11,7 +11,7 @@ from rag_assets.answer.evidence.candidates import Candidate, page_candidates
 from rag_assets.answer.evidence.column_parts import part_column
 from rag_assets.answer.evidence.part_sections import part_section
 from rag_assets.answer.evidence.rows import (folded_label, label_head, label_match, names_any, names_item,
-                                             preference, printed_labels, stem, written_row, year_figure)
+                                             opposed_head, preference, printed_labels, stem, written_row, year_figure)
 from rag_assets.answer.question.formulas import NESTED_SEP, Item, printed_ratio, read_in_percent
 from rag_assets.answer.question.metric_library import ItemSpec, fold
 from rag_assets.answer.evidence.part_rows import (SEGMENT_WORDS_RE, heads, items_named, names_part, nearest_items,
@@ -174,7 +174,8 @@ def _row_match(cand: Candidate, spec: ItemSpec | None, labels: tuple[str, ...]) 
     of the labels exactly ('Earnings per share:' / 'Diluted' is 'earnings per share diluted'), a little below the
     label itself."""
     if not spec:
-        return label_match(stem(fold(cand.label)), labels)
+        row = stem(fold(cand.label))
+        return 0.0 if labels and opposed_head(row, labels[0]) else label_match(row, labels)
     match = label_match(cand.label, labels)
     if match < 2.5 and cand.section:
         whole = label_match(f"{cand.section} {cand.label}", labels)

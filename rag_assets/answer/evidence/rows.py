@@ -49,9 +49,9 @@ def words_match(label: str, labels: tuple[str, ...]) -> float:
     for want in labels:
         if folded == want:
             return 3.0
-        if lemmas(folded) == lemmas(want) or folded == f"total {want}":  # 'Cash dividend payments' is 'cash
-            best = max(best, 2.5)  # dividends paid'; 'Total noninterest expense' is the item's total
-            continue
+        if lemmas(folded) == lemmas(want) or _untotalled(folded) == _untotalled(want):  # 'Cash dividend payments'
+            best = max(best, 2.5)  # is 'cash dividends paid'; 'Total noninterest expense' is the item's total, and
+            continue  # 'Noninterest revenue' the total asked ('total noninterest revenue')
         if folded.startswith(want + " ") and len(folded.split()) - len(want.split()) <= 3:
             best = max(best, 2.0)
         elif folded.startswith(want + " "):  # 'Earnings before income taxes and after-tax earnings from ...'
@@ -96,6 +96,22 @@ MINORITY_RE = re.compile(r"\b(?:non ?controlling|minority)\s+interests?\b")
 
 
 HEAD_NOUNS = ("revenue", "revenues", "sales", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
+
+
+INFLOW_NOUNS = frozenset({"revenue", "revenues", "sales", "income"})
+OUTFLOW_NOUNS = frozenset({"expense", "expenses", "cost", "costs"})
+
+
+def opposed_head(label: str, name: str) -> bool:
+    """The row names the opposite side of what ``name`` asks: the name's head noun is an inflow ('noninterest
+    revenue') and the row prints only an outflow ('Total noninterest expense'), or the other way round. What
+    ``printed_labels`` shortens ('noninterest') no longer says which side it is; the row's own noun does."""
+    asked = name.split()[-1:] if name.split() else []
+    words = set(label.split())
+    for side, other in ((INFLOW_NOUNS, OUTFLOW_NOUNS), (OUTFLOW_NOUNS, INFLOW_NOUNS)):
+        if asked and asked[0] in side:
+            return bool(words & other) and not words & side
+    return False
 
 
 def printed_labels(name: str) -> tuple[str, ...]:

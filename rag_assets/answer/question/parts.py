@@ -227,7 +227,9 @@ def _run_name(words: str) -> str:
     return " ".join(kept)
 
 
-OWNED_RE = re.compile(rf"(?:['’]s|\b(?:its|their))\s+(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)(?P<after>.*)$", re.S)
+# a period written between the owner and its part's name ("J&J's Q2-2023 Consumer Health", "its fiscal 2022 Snacks")
+WHEN_WORD = r"(?:[\w-]*\d[\w'’-]*|(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal[\s-]+)?quarter|fiscal)"
+OWNED_RE = re.compile(rf"(?:['’]s|\b(?:its|their))\s+(?:(?P<when>{WHEN_WORD}(?:\s+{WHEN_WORD})*)\s+)?(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)(?P<after>.*)$", re.S)
 PERIOD_OR_END_RE = re.compile(r"^\s*(?:$|[?.,;)]|(?:in|for|during|at|as\s+of|over|from|between)\s+(?:the\s+)?(?:fiscal\s+|fy\s?|"
                               r"q[1-4]\b|first|second|third|fourth|\d{4}|(?:quarter|three|six|nine|twelve|half|year|"
                               r"period|\d{1,2}\s+(?:weeks|months))\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
@@ -251,7 +253,9 @@ def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
         bare = not re.sub(r"(?:[A-Z][\w.&-]*\s*)*$", "", text[:m.start()]).strip()  # 'its Cloud Services' alone
         if starts_item or (owned_after_preposition or bare) and PERIOD_OR_END_RE.match(after):
             owner = re.search(r"(?:[A-Z][\w.&-]*\s+(?:&\s+)?)*[A-Z][\w.&-]*$", text[:m.start()])
-            return name, _without(text, owner.start() if owner else m.start("name"), m.end("name"))
+            end = m.end("name")  # the period stays, after the name: 'What was Q2-2023 worldwide sales growth'
+            kept = f"{text[:end]} {m.group('when')}{text[end:]}" if m.group("when") else text
+            return name, _without(kept, owner.start() if owner else m.start("name"), end)
     return None
 
 
@@ -265,6 +269,8 @@ def _starts_named(after: str, library: Library) -> bool:
     does a name that more nouns continue ('Common equity Tier 1 capital ratio' is one printed ratio, not the
     'equity' of a part named 'Common')."""
     words = fold(SEGMENT_WORD_RE.sub("", after)).split()  # 'pretax segment income': the part's pretax income
+    while words[1:] and words[0] in WHOLE_OF_PART_WORDS:
+        words.pop(0)  # 'total net revenue', 'worldwide sales': all of the part's
     for k in range(min(7, len(words)), 0, -1):
         run = " ".join(words[:k])
         named = library.metric_is(run) or any(run in spec.names or run in spec.labels
@@ -274,6 +280,7 @@ def _starts_named(after: str, library: Library) -> bool:
     return False
 
 
+WHOLE_OF_PART_WORDS = ("total", "worldwide", "global")
 # a word after an item's name that continues the name (a longer printed item), not a period, a clause or a verb
 CONTINUES_RE = re.compile(r"(?!(?:in|for|during|at|as|of|over|from|between|to|and|or|than|per|on|by|with|was|were|is|"
                           r"are|did|does|has|have|had|margin|margins|growth|change|increase|decrease|rate|share|"

@@ -254,12 +254,18 @@ def _quarter(q: re.Match) -> int:
 
 def _year_of_document(text: str) -> re.Match | None:
     """The quarter's document ('the Q4 2022 earnings release', 'its fourth-quarter release') of which ``text``
-    asks the full year: it says 'full year', or names a fiscal year and no other quarter; None otherwise."""
+    asks the full year: it says 'full year', or names a fiscal year and no part of one; a fourth quarter's
+    document, which prints the year that quarter closes, also when the rest names a year or a year's end date
+    ('sales for the fiscal year ended January 1, 2023, according to its fourth-quarter earnings release'). None
+    otherwise: the document's quarter is the one asked."""
     document = DOCUMENT_QUARTER_RE.search(text)
     if document is None or FULL_YEAR_RE.search(text):
         return document
     rest = f"{text[:document.start()]} {text[document.end():]}"
-    return document if FISCAL_YEAR_NAMED_RE.search(rest) and not Q_ASKED_RE.search(rest) else None
+    if Q_ASKED_RE.search(rest) or INTERIM_PHRASE_RE.search(rest) or QUARTER_ENDED_RE.search(rest):
+        return None
+    closes_year = _quarter(Q_ASKED_RE.search(document.group(0))) == 4 and YEAR_ASKED_RE.search(rest)
+    return document if FISCAL_YEAR_NAMED_RE.search(rest) or closes_year else None
 
 
 def asked_period(question: str) -> AskedPeriod:
