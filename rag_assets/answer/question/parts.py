@@ -265,9 +265,9 @@ NOT_PART_WORDS = ("fiscal", "fy", "quarter", "year", "annual", "total", "consoli
 
 def _starts_named(after: str, library: Library) -> bool:
     """The words after a name begin with the name of an item or metric of the library ('net sales', 'revenues',
-    'operating profit margin'), whole: 'fee revenue' does not ('Membership fee revenue' is one printed item), nor
-    does a name that more nouns continue ('Common equity Tier 1 capital ratio' is one printed ratio, not the
-    'equity' of a part named 'Common')."""
+    'operating profit margin') or with a margin or profit of any name ('contribution profit'), whole: 'fee
+    revenue' does not ('Membership fee revenue' is one printed item), nor does a name that more nouns continue
+    ('Common equity Tier 1 capital ratio' is one printed ratio, not the 'equity' of a part named 'Common')."""
     words = fold(SEGMENT_WORD_RE.sub("", after)).split()  # 'pretax segment income': the part's pretax income
     while words[1:] and words[0] in WHOLE_OF_PART_WORDS:
         words.pop(0)  # 'total net revenue', 'worldwide sales': all of the part's
@@ -275,7 +275,7 @@ def _starts_named(after: str, library: Library) -> bool:
         run = " ".join(words[:k])
         named = library.metric_is(run) or any(run in spec.names or run in spec.labels
                                               for spec in library.items.values())
-        if named or k >= 2 and re.fullmatch(r"(?:operating\s+)?(?:profit\s+)?margin|\w+\s+margin", run):
+        if named or k >= 2 and re.fullmatch(r"(?:operating\s+)?(?:profit\s+)?margin|\w+\s+(?:margin|profit)", run):
             return k == len(words) or CONTINUES_RE.match(words[k]) is None
     return False
 
