@@ -710,3 +710,13 @@ def test_a_return_on_capital_is_read_in_percent_and_never_in_the_tables_scale():
     cands = shortlist([Page("h", 2, RETURNS)], _q(q), default_lexicon(), 8, months=3, quarter=(2024, 2))
     assert [c.label for c in cands][0] == "Return on common equity" and cands[0].figures[0].written == "20 %"
     assert unscaled_label("Return on tangible common equity")
+
+
+def test_a_share_stated_in_a_sentence_names_a_part_written_with_dotted_initials():
+    """'the U.S. Government' names the part 'us government' a question writes; the share the sentence states
+    is the candidate of a percentage asked of that part."""
+    page = Page("s", 9, "We derived 71% of our total consolidated net sales from the U.S. Government in 2024, "
+                        "including 60% from the Department of Defense.")
+    query = _q("What percentage of Northwind Widgets plc's 2024 net sales came from the U.S. Government?")
+    found = shortlist([page], query, default_lexicon(), 8, part="us government", percent=True)
+    assert found and found[0].figures[0].written == "71%"

@@ -27,7 +27,9 @@ FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
 # a currency sign after a figure: a suffix ("1.234 €"), or the next column's "$" that small print set too close
 TRAILING_CURRENCY_RE = re.compile(r"\s+(?:US\$|A\$|C\$|HK\$|[$€£¥])$")
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
-SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(“\"•])|\s+•\s+|\s*[☐☒]\s*")  # a check box ends a cover line
+# a sentence ends at '.', '!', '?' or ';' before a capital, never after dotted initials ('the U.S. Government');
+# a check box ends a cover line
+SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])(?<!\b[A-Z]\.[A-Z]\.)\s+(?=[A-Z(“\"•])|\s+•\s+|\s*[☐☒]\s*")
 SHOWN_CHARS = 320
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a segment's heading, what it does, and the table's own caption
 TOTAL_COLUMN_RE = re.compile(r"^(?:total|group|consolidated)\b", re.I)

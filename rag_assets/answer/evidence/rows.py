@@ -154,9 +154,14 @@ def year_figure(cand: Candidate, year: int, months: int = 0, own_quarter: int = 
 
 
 def names_any(text: str, phrases: tuple[str, ...]) -> bool:
-    """``text`` names one of ``phrases`` (folded), whole words, or spells one out (``spells_out``)."""
-    folded = folded_label(text)
+    """``text`` names one of ``phrases`` (folded), whole words, its dotted initials joined or not ('the U.S.
+    Government' names 'us government' and 'u s government'), or spells one out (``spells_out``)."""
+    joined = INITIALS_RE.sub(r"\1", text)
+    folded = f"{folded_label(text)} | {folded_label(joined)}"
     return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", folded) or spells_out(text, p) for p in phrases)
+
+
+INITIALS_RE = re.compile(r"(?<![\w.])([A-Za-z])\.(?=[A-Za-z]\.)")  # 'U.S.' -> 'US.', 'U.K.' -> 'UK.'
 
 
 def spells_out(text: str, acronym: str, whole: bool = False) -> bool:

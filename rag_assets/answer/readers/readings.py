@@ -117,11 +117,19 @@ def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: An
         if rec.error:
             return True
         comp = compute(*args, given=given) if given else comp
-    if comp.value == NA and (single or plan.source == "model" or _printed_names(plan) or plan.points):
+    if comp.value == NA and (single or plan.source == "model" or _printed_names(plan) or plan.points or
+                             _share_of_part(plan)):
         note_computation(rec, comp, "the plan does not compute: the number reader reads the figure instead")
         return False
     take_computation(rec, comp)
     return True
+
+
+def _share_of_part(plan: QuestionPlan) -> bool:
+    """A percentage asked of a part of the company ('what share of net sales came from the U.S. Government'):
+    a filing often states it in a sentence ('73% of our net sales from the U.S. Government') where no row
+    prints the part's amount, so the number reader reads it when the rows do not compute."""
+    return plan.percent and any(i.part for i in items_of(plan.metric.node))
 
 
 def _printed_names(plan: QuestionPlan) -> bool:
