@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.evidence.column_parts import name_lines, part_column
 from rag_assets.answer.evidence.operands import SourcePage, find_operand
 from rag_assets.answer.question.formulas import Item
@@ -211,3 +212,36 @@ def test_names_a_line_each_then_the_rest_on_a_line_ending_with_the_total_give_ea
     above a table's last twelve never looked at; counted from the end, 'Corporate Eliminations' was one name."""
     found = find_operand(Item(item, 2023, part=part), LIB.items[item], [SourcePage("s", 140, A_NAME_A_LINE, False)])
     assert found is not None and (found.value, found.part) == (value, part)
+
+
+# a table of year blocks (the first block's year closes the line above it, the next block's stands in a row of its
+# own) whose columns are segments and a total: a row of the whole company's customers or deliveries is the total's
+YEAR_BLOCKS = ("Net sales by customer category for each of our business segments were as follows (in millions): 2024\n\n"
+               "| | Avionics | | | Marine | | Total | |\n|---|---|---|---|---|---|---|---|\n"
+               "| Net sales by customer | | | | | | | |\n"
+               "| U.S. Government | $ | 9,120 | $ | | 3,410 | | 12,530 |\n"
+               "| International | | 2,200 | | | 1,100 | | 3,300 |\n"
+               "| | | | | 2023 | | | |\n"
+               "| Net sales by customer | | | | | | | |\n"
+               "| U.S. Government | $ | 8,900 | $ | | 3,020 | | 11,920 |\n"
+               "| International | | 2,050 | | | 990 | | 3,040 |\n")
+DELIVERIES = ("Airplane deliveries as of December 31 were as follows:\n\n"
+              "| | | 100 | 200 | 300 | Total | |\n|---|---|---|---|---|---|---|\n"
+              "| | 2024 | | | | | |\n| Cumulative deliveries | | 1,210 | 340 | 95 | | |\n"
+              "| Deliveries | | 61 | 22 | 9 | | 92 |\n| | 2023 | | | | | |\n"
+              "| Cumulative deliveries | | 1,149 | 318 | 86 | | |\n| Deliveries | | 55 | 20 | 7 | | 82 |\n")
+
+
+@pytest.mark.parametrize("part, year, value", [("us government", 2024, 12_530e6), ("us government", 2023, 11_920e6),
+                                               ("international", 2023, 3_040e6)])
+def test_a_customers_row_in_a_table_of_year_blocks_is_read_in_its_blocks_total_column(part, year, value):
+    found = find_operand(Item("revenue", year, part=part), LIB.items["revenue"], [SourcePage("s", 78, YEAR_BLOCKS, False)],
+                         library_names=LIB.item_names)
+    assert found is not None and found.value == value
+
+
+def test_only_the_total_column_of_a_year_block_is_dated_never_a_row_that_stops_short_of_it():
+    rows = [(c.label, [(f.written, f.period) for f in c.figures if f.period])
+            for c in page_candidates(DELIVERIES, "s", 27) if c.source == "row" and "deliveries" in c.label.lower()]
+    assert rows == [("Cumulative deliveries", []), ("Deliveries", [("92", "2024")]),
+                    ("Cumulative deliveries", []), ("Deliveries", [("82", "2023")])]

@@ -13,7 +13,8 @@ from rag_assets.answer.evidence.figures import Figure, column_name, text_figures
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs, dated_with_dashes
-from rag_assets.answer.evidence.table_blocks import block_total, caption_heading, closed
+from rag_assets.answer.evidence.table_blocks import (block_dated, block_total, block_year, caption_heading, caption_year,
+                                                     closed, total_cell)
 from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, captioned, cells_of, columns_above,
                                                       durations, heading_of, trailing_header)
 from rag_assets.answer.evidence.units import block_percent, declared_scale, in_percent, shares_scale, unscaled_label
@@ -27,12 +28,10 @@ FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
 # a currency sign after a figure: a suffix ("1.234 €"), or the next column's "$" that small print set too close
 TRAILING_CURRENCY_RE = re.compile(r"\s+(?:US\$|A\$|C\$|HK\$|[$€£¥])$")
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
-# a sentence ends at '.', '!', '?' or ';' before a capital, never after dotted initials ('the U.S. Government');
-# a check box ends a cover line
+# a sentence's end before a capital, never after dotted initials ('the U.S. Government'); a check box's
 SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])(?<!\b[A-Z]\.[A-Z]\.)\s+(?=[A-Z(“\"•])|\s+•\s+|\s*[☐☒]\s*")
 SHOWN_CHARS = 320
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a segment's heading, what it does, and the table's own caption
-TOTAL_COLUMN_RE = re.compile(r"^(?:total|group|consolidated)\b", re.I)
 
 
 @dataclass
@@ -118,21 +117,22 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
     text with the years, scale); ``page_scale`` the scale last declared by the page's text above, used when
     the table declares none; ``page_years`` the year columns of the page's previous table, used when this one
-    (a statement continued below a heading) names none; ``late``: the years and months of a header the page's
-    text prints after its last table ('SECOND QUARTER / 2023 2022', extracted out of order), for a table
-    that has neither; ``page_heading``: the page's last heading in capitals above it ('SEGMENT SALES RESULTS'), part of
-    its caption; ``names_above``: the longer text above it in which the names of its columns are looked for
-    (default ``before``)."""
+    (a statement continued below a heading) names none; ``late``: the years and months of a header printed
+    after the page's last table ('SECOND QUARTER / 2023 2022', out of order), for a table that has neither;
+    ``page_heading``: the page's last heading in capitals above it, part of its caption; ``names_above``: the
+    longer text above it where its columns' names are looked for (default ``before``)."""
     cols = columns_above(before, page_scale, page_years, late, names_above)
-    head = [c for c in cells_of(lines[0]) if c] if lines else []
-    total_last = bool(head) and TOTAL_COLUMN_RE.match(head[-1]) is not None
+    total_at = total_cell(cells_of(lines[0])) if lines else None
+    total_last = total_at is not None
     out, heading, caption, carried, wrapped = [], "", captioned(before, page_heading), None, ""
     section = first = caption_heading(before)  # 'Consumer Health (1)' just above the table heads its first block
     above = name_lines(names_above or before)  # the names above, and the year after the last one
     names_at = names_year(names_above or before)
+    block = "" if cols.years else cols.lone or caption_year(before)  # the year of a table printed in year blocks
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
+        block = block_year(cells) or block  # '| | 2021 | | |' opens the next year's block of rows
         per_cell = [cell_figures(c, _cell_figure) for c in cells]
         at = {i: f[0] for i, f in enumerate(per_cell) if len(f) == 1}
         figs = list(at.values())
@@ -148,10 +148,11 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         if figs and label:
             own, carried = _row_scale(label, carried, not out)
             mult, words = _scaled(label, "" if subtotal else heading, figs, own or cols.scale, before)
-            out.append(Candidate(sha1, page_index, "row", label, tuple(dated_with_dashes(cols, figs, where, cells)),
-                                 mult, words, total_last=total_last, section="" if subtotal else section,
-                                 caption=caption, of_parts=cols.of_parts, names=cols.names, name_lines=above,
-                                 first_year=cols.years[0] if cols.years else names_at))
+            dated = block_dated(dated_with_dashes(cols, figs, where, cells), where, block, total_at)
+            out.append(Candidate(sha1, page_index, "row", label, tuple(dated), mult, words, total_last=total_last,
+                                 section="" if subtotal else section, caption=caption, of_parts=cols.of_parts,
+                                 names=cols.names, name_lines=above,
+                                 first_year=cols.years[0] if cols.years else names_at or block))
             out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
         if subtotal:  # a subtotal closes its block: the rows below are under none of its headings
             section, heading, caption = "", "", closed(caption, first)
@@ -222,10 +223,6 @@ def _columns(rows: list[Candidate]) -> list[str]:
     return []
 
 
-def _sentences(paragraph: str) -> list[str]:
-    return [s.strip() for s in SENTENCE_SPLIT_RE.split(paragraph) if s and s.strip()]
-
-
 def _shorten(sentence: str, figure: str) -> str:
     if len(sentence) <= SHOWN_CHARS:
         return sentence
@@ -282,7 +279,7 @@ def _text_candidates(paragraph: str, sha1: str, page_index: int, heading: str = 
     """The sentences of a paragraph that print figures, each captioned by the page's heading above it (a part's
     section: 'GREATER CHINA')."""
     out = []
-    for sentence in _sentences(paragraph):
+    for sentence in (s.strip() for s in SENTENCE_SPLIT_RE.split(paragraph) if s and s.strip()):
         if DOT_LEADERS_RE.search(sentence):
             continue  # a table flattened into text: its figures cannot be told apart
         figs = text_figures(sentence)

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.evidence.rows import folded_label, label_head, spells_out
+from rag_assets.answer.evidence.rows import INITIALS_RE, folded_label, label_head, spells_out
 from rag_assets.answer.question.regions import adjective_of
 
 
 def names_part(label: str, part: str) -> bool:
     """A row's label is the part's name ('Aeronautics', 'Greater China'), with at most the part noun after it
     ('Aeronautics segment'), 'total' before it ('Total Optical Communications'), or the company's name before it
-    in the question ('Lockheed Martin Aeronautics')."""
+    in the question ('Lockheed Martin Aeronautics'); dotted initials joined or not ('U.S. Government' is 'us
+    government')."""
+    if (joined := INITIALS_RE.sub(r"\1", label)) != label and names_part(joined, part):
+        return True
     folded = re.sub(r"\s+(?:segment|division|business|reportable segment|operation)s?$", "",
                     folded_label(label_head(label)))
     folded = re.sub(r"^total\s+", "", folded)

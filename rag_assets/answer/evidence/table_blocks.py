@@ -8,6 +8,7 @@ international rows), so the rows after it ('U.S. | 12,516' / 'International | 11
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rag_assets.answer.evidence.units import declared_scale
 
@@ -48,3 +49,39 @@ def block_total(heading: str) -> str:
     that declares a scale ('(In millions)'), which names no figure."""
     name = without_note_mark(heading).strip(" :")
     return "" if not name or declared_scale(name) else name
+
+
+# A table printed in year blocks: its columns name parts and a total, no year; the first block's year closes the
+# line above the table, each next block opens with a row holding only its year ('| | 2021 | | |').
+TOTAL_COLUMN_RE = re.compile(r"^(?:total|group|consolidated)\b", re.I)
+CAPTION_YEAR_RE = re.compile(r"[:)]\s*((?:19|20)\d\d)\s*$")  # '... were as follows (in millions): 2022'
+
+
+def total_cell(header: list[str]) -> int | None:
+    """The cell of a header row's last column when that column is the total ('| | Aeronautics | ... | Total |'),
+    else None."""
+    filled = [i for i, c in enumerate(header) if c.strip()]
+    return filled[-1] if filled and TOTAL_COLUMN_RE.match(header[filled[-1]].strip()) else None
+
+
+def caption_year(before: str) -> str:
+    """The year the line just above a table ends with after a colon or a bracket: the year of its first block of
+    rows when the table's columns name no year ('Net sales by segment were as follows (in millions): 2022')."""
+    lines = [ln.strip() for ln in before.splitlines() if ln.strip()]
+    m = CAPTION_YEAR_RE.search(lines[-1]) if lines else None
+    return m.group(1) if m else ""
+
+
+def block_year(cells: list[str]) -> str:
+    """The year a row holding nothing else prints ('| | 2021 | | |'): it opens that year's block of rows."""
+    filled = [c.strip() for c in cells if c.strip()]
+    return filled[0] if len(filled) == 1 and re.fullmatch(r"(?:19|20)\d\d", filled[0]) else ""
+
+
+def block_dated(figs: list, cells: list[int], year: str, total_at: int | None) -> list:
+    """A row's undated figures (standing in ``cells``) with the one in the total column (at ``total_at`` or
+    after) dated by its block's ``year``: the whole company's figure of that year. A row that stops short of the
+    total column ('Cumulative deliveries' printed for each model only) keeps them undated."""
+    if total_at is None or not year or not cells or cells[-1] < total_at or any(f.period for f in figs):
+        return figs
+    return [*figs[:-1], replace(figs[-1], period=year)]
