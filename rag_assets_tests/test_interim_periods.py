@@ -546,3 +546,21 @@ def test_a_three_month_column_of_an_interim_filing_is_its_own_quarter_never_anot
     second = shortlist([page], "total net revenue second quarter 2023", default_lexicon(), 8, months=3,
                        quarter=(2023, 2), own={"q": 2})
     assert [f.written for f in second[0].figures if f.period == "2023"] == ["4,120"]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What was the sum of Tarn's net sales in the first and second quarters of 2024?",
+     "(revenue 2024 (Q1) + revenue 2024 (Q2))"),
+    ("What were Tarn's combined net sales for Q1 and Q2 2024?", "(revenue 2024 (Q1) + revenue 2024 (Q2))"),
+    ("What was Tarn's total net income for the first, second and third quarters of 2024?",
+     "((net income 2024 (Q1) + net income 2024 (Q2)) + net income 2024 (Q3))"),
+    # two quarters of one year compared: the later less the earlier, never a year before
+    ("How did Tarn's net sales change between the first and second quarters of 2024?",
+     "(revenue 2024 (Q2) - revenue 2024 (Q1))"),
+    ("What was Tarn's net sales in the second quarter of 2024?", "revenue 2024 (Q2)"),
+])
+def test_quarters_of_one_year_named_together_are_added_or_compared(question, expected):
+    """Issue 45, class 2: 'the first and second quarters of 2024' named at once had read as the fiscal year."""
+    found = plan(question, LIB)
+    assert found is not None and show(found.node) == expected
+    assert asked_period(question).quarter == (3 if "third" in question else 2)

@@ -97,6 +97,8 @@ def test_a_caption_that_is_the_companys_name_is_not_the_parts():
     "Add up Tarn's net income for 2021, 2022 and 2023. Give the answer in USD millions.",
     "Sum Tarn's net income over 2021-2023.",
     "Tarn's net income for 2021, 2022 and 2023 taken together, in USD millions?",
+    "Add Tarn's 2021, 2022 and 2023 net income together.",  # the instruction's verb apart from 'together'
+    "Please add Tarn's net income for 2021, 2022 and 2023.",
 ])
 def test_a_sum_over_years_asked_as_an_instruction(question):
     assert formula(question) == "((net income 2021 + net income 2022) + net income 2023)"

@@ -170,6 +170,23 @@ INTERIM_PHRASE_RE = re.compile(r"\b(?:the\s+)?(?:first|second|third|fourth|1st|2
 FISCAL_YEAR_NAMED_RE = re.compile(rf"\b(?:fiscal[\s-]+(?:year[\s-]+)?|FY\s?)({YEAR})\b", re.I)
 
 
+_ORD = "first|second|third|fourth|1st|2nd|3rd|4th"
+# two quarters or more of one year named at once ('the first and second quarters of 2023', 'Q1 and Q2 2023')
+QUARTER_LIST_RE = re.compile(rf"\b((?:(?:{_ORD})(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*))+(?:{_ORD}))[\s-]+"
+                             rf"(?:fiscal[\s-]+)?quarters\b|\b(Q[1-4](?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)Q[1-4])+)\b",
+                             re.I)
+
+
+def quarters_listed(text: str) -> tuple[int, ...]:
+    """The quarters ``text`` names together ('the first and second quarters' -> (1, 2)), in order; () for none or
+    one."""
+    m = QUARTER_LIST_RE.search(text)
+    if m is None:
+        return ()
+    words = re.findall(rf"{_ORD}|[1-4](?=\b)", (m.group(1) or m.group(2)).lower())
+    return tuple(dict.fromkeys(ORDINAL.get(w) or int(w) for w in words))
+
+
 QUARTER_OF_YEAR_RE = re.compile(rf"{Q_ASKED_RE.pattern}\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?({YEAR})(?![\w])", re.I)
 
 
@@ -290,7 +307,9 @@ def asked_period(question: str) -> AskedPeriod:
     years = _window(text) + years + [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
     listed = listed and not _window(text)
     q = Q_ASKED_RE.search(text)
-    quarter = _quarter(q) if q else _calendar_quarter(ended) or _month_quarter(text)
+    listed_quarters = quarters_listed(text)  # 'the first and second quarters of 2023': read in the latest's filing
+    quarter = max(listed_quarters) if listed_quarters else _quarter(q) if q else \
+        _calendar_quarter(ended) or _month_quarter(text)
     part_year = PART_YEAR_RE.search(text) is not None
     months = 6 if HALF_RE.search(text) else 9 if NINE_RE.search(text) else TO_DATE if TO_DATE_RE.search(text) \
         else 3 if quarter and not part_year or QUARTER_ENDED_RE.search(text) else 0
@@ -301,6 +320,8 @@ def asked_period(question: str) -> AskedPeriod:
     if document:
         quarter, months = _quarter(Q_ASKED_RE.search(document.group(0))), 12
     points = tuple(dict.fromkeys((int(m.group(3)), _quarter(m)) for m in QUARTER_OF_YEAR_RE.finditer(text)))
+    if listed_quarters and len(set(years)) == 1:  # 'between the first and second quarters of 2023'
+        points = tuple((years[0], q) for q in listed_quarters)
     if len(points) == 1 and months == 3 and SEQUENTIAL_RE.search(text):  # against the quarter before it
         points = (_quarter_before(*points[0]), points[0])
     if points and months == 3 and not document:  # the latest quarter named is read in its own filing

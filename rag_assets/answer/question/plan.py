@@ -20,7 +20,7 @@ from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.nested_parts import is_region
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.period import SEQUENTIAL_RE, AskedPeriod, asked_period
-from rag_assets.answer.question.quarter_forms import quarter_share, quarterly_average
+from rag_assets.answer.question.quarter_forms import quarter_share, quarterly_average, quarters_sum
 from rag_assets.answer.question.phrases import SCOPE_RE, defined_in, read_metric, refused_scope
 from rag_assets.answer.question.unit import asked_unit, percent_asked, points_asked, without_answer_form
 from rag_assets.answer.question.year_forms import CAGR_RE, average_over_years, cagr, span_ends, sum_over_years
@@ -209,6 +209,7 @@ def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Defini
     form = (quarter_share(clause, period, parser) or quarterly_average(clause, period, parser) or
             cagr(clause, period, parser) or _growth(clause, period, parser, relative, points, amount)
             or _how_much_more(clause, period, parser) or sum_over_years(clause, period, parser)
+            or quarters_sum(clause, period, parser)
             or average_over_years(clause, period, parser))
     if form is not None:
         return form

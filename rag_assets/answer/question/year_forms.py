@@ -14,7 +14,8 @@ AVERAGE_RE = re.compile(r"\b(?:(?:\d|two|three|four|five)[\s-]+years?\s+)?(?:ave
                         r"(?:\s+the)?|\bover\s+the\s+(?:\d|two|three|four|five)\s+years\b|\b(?:for\s+)?each\s+of\b|"
                         r"\bthen\s+give\b|\bof\s+the\s+(?:\d|two|three|four|five)\s+years\b", re.I)
 SUM_YEARS_RE = re.compile(r"\b(?:the\s+)?(?:sum(?:med|ming)?(?:\s+up)?|combined|cumulative(?:ly)?|aggregated?|"
-                          r"altogether|in\s+total|add(?:ed|ing)?\s+(?:up|together)|taken\s+together|"
+                          r"altogether|in\s+total|add(?:ed|ing)?\s+(?:up|together)|(?:taken\s+)?together|"
+                          r"^\s*(?:please\s+)?add\b|"  # an instruction: 'Add X's 2021 and 2022 Y (together)'
                           r"total\s+(?=(?:\w+\s+){0,6}?(?:over|across)\s+(?:the\s+)?"
                           r"(?:\w+\s+)?(?:years|fiscal\s+years|periods?)\b))(?:\s+of)?(?:\s+the)?", re.I)
 CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)
