@@ -231,7 +231,9 @@ QUALIFIED = [Page("s", 5, "Human Capital\n\nOn December 31, 2022, the Company em
                           "(full-time equivalents), with approximately 24,000 employed in the United States and 37,000 "
                           "employed internationally.\n"),
              Page("s", 6, "Labor relations\n\nAs of December 31, 2022, approximately 2,900 employees, excluding "
-                          "seasonal hires, in North America were covered by collective bargaining agreements.\n")]
+                          "seasonal hires, in North America were covered by collective bargaining agreements.\n"),
+             Page("s", 7, "Stores\n\nAt December 31, 2022, Globex operated 612 stores worldwide: 431 in the United "
+                          "States located in 38 states and Puerto Rico, 97 in Canada and 84 in Mexico.\n")]
 
 
 @pytest.mark.parametrize("question, value", [
@@ -239,6 +241,8 @@ QUALIFIED = [Page("s", 5, "Human Capital\n\nOn December 31, 2022, the Company em
     ("How many people did Globex employ internationally at the end of 2022?", 37_000),
     ("How many Globex employees in North America were covered by collective bargaining agreements in 2022?", 2_900),
     ("How many employees did Globex have at the end of 2022?", 61_000),  # no qualifier: the whole, as before
+    # '38 states' counts states, not the stores in the United States and Puerto Rico
+    ("How many Globex stores were located in the United States and Puerto Rico at the end of 2022?", 431),
 ])
 def test_a_count_qualified_by_the_question_is_the_count_its_sentence_qualifies_so(question, value):
     """'in the United States', 'covered by collective bargaining agreements': the count whose own clause says so
@@ -248,7 +252,7 @@ def test_a_count_qualified_by_the_question_is_the_count_its_sentence_qualifies_s
     from rag_assets.answer.question.planning import company_plan
 
     plan = company_plan(question, "number", ("Globex",), default_library())
-    assert plan.counted == "employees" and "globex" not in plan.qualifiers
+    assert plan.counted in ("employees", "stores") and "globex" not in plan.qualifiers
     reading = read_number(NeverCalled(), question, question, QUALIFIED, default_lexicon(), year=2022,
                           counted=plan.counted, qualifiers=plan.qualifiers)
     assert reading.value == value, (plan.qualifiers, reading.notes)

@@ -184,12 +184,13 @@ def _modified_first(written: list[str], sentence: str, noun: str, head: str) -> 
     return sorted(written, key=lambda w: not modified(w))
 
 
-def qualified(counts: list[Candidate], qualifiers: tuple[str, ...]) -> list[Candidate]:
+def qualified(counts: list[Candidate], qualifiers: tuple[str, ...], noun: str = "") -> list[Candidate]:
     """Of the count sentences, those whose count's own clause (its figure to the next figure or the sentence's
     end) names the most of ``qualifiers``: 'approximately 3,700 employees ... in North America were covered by
     collective bargaining agreements'; or a figure the sentence goes on to give for a part of the count without
-    repeating its noun ('92,000 people ..., with approximately 37,000 employed in the United States'); all of
-    them when none names any."""
+    repeating its noun ('92,000 people ..., with approximately 37,000 employed in the United States'), never a
+    figure that counts another noun ('564 in the United States located in 46 states': ``noun`` the counted); all
+    of them when none names any."""
     if not qualifiers:
         return counts
     wanted = {_singular(q) for q in qualifiers}
@@ -197,6 +198,8 @@ def qualified(counts: list[Candidate], qualifiers: tuple[str, ...]) -> list[Cand
     for cand in counts:
         start = cand.label.find(cand.figures[0].written)
         for fig in [f for f in text_figures(cand.label[max(start, 0):]) if not f.percent][:4]:
+            if _counts_another(cand.label[max(start, 0):], fig.written, noun):
+                continue
             scored.append((_clause_names(cand.label, fig.written, max(start, 0), wanted), replace(cand, figures=(fig,))))
     best = max((n for n, _ in scored), default=0)
     kept = {(c.page_index, c.label, c.figures[0].written): c for n, c in scored if n == best}
@@ -209,3 +212,15 @@ def _clause_names(sentence: str, written: str, start: int, wanted: set[str]) -> 
     after = TEXT_FIGURE_RE.search(sentence, at + len(written))
     clause = sentence[at: after.start() if after else None]
     return len(wanted & {_singular(w) for w in re.findall(r"[a-z]+", clause.lower())})
+
+
+NOT_PLURALS = frozenset({"is", "was", "has", "does", "as", "us", "its", "this", "thus", "plus", "across", "less",
+                        "unless", "whereas", "perhaps"})
+
+
+def _counts_another(text: str, written: str, noun: str) -> bool:
+    """The figure ``written`` is followed by a plural noun other than the counted ``noun``'s head ('46 states'
+    when warehouses are counted): a count of that noun."""
+    head = noun_parts(noun)[0] if noun else ""
+    m = re.match(r"\s+([a-z]+s)\b", text[text.find(written) + len(written):]) if head and written in text else None
+    return m is not None and m.group(1) not in NOT_PLURALS and _singular(m.group(1)) != _singular(head)

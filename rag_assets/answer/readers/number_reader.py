@@ -252,7 +252,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     parts each report names, whose sections print no figure of the whole company; ``as_of``: the (year, month) of
     a date asked 'at', whose interim filing's quarter column is of it."""
     counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
-    counts = qualified(counts, qualifiers)  # 'in the United States': the count the sentence says is of those
+    counts = qualified(counts, qualifiers, counted)  # 'in the United States': the count its sentence says is of those
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
         return _agreed_count(counts[:limit], counted)
     for n, cand in enumerate(counts, 1):
