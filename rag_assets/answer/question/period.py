@@ -170,7 +170,7 @@ INTERIM_PHRASE_RE = re.compile(r"\b(?:the\s+)?(?:first|second|third|fourth|1st|2
 FISCAL_YEAR_NAMED_RE = re.compile(rf"\b(?:fiscal[\s-]+(?:year[\s-]+)?|FY\s?)({YEAR})\b", re.I)
 
 
-_ORD = "first|second|third|fourth|1st|2nd|3rd|4th"
+_ORD = "|".join(ORDINAL)
 # two quarters or more of one year named at once ('the first and second quarters of 2023', 'Q1 and Q2 2023')
 QUARTER_LIST_RE = re.compile(rf"\b((?:(?:{_ORD})(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*))+(?:{_ORD}))[\s-]+"
                              rf"(?:fiscal[\s-]+)?quarters\b|\b(Q[1-4](?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)Q[1-4])+)\b",
