@@ -13,8 +13,8 @@ from rag_assets.answer.evidence.figures import Figure, column_name, text_figures
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
 from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs, dated_with_dashes
-from rag_assets.answer.evidence.table_blocks import (block_dated, block_total, block_year, caption_heading, caption_year,
-                                                     closed, total_cell)
+from rag_assets.answer.evidence.table_blocks import (block_dated, block_total, block_year, caption_heading,
+                                                     caption_year, closed, total_cell)
 from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, captioned, cells_of, columns_above,
                                                       durations, heading_of, trailing_header)
 from rag_assets.answer.evidence.units import block_percent, declared_scale, in_percent, shares_scale, unscaled_label

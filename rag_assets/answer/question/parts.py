@@ -229,7 +229,8 @@ def _run_name(words: str) -> str:
 
 # a period written between the owner and its part's name ("J&J's Q2-2023 Consumer Health", "its fiscal 2022 Snacks")
 WHEN_WORD = r"(?:[\w-]*\d[\w'’-]*|(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal[\s-]+)?quarter|fiscal)"
-OWNED_RE = re.compile(rf"(?:['’]s|\b(?:its|their))\s+(?:(?P<when>{WHEN_WORD}(?:\s+{WHEN_WORD})*)\s+)?(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)(?P<after>.*)$", re.S)
+OWNED_RE = re.compile(rf"(?:['’]s|\b(?:its|their))\s+(?:(?P<when>{WHEN_WORD}(?:\s+{WHEN_WORD})*)\s+)?"
+                      rf"(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)(?P<after>.*)$", re.S)
 PERIOD_OR_END_RE = re.compile(r"^\s*(?:$|[?.,;)]|(?:in|for|during|at|as\s+of|over|from|between)\s+(?:the\s+)?(?:fiscal\s+|fy\s?|"
                               r"q[1-4]\b|first|second|third|fourth|\d{4}|(?:quarter|three|six|nine|twelve|half|year|"
                               r"period|\d{1,2}\s+(?:weeks|months))\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"

@@ -172,9 +172,9 @@ FISCAL_YEAR_NAMED_RE = re.compile(rf"\b(?:fiscal[\s-]+(?:year[\s-]+)?|FY\s?)({YE
 
 _ORD = "|".join(ORDINAL)
 # two quarters or more of one year named at once ('the first and second quarters of 2023', 'Q1 and Q2 2023')
-QUARTER_LIST_RE = re.compile(rf"\b((?:(?:{_ORD})(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*))+(?:{_ORD}))[\s-]+"
-                             rf"(?:fiscal[\s-]+)?quarters\b|\b(Q[1-4](?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)Q[1-4])+)\b",
-                             re.I)
+_LIST_SEP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
+QUARTER_LIST_RE = re.compile(rf"\b((?:(?:{_ORD}){_LIST_SEP})+(?:{_ORD}))[\s-]+(?:fiscal[\s-]+)?quarters\b|"
+                             rf"\b(Q[1-4](?:{_LIST_SEP}Q[1-4])+)\b", re.I)
 
 
 def quarters_listed(text: str) -> tuple[int, ...]:

@@ -53,8 +53,8 @@ def quarterly_average(clause: str, period: AskedPeriod, parser: Parser) -> Metri
 
 def quarters_sum(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
     """'the sum of revenues in the first and second quarters of 2023', 'Q1 and Q2 2023 net sales combined': the
-    flow of each quarter the period names (``points``, all of one fiscal year) added up (each read in its quarter's column, or derived from
-    the spans the filings print)."""
+    flow of each quarter the period names (``points``, all of one fiscal year) added up, each read in its
+    quarter's column or derived from the spans the filings print."""
     listed = tuple(q for _, q in period.points) if len({y for y, _ in period.points}) == 1 else ()
     if len(listed) < 2 or len(set(period.years)) != 1 or not (SUM_YEARS_RE.search(clause) or TOTAL_RE.search(clause)):
         return None
