@@ -95,21 +95,18 @@ def written_row(label: str, written: str) -> bool:
 MINORITY_RE = re.compile(r"\b(?:non ?controlling|minority)\s+interests?\b")
 
 
-HEAD_NOUNS = ("revenue", "revenues", "sales", "expense", "expenses", "cost", "costs", "income", "amount", "figure")
-
-
 INFLOW_NOUNS = frozenset({"revenue", "revenues", "sales", "income"})
 OUTFLOW_NOUNS = frozenset({"expense", "expenses", "cost", "costs"})
+HEAD_NOUNS = INFLOW_NOUNS | OUTFLOW_NOUNS | {"amount", "figure"}  # a generic head noun a printed row may leave out
 
 
 def opposed_head(label: str, name: str) -> bool:
     """The row names the opposite side of what ``name`` asks: the name's head noun is an inflow ('noninterest
     revenue') and the row prints only an outflow ('Total noninterest expense'), or the other way round. What
     ``printed_labels`` shortens ('noninterest') no longer says which side it is; the row's own noun does."""
-    asked = name.split()[-1:] if name.split() else []
-    words = set(label.split())
+    head, words = (name.split() or [""])[-1], set(label.split())
     for side, other in ((INFLOW_NOUNS, OUTFLOW_NOUNS), (OUTFLOW_NOUNS, INFLOW_NOUNS)):
-        if asked and asked[0] in side:
+        if head in side:
             return bool(words & other) and not words & side
     return False
 

@@ -101,9 +101,14 @@ def of_part(node: Node, part: str) -> Node:
 def _of_parts(item: Item, parts: list[str]) -> Node:
     """``item`` of one part, or the sum of its figures of several (a margin of two parts is their operating
     income added over their revenue added, never the two margins added)."""
-    node: Node = replace(item, part=parts[0])
-    for part in parts[1:]:
-        node = Op("+", node, replace(item, part=part))
+    return added([replace(item, part=part) for part in parts])
+
+
+def added(nodes: list[Node]) -> Node:
+    """``nodes`` added up, left to right ('((a + b) + c)')."""
+    node = nodes[0]
+    for one in nodes[1:]:
+        node = Op("+", node, one)
     return node
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rag_assets.answer.question.formulas import Item, Node, Op
+from rag_assets.answer.question.formulas import Item, Node, Op, added
 
 
 def _span(item: Item, quarters: int) -> Item:
@@ -17,13 +17,6 @@ def _span(item: Item, quarters: int) -> Item:
 
 def _quarter(item: Item, quarter: int) -> Item:
     return replace(item, months=3, quarter=quarter)
-
-
-def _added(items: list[Item]) -> Node:
-    node: Node = items[0]
-    for one in items[1:]:
-        node = Op("+", node, one)
-    return node
 
 
 def spans_of(item: Item) -> list[Node]:
@@ -37,5 +30,5 @@ def spans_of(item: Item) -> list[Node]:
     if item.months in (6, 9):
         held = item.months // 3
         later = [_quarter(item, q) for q in range(held + 1, 5)]
-        return [_added([_quarter(item, q) for q in range(1, held + 1)]), Op("-", _span(item, 4), _added(later))]
+        return [added([_quarter(item, q) for q in range(1, held + 1)]), Op("-", _span(item, 4), added(later))]
     return []

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from rag_assets.answer.question.formulas import Const, Item, MetricPlan, Node, Op, Parser, money
+from rag_assets.answer.question.formulas import Const, Item, MetricPlan, Node, Op, Parser, added, money
 from rag_assets.answer.question.period import QUARTER_LIST_RE, AskedPeriod
 from rag_assets.answer.question.phrases import read_metric
-from rag_assets.answer.question.year_forms import SUM_YEARS_RE, TOTAL_RE, is_flow
+from rag_assets.answer.question.year_forms import is_flow, sum_asked
 
 SHARE_WORDS_RE = re.compile(r"\b(?:what\s+|the\s+)?(?:share|percentage|percent|proportion|fraction|portion|part)\s+of\b|"
                             r"%\s+of\b|\bhow\s+much\s+of\b|\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)"
@@ -56,16 +56,13 @@ def quarters_sum(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan
     flow of each quarter the period names (``points``, all of one fiscal year) added up, each read in its
     quarter's column or derived from the spans the filings print."""
     listed = tuple(q for _, q in period.points) if len({y for y, _ in period.points}) == 1 else ()
-    if len(listed) < 2 or len(set(period.years)) != 1 or not (SUM_YEARS_RE.search(clause) or TOTAL_RE.search(clause)):
+    asked = sum_asked(clause)
+    if len(listed) < 2 or len(set(period.years)) != 1 or asked is None:
         return None
-    words = QUARTER_LIST_RE.sub(" ", SUM_YEARS_RE.sub(" ", clause))
-    node = _flow(TOTAL_RE.sub(" ", words) if SUM_YEARS_RE.search(clause) is None else words, parser)
+    node = _flow(QUARTER_LIST_RE.sub(" ", asked[0]), parser)
     if node is None:
         return None
-    total: Node = replace(node, months=3, quarter=listed[0])
-    for q in listed[1:]:
-        total = Op("+", total, replace(node, months=3, quarter=q))
-    return MetricPlan(total, f"a sum over {len(listed)} quarters")
+    return MetricPlan(added([replace(node, months=3, quarter=q) for q in listed]), f"a sum over {len(listed)} quarters")
 
 
 def _flow(words: str, parser: Parser) -> Item | None:

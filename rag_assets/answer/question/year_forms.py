@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from rag_assets.answer.question.comparisons import COMPARED_RE
-from rag_assets.answer.question.formulas import Const, Item, MetricPlan, Mean, Node, Op, Parser, items_of, money
+from rag_assets.answer.question.formulas import (Const, Item, MetricPlan, Mean, Node, Op, Parser, added, items_of,
+                                                  money)
 from rag_assets.answer.question.period import AskedPeriod
 from rag_assets.answer.question.phrases import read_metric
 
@@ -36,24 +37,28 @@ def average_over_years(clause: str, period: AskedPeriod, parser: Parser) -> Metr
 def sum_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
     """'the combined X of fiscal 2020, 2021 and 2022', 'the sum of X for FY2019-FY2021', 'total X over the three
     years', 'X in 2021 and 2022 added together': X in every year of the span, added up."""
-    if len(period.span) < 2 or re.search(r"\b(?:average|mean|avg)\b", clause, re.I):
+    asked = sum_asked(clause)
+    if len(period.span) < 2 or re.search(r"\b(?:average|mean|avg)\b", clause, re.I) or asked is None:
         return None
-    said = SUM_YEARS_RE.search(clause) is not None
-    if not said and not TOTAL_RE.search(clause):
-        return None
-    inner = SUM_YEARS_RE.sub(" ", clause) if said else TOTAL_RE.sub(" ", clause)
+    inner, said = asked
     terms = [read_metric(inner, at_year(parser, y)) for y in period.span]
     if any(t is None for t in terms) or len(set(terms)) < len(terms):
         return None
     if not said and not all(is_flow(i, parser) for t in terms for i in items_of(t)):
         return None  # 'total assets at the end of 2021 and 2022': a balance at two dates, not a sum
-    node = terms[0]
-    for term in terms[1:]:
-        node = Op("+", node, term)
-    return MetricPlan(node, f"a sum over {len(terms)} years")
+    return MetricPlan(added(terms), f"a sum over {len(terms)} years")
 
 
 TOTAL_RE = re.compile(r"\b(?:the\s+)?total\b", re.I)  # 'total capex from 2020 to 2022': the flows added up
+
+
+def sum_asked(clause: str) -> tuple[str, bool] | None:
+    """``clause`` without the words asking a sum, and whether they were words of a sum proper ('combined', 'the
+    sum of', 'added together') rather than a bare 'total' (which a balance at two dates also says); None when
+    it says neither."""
+    if SUM_YEARS_RE.search(clause):
+        return SUM_YEARS_RE.sub(" ", clause), True
+    return (TOTAL_RE.sub(" ", clause), False) if TOTAL_RE.search(clause) else None
 
 
 def is_flow(item: Item, parser: Parser) -> bool:
