@@ -10,7 +10,8 @@ from rag_assets.answer.readers.metric_words import metric_query
 from rag_assets.answer.readers.number_reader import read_number
 from rag_assets.answer.routing.question_text import retrieval_query
 from rag_assets.retrieval.query import default_lexicon
-from rag_assets_tests.test_number_reader import Page, _Judge
+from rag_assets_tests.llm_fakes import ScriptedLLM
+from rag_assets_tests.test_number_reader import Page, _Judge, _pick
 
 
 def _metric(question: str):
@@ -79,4 +80,19 @@ def test_the_reader_keeps_a_line_python_finds_stated_and_asks_the_model_only_of_
     wrong_year = [Page("s", 3, text.replace("During 2023", "During 2021"))]
     vetoed = read_number(_Judge([pick], 0.9), q, retrieval_query(q, "Globex"), wrong_year, default_lexicon(),
                          year=2023, verify_min=0.6)  # Python's veto, whatever the model's yes
-    assert vetoed.value == "N/A" and "about 2021, not 2023" in vetoed.notes[-1]
+    assert vetoed.value == "N/A" and "about 2021, not 2023" in vetoed.notes[0] and vetoed.result is None
+
+
+def test_the_model_chooses_only_among_figures_the_checks_pass():
+    """Python's checks run before the model chooses: a count is asked of a page printing the part's revenue in
+    dollars and a sentence about another year, and only the row counting units is in the list the model sees."""
+    page = ("## Tarn Aerostructures segment results\n\n| | 2023 | 2022 |\n|---|---|---|\n"
+            "| Regional jets revenue | $4,310,000 | $3,980,000 |\n| Jets delivered to customers | 61 | 54 |\n\n"
+            "In 2021, regional jet deliveries were 38 units, held back by the supply of engines.")
+    q = "How many regional jets did Tarn deliver in 2023?"
+    llm = ScriptedLLM([_pick(1, "61")])
+    got = read_number(llm, q, retrieval_query(q, "Tarn"), [Page("t", 8, page)], default_lexicon(), year=2023,
+                      counted="regional jets", qualifiers=("deliver",))
+    shown = llm.requests[0]["messages"][-1]["content"]
+    assert got.value == 61 and "$4,310" not in shown and "In 2021" not in shown
+    assert "amount of money" in got.notes[0] and "about 2021, not 2023" in got.notes[0]

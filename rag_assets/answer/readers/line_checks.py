@@ -6,6 +6,7 @@ metric (close to noise on one short statement) decides only for a line whose wor
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
@@ -111,6 +112,26 @@ def figure_problem(chosen: Candidate, fig: Figure, metric: MetricQuery, asked: A
     if not prints_metric(metric, chosen.label) and metric.names_another(_clause(chosen.label, at)):
         return "names another figure, not the metric asked"
     return None
+
+
+def fitting(cands: list[Candidate], metric: MetricQuery, asked: Asked, notes: list[str],
+            currency: Callable[[Candidate], str | None] = lambda cand: None) -> list[Candidate]:
+    """The candidates as the checks leave them, before the model chooses: each keeps the figures
+    ``figure_problem`` passes, none is in a currency other than the one asked (``currency``: the problem, or
+    None); a candidate with no such figure is no choice ('how many airplanes' is never a list of money rows);
+    why a figure is none is noted (once for each page and problem)."""
+    out, refused = [], {}
+    for cand in cands:
+        problem = currency(cand)
+        problems = [problem if problem else figure_problem(cand, f, metric, asked) for f in cand.figures]
+        figs = tuple(f for f, p in zip(cand.figures, problems) if p is None)
+        refused.update((f"page {cand.page_index} {p}", None) for p in problems if p)
+        if figs:
+            cand.figures = figs
+            out.append(cand)
+    if refused:
+        notes.append(f"check (Python), no choice: a figure of {'; of '.join(refused)}")
+    return out
 
 
 def _clause(label: str, at: int) -> str:

@@ -16,8 +16,8 @@ from rag_assets.answer.evidence.part_sections import names_the_part, part_sectio
 from rag_assets.answer.evidence.units import asks_percent
 from rag_assets.answer.readers.figure_periods import of_months, of_period, of_quarter, of_span, other_quarters
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
-from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_row, figure_problem, names_metric,
-                                                   line_words, own_words, p_states, states_metric)
+from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_row, figure_problem, fitting,
+                                                   line_words, names_metric, own_words, p_states, states_metric)
 from rag_assets.answer.readers.stated_changes import stated_change
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -136,6 +136,19 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
         notes.append(f"figure {fig.written!r} is a segment's; the total column ({latest.written!r}) is used")
         fig = latest
     return owner, fig
+
+
+def _numbered(cands: list[Candidate]) -> list[Candidate]:
+    for n, cand in enumerate(cands, 1):
+        cand.id = n
+    return cands
+
+
+def _currency_of(question: str, pages, dollars: dict[str, str] | None):
+    """A candidate's currency problem (``currency_problem``) against the page it is printed on."""
+    texts = {(p.sha1, p.page_index): p.text for p in pages}
+    return lambda cand: currency_problem(question, cand, texts.get((cand.sha1, cand.page_index), ""),
+                                         (dollars or {}).get(cand.sha1, "USD"))
 
 
 def _checked(llm, question: str, chosen: Candidate, fig: Figure, reading: NumberReading, pages,
@@ -257,14 +270,17 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         return _agreed_count(counts[:limit], counted)
     for n, cand in enumerate(counts, 1):
         cand.id = n
-    reading = NumberReading(candidates=counts[:limit] or shortlist(pages, query, lexicon, limit, part, months, quarter,
-                                                                        percent, bool(points), parts, own_quarters))
-    if not reading.candidates:
-        whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
-        reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose}: N/A")
-        return reading
     metric, template = metric_query(query, lexicon, percent), lexicon.template_words if lexicon else frozenset()
     change = CHANGE_WORDS_RE.search(query) is not None  # 'how much did X grow': a change, not a level
+    asked, notes = Asked(year, counted, bool(points) or change), []
+    reading = NumberReading(candidates=counts[:limit] or _numbered(fitting(
+        shortlist(pages, query, lexicon, 2 * limit, part, months, quarter, percent, bool(points), parts, own_quarters),
+        metric, asked, notes, _currency_of(question, [*pages, *(count_pages or ())], dollars))[:limit]), notes=notes)
+    if not reading.candidates:
+        whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
+        reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose} "
+                             "with a figure of the kind, period and currency asked: N/A")
+        return reading
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
                       percent and change, as_of) if not counts else None
     if found is not None:
@@ -275,8 +291,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     if found is None:
         return reading
     chosen, fig = found
-    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric,
-                Asked(year, counted, bool(points) or change)):
+    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric, asked):
         _take_figure(reading, chosen, fig, points)
     return reading
 
