@@ -359,3 +359,30 @@ def test_a_share_of_a_workforce_a_sentence_states_is_planned_as_no_formula_of_wo
     assert plan.metric is None and plan.counted == "" and plan.unit == "percent"
     plan = plan_question("What percentage of Globex's 2022 revenue came from its Cloud segment?", "number", lib)
     assert show(plan.metric.node) == "(revenue [cloud] 2022 / revenue 2022)"
+
+
+OWN_CLAUSES = [Page("s", 4, "Our people\n\nAt March 31, 2024, Halvorsen had approximately 18,400 employees, with "
+                            "approximately 6,100 in the U.S. and approximately 12,300 based in our operations outside "
+                            "of the U.S.\n"),
+               Page("s", 9, "Capital returns\n\nDuring 2024, 2023 and 2022, we repurchased 12 million ordinary shares "
+                            "for $1.1 billion, 9 million ordinary shares for $0.8 billion and 4 million ordinary shares "
+                            "for $0.3 billion, respectively. At December 31, 2024, approximately 30 million ordinary "
+                            "shares remained available under the repurchase program.\n")]
+
+
+@pytest.mark.parametrize("question, value", [
+    # the clause naming 'the U.S.' after 'outside of' counts the others: 12,300 had been read
+    ("How many of Halvorsen's employees were located in the U.S. at March 31, 2024?", 6_100),
+    # the verb leading to the count is what was done ('we repurchased 12 million'); the 30 million remaining under
+    # the repurchase program had been read ('in millions' had been a qualifier, as 'million' its clause prints)
+    ("How many ordinary shares did Halvorsen repurchase in 2024, in millions?", 12),
+])
+def test_a_counts_own_clause_is_its_verb_and_its_words_but_not_what_it_is_outside_of(question, value):
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import company_plan
+
+    plan = company_plan(question, "number", ("Halvorsen",), default_library())
+    assert "millions" not in plan.qualifiers
+    reading = read_number(NeverCalled(), question, question, OWN_CLAUSES, default_lexicon(), year=2024,
+                          counted=plan.counted, qualifiers=plan.qualifiers)
+    assert reading.value == value * (1e6 if "millions" in question else 1), (plan.qualifiers, reading.notes)

@@ -720,3 +720,18 @@ def test_a_share_stated_in_a_sentence_names_a_part_written_with_dotted_initials(
     query = _q("What percentage of Northwind Widgets plc's 2024 net sales came from the U.S. Government?")
     found = shortlist([page], query, default_lexicon(), 8, part="us government", percent=True)
     assert found and found[0].figures[0].written == "71%"
+
+
+def test_a_sentence_the_pdf_breaks_with_a_blank_line_is_one_sentence():
+    """'... in 2024, 2023 and 2022,' / blank line / 'respectively.': one sentence, its figures dated in order (the
+    last had been dated 2024, the year after it, and read as the year's figure); a paragraph ending in a full stop
+    stays apart from the next, even when that opens in lower case."""
+    text = ("Shipping and handling: These costs are charged to cost of sales as incurred, and totaled $41 million, "
+            "$38 million and $35 million in 2024, 2023 and 2022,\n\nrespectively.\n\n"
+            "Freight in 2024 cost $9 million.\n\ne-commerce orders were 12% of sales in 2024.\n")
+    cands = page_candidates(text, "s", 3)
+    shipping = next(c for c in cands if c.label.startswith("Shipping"))
+    assert [(f.written, f.period) for f in shipping.figures] == [("$41 million", "2024"), ("$38 million", "2023"),
+                                                                  ("$35 million", "2022")]
+    assert [c.label for c in cands][1:] == ["Freight in 2024 cost $9 million.", "e-commerce orders were 12% of sales "
+                                            "in 2024."]

@@ -269,10 +269,17 @@ def page_blocks(text: str, sha1: str, page_index: int):
             heading = heading_of(line) or heading
         if line.strip() and not line.lstrip().startswith("#"):
             para.append(line.strip())
-        else:
+        elif not (para and _sentence_goes_on(para[-1], lines[i + 1:])):
             yield "text", _text_candidates(" ".join(para), sha1, page_index, heading)
             para = []
         i += 1
+
+
+def _sentence_goes_on(last: str, after: list[str]) -> bool:
+    """A blank line the PDF put inside a sentence: the paragraph ends without a sentence's last mark and the
+    next line of text opens in lower case ('... in 2022, 2021 and 2020,' / 'respectively.')."""
+    following = next((ln.strip() for ln in after if ln.strip()), "")
+    return bool(following) and following[0].islower() and not last.rstrip().endswith((".", "!", "?", ":", ";"))
 
 
 def _text_candidates(paragraph: str, sha1: str, page_index: int, heading: str = "") -> list[Candidate]:

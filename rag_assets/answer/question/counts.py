@@ -24,6 +24,9 @@ NOUN_OF = {"headcount": "employees", "workforce": "employees"}
 NOUN_LIST_RE = re.compile(r"(\b(?:how\s+many|number\s+of)\s+[\w&-]+(?:\s+[\w&-]+){0,2}?),(?:\s+[\w&-]+){1,4}?"
                           r"(?:,(?:\s+[\w&-]+){1,4}?)*,?\s+(?:and|or)\s+(?:[\w&-]+\s+){0,3}?[\w&-]+"
                           r"(?=\s+(?:did|does|do|were|was|are|is|had|has|have)\b)", re.I)
+# 'how many of Globex's employees', 'how many of its stores': a part of the things counted, the noun after the owner
+PARTITIVE_RE = re.compile(r"\bhow\s+many\s+of\s+(?:(?:the|its|their|our)\s+|(?:(?-i:[A-Z])[\w&.-]*\s+){0,3}"
+                          r"(?-i:[A-Z])[\w&.-]*['’]s?\s+)?", re.I)
 SCALED_COUNT_RE = re.compile(r"\bhow\s+many\s+(?:thousand|million|billion)s?\s+(?:of\s+)?", re.I)  # '... million shares'
 # other nouns a filing counts the same thing by, in a sentence holding the verb: 'the Group employed 812 people'
 COUNTED_AS = {"employee": (r"\bemploy(?:s|ed|ing)?\b", ("people", "person", "staff", "individual", "worker"))}
@@ -61,7 +64,7 @@ WHOLE_SCOPE_RE = re.compile(r"(?<=\w)\s+(?:worldwide|globally|overall|altogether
 def counted_noun(question: str) -> str:
     """The noun a question counts, folded, its head last ('full time employees', 'holders of record' -> 'holders
     of record'); '' when it counts nothing or asks an amount ('how many dollars')."""
-    question = SCALED_COUNT_RE.sub("how many ", question)  # 'how many thousands of employees': employees
+    question = SCALED_COUNT_RE.sub("how many ", PARTITIVE_RE.sub("how many ", question))  # 'how many thousands of
     question = NOUN_LIST_RE.sub(r"\1", question)  # 'how many engineers, scientists and ...': engineers
     for pattern in COUNT_RES:
         m = pattern.search(question)
@@ -104,7 +107,8 @@ its their our end close year years fiscal fy calendar quarter month months decem
 may june july august september october november according per filing report reports annual 10 k q form
 approximately about around roughly overall altogether there with people persons person staff individuals size
 workers employee employees worldwide globally total company companys s headcount workforce count operation
-state give tell show provide list find quote name identify compute calculate please me""".split())  # an instruction's verb
+state give tell show provide list find quote name identify compute calculate please me
+thousand thousands million millions billion billions""".split())  # an instruction's verb; the scale asked
 
 
 def _count_clause(question: str) -> str:
