@@ -363,7 +363,8 @@ def test_a_share_of_a_workforce_a_sentence_states_is_planned_as_no_formula_of_wo
 
 OWN_CLAUSES = [Page("s", 4, "Our people\n\nAt March 31, 2024, Halvorsen had approximately 18,400 employees, with "
                             "approximately 6,100 in the U.S. and approximately 12,300 based in our operations outside "
-                            "of the U.S.\n"),
+                            "of the U.S. Our workforce is divided between approximately 7,900 employees in production "
+                            "and approximately 10,500 in other roles.\n"),
                Page("s", 9, "Capital returns\n\nDuring 2024, 2023 and 2022, we repurchased 12 million ordinary shares "
                             "for $1.1 billion, 9 million ordinary shares for $0.8 billion and 4 million ordinary shares "
                             "for $0.3 billion, respectively. At December 31, 2024, approximately 30 million ordinary "
@@ -371,7 +372,8 @@ OWN_CLAUSES = [Page("s", 4, "Our people\n\nAt March 31, 2024, Halvorsen had appr
 
 
 @pytest.mark.parametrize("question, value", [
-    # the clause naming 'the U.S.' after 'outside of' counts the others: 12,300 had been read
+    # the clause naming 'the U.S.' after 'outside of' counts the others: 12,300 had been read; the sentence after
+    # 'the U.S.' is another one ('Our workforce ...'), whose 7,900 is no count of the sentence before
     ("How many of Halvorsen's employees were located in the U.S. at March 31, 2024?", 6_100),
     # the verb leading to the count is what was done ('we repurchased 12 million'); the 30 million remaining under
     # the repurchase program had been read ('in millions' had been a qualifier, as 'million' its clause prints)

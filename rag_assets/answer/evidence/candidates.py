@@ -28,8 +28,11 @@ FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
 # a currency sign after a figure: a suffix ("1.234 €"), or the next column's "$" that small print set too close
 TRAILING_CURRENCY_RE = re.compile(r"\s+(?:US\$|A\$|C\$|HK\$|[$€£¥])$")
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
-# a sentence's end before a capital, never after dotted initials ('the U.S. Government'); a check box's
-SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?;])(?<!\b[A-Z]\.[A-Z]\.)\s+(?=[A-Z(“\"•])|\s+•\s+|\s*[☐☒]\s*")
+# a sentence's end before a capital, after dotted initials only where a word that opens sentences follows ('the
+# U.S. Government' / 'outside of the U.S. Our workforce'); a check box's
+SENTENCE_OPENERS = r"(?:Our|We|The|This|These|That|Those|It|Its|In|As|At|On|For|During|Since|Of|Each|All)\b"
+SENTENCE_SPLIT_RE = re.compile(rf"(?<=[.!?;])(?<!\b[A-Z]\.[A-Z]\.)\s+(?=[A-Z(“\"•])|"
+                               rf"(?<=\b[A-Z]\.[A-Z]\.)\s+(?={SENTENCE_OPENERS})|\s+•\s+|\s*[☐☒]\s*")
 SHOWN_CHARS = 320
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a segment's heading, what it does, and the table's own caption
 
