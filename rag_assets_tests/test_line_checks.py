@@ -96,3 +96,19 @@ def test_the_model_chooses_only_among_figures_the_checks_pass():
     shown = llm.requests[0]["messages"][-1]["content"]
     assert got.value == 61 and "$4,310" not in shown and "In 2021" not in shown
     assert "amount of money" in got.notes[0] and "about 2021, not 2023" in got.notes[0]
+
+
+def test_of_a_sentences_figures_the_one_whose_clause_names_the_metric_is_read():
+    """The model copied the first percentage of 'Approximately 71% of our employees work in manufacturing and an
+    estimated 58% are represented by a union or works council'; the union's share is the second, whose own clause
+    names the metric. A figure whose clause names no more than the copied one's stays the model's choice."""
+    text = ("Our people\n\nApproximately 71% of our employees work in manufacturing and an estimated 58% are "
+            "represented by a union or works council.\n")
+    q = "What percentage of Tarn's employees were represented by a union or works council in 2024?"
+    got = read_number(ScriptedLLM([_pick(1, "71%")]), q, retrieval_query(q, "Tarn"), [Page("t", 8, text)],
+                      default_lexicon(), year=2024, percent=True)
+    assert got.value == 58 and "'58%' is the figure whose clause names the metric" in got.notes[0]
+    q = "What percentage of Tarn's employees work in manufacturing?"
+    kept = read_number(ScriptedLLM([_pick(1, "71%")]), q, retrieval_query(q, "Tarn"), [Page("t", 8, text)],
+                       default_lexicon(), percent=True)
+    assert kept.value == 71

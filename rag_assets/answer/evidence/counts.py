@@ -8,8 +8,8 @@ import re
 from dataclasses import replace
 
 from rag_assets.answer.evidence.candidates import Candidate, page_blocks
+from rag_assets.answer.evidence.clauses import clause_names
 from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, TEXT_FIGURE_RE, Figure, text_figures
-from rag_assets.index.bm25 import tokenize
 from rag_assets.answer.question.counts import (COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, POSTPOSITIVE,
                                                 WHOLE_COUNTS, noun_parts)
 
@@ -201,29 +201,10 @@ def qualified(counts: list[Candidate], qualifiers: tuple[str, ...], noun: str = 
         for fig in [f for f in text_figures(cand.label[max(start, 0):]) if not f.percent][:4]:
             if _counts_another(cand.label[max(start, 0):], fig.written, noun):
                 continue
-            scored.append((_clause_names(cand.label, fig.written, max(start, 0), wanted), replace(cand, figures=(fig,))))
+            scored.append((clause_names(cand.label, fig.written, wanted, max(start, 0)), replace(cand, figures=(fig,))))
     best = max((n for n, _ in scored), default=0)
     kept = {(c.page_index, c.label, c.figures[0].written): c for n, c in scored if n == best}
     return list(kept.values()) if best else counts
-
-
-def _clause_names(sentence: str, written: str, start: int, wanted: set[str]) -> int:
-    """How many of ``wanted`` the clause of the figure ``written`` names, by their stems: twice each word leading
-    to it from the last comma, 'and' or figure (its verb: 'we repurchased 20 million'), once each from it to the
-    next figure ('... remaining under the repurchase program'), less those named after 'outside', 'other than' or
-    'excluding' to the next comma (their complement: '17,500 located outside of the U.S.')."""
-    at = sentence.find(written, start)
-    after = TEXT_FIGURE_RE.search(sentence, at + len(written))
-    lead = re.split(r"[,;\d]|\band\b", sentence[max(0, at - 60): at])[-1]
-    clause = sentence[at: after.start() if after else None]
-    stems = lambda text: set(tokenize(" ".join(re.findall(r"[a-z]+", text.lower()))))  # noqa: E731
-    wanted, other = stems(" ".join(wanted)), " ".join(m.group(1) for m in COMPLEMENT_RE.finditer(f"{lead} {clause}"))
-    named = lambda text: len(wanted & stems(COMPLEMENT_RE.sub(" ", text)))  # noqa: E731
-    return 2 * named(lead) + named(clause) - len(wanted & stems(other))
-
-
-# a clause naming what its count is not: '17,500 located in our markets outside of the U.S.' is no count 'in the U.S.'
-COMPLEMENT_RE = re.compile(r"\b(?:outside|other\s+than|excluding|except)\b([^,;]*)", re.I)  # to the next comma
 
 
 NOT_PLURALS = frozenset({"is", "was", "has", "does", "as", "us", "its", "this", "thus", "plus", "across", "less",

@@ -16,8 +16,9 @@ from rag_assets.answer.evidence.part_sections import names_the_part, part_sectio
 from rag_assets.answer.evidence.units import asks_percent
 from rag_assets.answer.readers.figure_periods import of_months, of_period, of_quarter, of_span, other_quarters
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
-from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_row, figure_problem, fitting,
-                                                   line_words, names_metric, own_words, p_states, states_metric)
+from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_clause, exacter_row, figure_problem,
+                                                   fitting, line_words, names_metric, own_words, p_states,
+                                                   states_metric)
 from rag_assets.answer.readers.stated_changes import stated_change
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -224,6 +225,10 @@ def _model_pick(llm, question: str, reading: NumberReading, year: int | None, ma
         reading.notes.append(f"candidate [{exact[0].id}] names the metric with fewer words of its own than the "
                              f"model's [{found[0].id}] (Python): its figure in the same column is used")
         found = exact
+    elif (clause := exacter_clause(*found, metric)) is not None:
+        reading.notes.append(f"in candidate [{found[0].id}], {clause.written!r} is the figure whose clause names the "
+                             f"metric, not the copied {found[1].written!r} (Python): it is used")
+        found = found[0], clause
     return found
 
 

@@ -1,0 +1,33 @@
+"""The clause of a figure in a sentence: the words that say what the figure is of ('we repurchased 20 million
+common shares', '66% are represented by a union'), scored by the words a question asks of it."""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.answer.evidence.figures import TEXT_FIGURE_RE
+from rag_assets.index.bm25 import tokenize
+
+# words naming what a figure is not, to the next comma: '17,500 located outside of the U.S.' is no count 'in the U.S.'
+COMPLEMENT_RE = re.compile(r"\b(?:outside|other\s+than|excluding|except)\b([^,;]*)", re.I)
+
+
+def _stems(text: str) -> set[str]:
+    return set(tokenize(" ".join(re.findall(r"[a-z]+", text.lower()))))
+
+
+def clause_names(sentence: str, written: str, wanted: set[str], start: int = 0) -> int:
+    """How many of ``wanted`` the clause of the figure ``written`` names, by their stems: twice each word leading
+    to it from the last comma, 'and' or figure (its verb: 'we repurchased 20 million'), once each from it to the
+    next figure ('... remaining under the repurchase program'), less those named after 'outside', 'other than' or
+    'excluding' to the next comma (their complement: '17,500 located outside of the U.S.')."""
+    at = sentence.find(written, start)
+    if at < 0:
+        return 0
+    after = TEXT_FIGURE_RE.search(sentence, at + len(written))
+    lead = re.split(r"[,;\d]|\band\b", sentence[max(0, at - 60): at])[-1]
+    clause = sentence[at: after.start() if after else None]
+    asked = _stems(" ".join(wanted))
+    other = " ".join(m.group(1) for m in COMPLEMENT_RE.finditer(f"{lead} {clause}"))
+    named = lambda text: len(asked & _stems(COMPLEMENT_RE.sub(" ", text)))  # noqa: E731
+    return 2 * named(lead) + named(clause) - len(asked & _stems(other))
