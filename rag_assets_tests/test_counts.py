@@ -388,3 +388,26 @@ def test_a_counts_own_clause_is_its_verb_and_its_words_but_not_what_it_is_outsid
     reading = read_number(NeverCalled(), question, question, OWN_CLAUSES, default_lexicon(), year=2024,
                           counted=plan.counted, qualifiers=plan.qualifiers)
     assert reading.value == value * (1e6 if "millions" in question else 1), (plan.qualifiers, reading.notes)
+
+
+CONNECTIONS = [Page("s", 3, "Consumer segment\n\nAs of December 31, 2024, Consumer had approximately 41 million wireless "
+                            "retail connections, of which 78% are postpaid connections. In addition, at December 31, "
+                            "2024 Consumer had approximately 6 million total broadband connections (which includes fiber "
+                            "internet and DSL connections), and approximately 2 million fiber video connections.\n")]
+
+
+@pytest.mark.parametrize("question, value", [
+    # 'wireless' ends in s but is a modifier before the head: the 41 million had been dropped as a count of 'wireless'
+    ("How many wireless retail connections did Halvorsen's Consumer segment have at the end of 2024, in millions?", 41),
+    # the count whose noun phrase holds the modifiers asked: '6 million total broadband connections' is another one
+    ("How many fiber video connections did Halvorsen Consumer have at year-end 2024, in millions?", 2),
+    ("How many total broadband connections did Halvorsen's Consumer segment have at December 31, 2024, in millions?", 6),
+])
+def test_a_count_is_of_the_noun_phrase_asked_with_its_modifiers(question, value):
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import company_plan
+
+    plan = company_plan(question, "number", ("Halvorsen",), default_library())
+    reading = read_number(NeverCalled(), question, question, CONNECTIONS, default_lexicon(), year=2024,
+                          counted=plan.counted, qualifiers=plan.qualifiers)
+    assert reading.value == value * 1e6, (plan.counted, plan.qualifiers, reading.notes)

@@ -169,7 +169,24 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
         return found or rows
     dated = [c for c in found if str(year) in YEAR_IN_RE.findall(c.label)]
     undated = [c for c in found if not YEAR_IN_RE.findall(c.label)]
-    return dated or undated or rows  # a row counts only where no sentence does
+    return _of_the_noun(dated or undated, noun, head) or rows  # a row counts only where no sentence does
+
+
+def _of_the_noun(counts: list[Candidate], noun: str, head: str) -> list[Candidate]:
+    """Of the counts, those whose words between figure and head hold every modifier of the noun asked ('115
+    million wireless retail connections', not '8 million total broadband connections', when wireless retail
+    connections are counted); all of them when none does."""
+    modifiers = [w for w in noun.split() if w != head and w not in POSTPOSITIVE][:3]
+    if not modifiers:
+        return counts
+    held = [c for c in counts if _modified(c.label, c.figures[0].written, head, modifiers)]
+    return held or counts
+
+
+def _modified(sentence: str, figure: str, head: str, modifiers: list[str]) -> bool:
+    at = sentence.find(figure)
+    near = sentence[at + len(figure): sentence.lower().find(head, at + len(figure))].lower()
+    return at >= 0 and all(m in near for m in modifiers)
 
 
 def _modified_first(written: list[str], sentence: str, noun: str, head: str) -> list[str]:
@@ -178,11 +195,7 @@ def _modified_first(written: list[str], sentence: str, noun: str, head: str) -> 
     modifiers = [w for w in noun.split() if w != head and w not in POSTPOSITIVE][:3]
     if not modifiers or len(written) < 2:
         return written
-    def modified(figure: str) -> bool:
-        at = sentence.find(figure)
-        near = sentence[at + len(figure): sentence.lower().find(head, at + len(figure))].lower()
-        return at >= 0 and all(m in near for m in modifiers)
-    return sorted(written, key=lambda w: not modified(w))
+    return sorted(written, key=lambda w: not _modified(sentence, w, head, modifiers))
 
 
 def qualified(counts: list[Candidate], qualifiers: tuple[str, ...], noun: str = "") -> list[Candidate]:
@@ -213,7 +226,10 @@ NOT_PLURALS = frozenset({"is", "was", "has", "does", "as", "us", "its", "this", 
 
 def _counts_another(text: str, written: str, noun: str) -> bool:
     """The figure ``written`` is followed by a plural noun other than the counted ``noun``'s head ('46 states'
-    when warehouses are counted): a count of that noun."""
+    when warehouses are counted), the head not among the few words after it ('115 million wireless retail
+    connections' counts connections): a count of that noun."""
     head = noun_parts(noun)[0] if noun else ""
-    m = re.match(r"\s+([a-z]+s)\b", text[text.find(written) + len(written):]) if head and written in text else None
-    return m is not None and m.group(1) not in NOT_PLURALS and _singular(m.group(1)) != _singular(head)
+    after = text[text.find(written) + len(written):] if head and written in text else ""
+    m = re.match(r"\s+([a-z]+s)\b", after)
+    heads = [_singular(w) for w in re.findall(r"[a-z]+", after.lower())[:BETWEEN + 1]]
+    return m is not None and m.group(1) not in NOT_PLURALS and _singular(head) not in heads
