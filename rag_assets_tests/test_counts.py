@@ -411,3 +411,46 @@ def test_a_count_is_of_the_noun_phrase_asked_with_its_modifiers(question, value)
     reading = read_number(NeverCalled(), question, question, CONNECTIONS, default_lexicon(), year=2024,
                           counted=plan.counted, qualifiers=plan.qualifiers)
     assert reading.value == value * 1e6, (plan.counted, plan.qualifiers, reading.notes)
+
+
+STORES = [Page("s", 2, "General\n\nTarn operated 412, 398, and 371 stores worldwide at January 28, 2024, January 29, "
+                       "2023, and January 30, 2022, respectively.\n"),
+          Page("s", 6, "International\n\nAt the end of 2023, we operated 139 stores outside of the U.S., and we plan to "
+                       "continue expanding abroad.\n"),
+          Page("s", 7, "Our people\n\nAt the end of 2023, we employed 52,000 employees worldwide. The large majority "
+                       "(approximately 90%) work in our stores and approximately 6,400 employees are represented by "
+                       "unions.\n"),
+          Page("s", 9, "Share repurchases\n\nIn fiscal 2023, we purchased 2.6 million shares of Tarn's Class A Common "
+                       "Stock for $310 million under the program.\n")]
+
+
+@pytest.mark.parametrize("question, year, value", [
+    # a list of counts before their noun, dated in order by the dates after it: the year's (371, the largest, had
+    # been read: only the figure next to the noun counted)
+    ("How many stores did Tarn operate worldwide at January 29, 2023?", 2023, 398),
+    # 'and we plan to continue' is another clause: the count is no forecast (the sentence had been dropped)
+    ("How many stores did Tarn operate outside of the U.S. at the end of 2023?", 2023, 139),
+    # a sentence naming no year is of the year its paragraph named (the dated 52,000 had been the only count)
+    ("How many Tarn employees were represented by unions at the end of 2023?", 2023, 6_400),
+    # the money of the same sentence is no count of shares ('$310 million' had been read)
+    ("How many shares of Class A Common Stock did Tarn purchase in fiscal 2023, in millions?", 2023, 2.6e6),
+])
+def test_counts_in_lists_clauses_and_paragraphs(question, year, value):
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import company_plan
+
+    plan = company_plan(question, "number", ("Tarn",), default_library())
+    reading = read_number(NeverCalled(), question, question, STORES, default_lexicon(), year=year,
+                          counted=plan.counted, qualifiers=plan.qualifiers)
+    assert reading.value == value, (plan.counted, plan.qualifiers, reading.notes)
+
+
+def test_a_noun_modified_otherwise_is_another_count():
+    """'270 urgent care clinics' counts no managed clinics (it had been the answer for them), while it counts
+    clinics; a bare '1,900 clinics' would count the managed ones where no sentence names them."""
+    page = [Page("s", 2, "Our network\n\nAcross 20 states we run 182 hospitals, including:\n\n270\n\nurgent care "
+                         "clinics\n\n43\n\nhome health agencies\n")]
+    assert count_candidates(page, "managed clinics", None) == []
+    assert [c.figures[0].written for c in count_candidates(page, "clinics", None)] == ["270"]
+    bare = [Page("s", 3, "Our network\n\nIn 2024 we ran 1,900 clinics.\n")]
+    assert [c.figures[0].written for c in count_candidates(page + bare, "managed clinics", 2024)] == ["1,900"]

@@ -37,6 +37,10 @@ def test_a_change_is_no_level_unless_a_change_is_asked():
     assert "change" in _problem(line, "12 million", level, Asked(2023))
     growth = "By how much did Globex's average daily users increase in 2023, in millions?"
     assert _problem(line, "12 million", growth, Asked(2023, change=True)) is None
+    # the percentage after the amount of a change ('decreased $1.4 million, or 21.5%') is the change's too
+    loans = "Impaired loans decreased $1.4 million, or 21.5%, to $5.1 million at December 31, 2023."
+    ratio = "What was Globex's impaired loans ratio at the end of 2023?"
+    assert "change" in _problem(loans, "21.5%", ratio, Asked(2023))
 
 
 def test_a_sentence_about_other_years_is_not_the_year_asked():

@@ -20,7 +20,8 @@ def clause_names(sentence: str, written: str, wanted: set[str], start: int = 0) 
     """How many of ``wanted`` the clause of the figure ``written`` names, by their stems: twice each word leading
     to it from the last comma, 'and' or figure (its verb: 'we repurchased 20 million'), once each from it to the
     next figure ('... remaining under the repurchase program'), less those named after 'outside', 'other than' or
-    'excluding' to the next comma (their complement: '17,500 located outside of the U.S.')."""
+    'excluding' to the next comma (their complement: '17,500 located outside of the U.S.') unless that word is
+    asked too ('how many warehouses outside of the U.S.')."""
     at = sentence.find(written, start)
     if at < 0:
         return 0
@@ -28,6 +29,8 @@ def clause_names(sentence: str, written: str, wanted: set[str], start: int = 0) 
     lead = re.split(r"[,;\d]|\band\b", sentence[max(0, at - 60): at])[-1]
     clause = sentence[at: after.start() if after else None]
     asked = _stems(" ".join(wanted))
+    if asked & _stems(" ".join(m.group(0).split()[0] for m in COMPLEMENT_RE.finditer(f"{lead} {clause}"))):
+        return 2 * len(asked & _stems(lead)) + len(asked & _stems(clause))  # 'outside' asked: its words are wanted
     other = " ".join(m.group(1) for m in COMPLEMENT_RE.finditer(f"{lead} {clause}"))
     named = lambda text: len(asked & _stems(COMPLEMENT_RE.sub(" ", text)))  # noqa: E731
     return 2 * named(lead) + named(clause) - len(asked & _stems(other))

@@ -25,7 +25,9 @@ FORWARD_RE = re.compile(r"\b(?:project(?:s|ed|ing)?|forecasts?|expects?|expected
                         r"will|intends?\s+to|over\s+the\s+next|in\s+the\s+coming)\b", re.I)
 # a figure just before another: a flattened table row; a date's year before a comma is none ('At January 31, 2023,
 # 4,199,882,937 shares')
-FIGURE_BEFORE_RE = re.compile(r"(?<![\d,.])(?!(?:19|20)\d\d,\s+$)\d[\d,.]*\)?\s+$")
+FIGURE_BEFORE_RE = re.compile(r"(?<![\d,.])(?!(?:19|20)\d\d,\s+$)\d(?:[\d,.]*\d)?\)?\s+$")  # '815, 795': a list
+YEAR_ONLY_RE = re.compile(r"(?:19|20)\d\d")
+MONEY_RE = re.compile(r"[$€£¥]")
 YEAR_IN_RE = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 
 
@@ -40,9 +42,10 @@ def _singular(word: str) -> str:
 
 # a suspended compound ('full- and part-time employees'): written out, each a modifier of the noun
 SUSPENDED_RE = re.compile(r"\b(\w+)-\s+(?:and|or)\s+(\w+)-(\w+)")
-# a second figure joined to the first before their noun ('61,800 and 100,300 employees, respectively')
-PAIRED_RE = re.compile(r"\s+and\s+(?:approximately\s+|about\s+)?(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-                       r"(?:\s+(?:thousand|million))?(?=\s)")
+# further figures joined to the first before their noun ('61,800 and 100,300 employees, respectively', '815, 795,
+# and 782 warehouses'), none a year
+PAIRED_RE = re.compile(r"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:approximately\s+|about\s+)?(?!(?:19|20)\d\d\b)"
+                       r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?:thousand|million))?)+(?=\s)")
 
 
 def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
@@ -55,7 +58,8 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
     wants = {want, *COMPOUND_NOUNS.get(want, ()), *(others if verb and re.search(verb, sentence, re.I) else ())}
     sentence = SUSPENDED_RE.sub(r"\1-\3 \2-\3", sentence)  # 'full- and part-time': two modifiers, no 'and'
     for m in [*TEXT_FIGURE_RE.finditer(sentence), *WORD_COUNT_RE.finditer(sentence)]:
-        if re.search(r"[$€£¥%]|percent", m.group(0), re.I) or CHANGE_BEFORE_RE.search(sentence[:m.start()]):
+        if re.search(r"[$€£¥%]|percent", m.group(0), re.I) or CHANGE_BEFORE_RE.search(sentence[:m.start()]) or \
+                YEAR_ONLY_RE.fullmatch(m.group(0).strip()):
             continue
         pair = PAIRED_RE.match(sentence, m.end())  # '61,800 and 100,300 employees, respectively': both count
         end = pair.end() if pair else m.end()
@@ -128,6 +132,14 @@ def row_count(cand: Candidate, head: str, year: int | None) -> Candidate | None:
     return replace(cand, figures=(fig,)) if fig is not None else None
 
 
+def _forward(sentence: str, written: str) -> bool:
+    """The figure ``written`` is of the future: its clause (from the last comma before it to the next one after)
+    says so ('we expect to open 25 new warehouses'; not '251 warehouses ..., and we plan to continue')."""
+    at = sentence.find(written)
+    start, end = sentence.rfind(",", 0, max(at, 0)) + 1, sentence.find(",", at + len(written))
+    return FORWARD_RE.search(sentence[start: end if end >= 0 else None]) is not None
+
+
 def _of_year(cand: Candidate, written: list[str], year: int | None) -> Candidate | None:
     """The candidate with the one figure of ``written`` that is ``year``'s: the only one, or the one whose place
     among two or more is the year's among the sentence's years ('As of December 31, 2022 and 2021 ... 156,000
@@ -144,8 +156,8 @@ def _of_year(cand: Candidate, written: list[str], year: int | None) -> Candidate
 def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     """The sentences of ``pages`` (best-ranked first) that print a count of ``noun``, each with that figure
     only, none about the future ('we expect to open 25 warehouses'); of the asked ``year`` when any sentence
-    names it (a sentence naming other years only is another year's). Where no sentence counts it, the table rows
-    that do ('Headcount')."""
+    names it (a sentence naming other years only is another year's; one naming none is of the year its
+    paragraph named last). Where no sentence counts it, the table rows that do ('Headcount')."""
     head, after_head = noun_parts(noun)
     if not head:
         return []
@@ -154,39 +166,48 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
         for kind, block in page_blocks(page.text, page.sha1, page.page_index):
             rows += [one for cand in block if kind == "table" and not after_head and not cand.of_parts
                      and (one := row_count(cand, head, year)) is not None]
+            carried: list[str] = []
             for cand in block if kind == "text" else ():
-                if FORWARD_RE.search(cand.label):
-                    continue
-                written = _modified_first(counted_in(cand.label, head, after_head), cand.label, noun, head)
-                figs = tuple(sorted((f for f in cand.figures if f.written.strip("()") in written),
-                                    key=lambda f: written.index(f.written.strip("()")))) or word_figures(written)
-                if figs:
-                    found.append(_of_year(replace(cand, figures=figs), written, year) or replace(cand, figures=figs[:1]))
-                elif not after_head and (before := named_before(cand.label, head)):
-                    if (one := _of_year(cand, before, year)) is not None:
-                        found.append(one)
-    if year is None:
-        return found or rows
-    dated = [c for c in found if str(year) in YEAR_IN_RE.findall(c.label)]
-    undated = [c for c in found if not YEAR_IN_RE.findall(c.label)]
+                carried = YEAR_IN_RE.findall(cand.label) or carried
+                found += [(one, carried) for one in _sentence_count(cand, noun, head, after_head, year)]
+    dated = [c for c, years in found if year is None or str(year) in years]
+    undated = [c for c, years in found if not years]
     return _of_the_noun(dated or undated, noun, head) or rows  # a row counts only where no sentence does
+
+
+def _sentence_count(cand: Candidate, noun: str, head: str, after_head: str, year: int | None) -> list[Candidate]:
+    """The sentence as a count of ``noun``: with its one figure of the year asked, else its first; [] if none."""
+    written = [w for w in counted_in(cand.label, head, after_head) if not _forward(cand.label, w)]
+    written = _modified_first(written, cand.label, noun, head)
+    figs = tuple(sorted((f for f in cand.figures if f.written.strip("()") in written),
+                        key=lambda f: written.index(f.written.strip("()")))) or word_figures(written)
+    if figs:
+        return [_of_year(replace(cand, figures=figs), written, year) or replace(cand, figures=figs[:1])]
+    if not after_head and (before := named_before(cand.label, head)):
+        return [one] if (one := _of_year(cand, before, year)) is not None else []
+    return []
 
 
 def _of_the_noun(counts: list[Candidate], noun: str, head: str) -> list[Candidate]:
     """Of the counts, those whose words between figure and head hold every modifier of the noun asked ('115
     million wireless retail connections', not '8 million total broadband connections', when wireless retail
-    connections are counted); all of them when none does."""
+    connections are counted); when none does, those printing the head alone ('3,100 clinics', never '270 urgent
+    care clinics' for managed clinics)."""
     modifiers = [w for w in noun.split() if w != head and w not in POSTPOSITIVE][:3]
     if not modifiers:
         return counts
     held = [c for c in counts if _modified(c.label, c.figures[0].written, head, modifiers)]
-    return held or counts
+    return held or [c for c in counts if _modified(c.label, c.figures[0].written, head, [])]
 
 
 def _modified(sentence: str, figure: str, head: str, modifiers: list[str]) -> bool:
+    """The words between ``figure`` and ``head`` hold every one of ``modifiers``; with none asked, they are no
+    words at all ('73,300 employees', not '270 urgent care clinics')."""
     at = sentence.find(figure)
     near = sentence[at + len(figure): sentence.lower().find(head, at + len(figure))].lower()
-    return at >= 0 and all(m in near for m in modifiers)
+    return at >= 0 and (all(m in near for m in modifiers) if modifiers else not re.search(r"[a-z]{3,}", near))
+
+
 
 
 def _modified_first(written: list[str], sentence: str, noun: str, head: str) -> list[str]:
@@ -211,7 +232,8 @@ def qualified(counts: list[Candidate], qualifiers: tuple[str, ...], noun: str = 
     scored = []
     for cand in counts:
         start = cand.label.find(cand.figures[0].written)
-        for fig in [f for f in text_figures(cand.label[max(start, 0):]) if not f.percent][:4]:
+        for fig in [f for f in text_figures(cand.label[max(start, 0):]) if not f.percent and not MONEY_RE.search(
+                f.written)][:4]:  # '4.9 million shares ... for $650 million': an amount counts nothing
             if _counts_another(cand.label[max(start, 0):], fig.written, noun):
                 continue
             scored.append((clause_names(cand.label, fig.written, wanted, max(start, 0)), replace(cand, figures=(fig,))))

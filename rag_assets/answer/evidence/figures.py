@@ -16,7 +16,10 @@ TEXT_FIGURE_RE = re.compile(
 # decrease of $12 million', 'the net addition of approximately 11,100 employees', 'up 4%')
 CHANGE_BEFORE_RE = re.compile(r"(?:\b(?:net\s+)?(?:additions?|increase|decrease|reduction|decline|growth|rise|drop)\s+of|"
                               r"\b(?:increased|decreased|grew|rose|declined|fell|dropped|improved|added|reduced|cut|up|"
-                              r"down)\s+(?:by\s+)?)\s*(?:approximately\s+|about\s+|nearly\s+|some\s+)?[$€£¥]?$", re.I)
+                              r"down)\s+(?:by\s+)?|"  # 'decreased $1.0 million, or 26.5%': the change's percent too
+                              r"\b(?:increased|decreased|grew|rose|declined|fell|dropped|improved|reduced)\s+(?:by\s+)?"
+                              r"[$€£¥]?\d[\d.,]*(?:\s*(?:thousand|million|billion))?,?\s+or\s+)"
+                              r"\s*(?:approximately\s+|about\s+|nearly\s+|some\s+)?[$€£¥]?$", re.I)
 POINTS_AFTER_RE = re.compile(r"^\s*(?:(?P<bp>basis[\s-]+points?|bps?\b)|percentage[\s-]+points?\b|pp\b|points?\b)", re.I)
 DURATION_AFTER_RE = re.compile(r"^\s*(?:-\s*)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
 MONTH_WORD = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
