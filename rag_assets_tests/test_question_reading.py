@@ -730,3 +730,15 @@ def test_spending_on_a_line_is_its_expense_in_a_figure_and_in_a_bound():
     c = criterion("Was Tarn's product development spending more than 10% of its net revenues in 2023?",
                   default_library())
     assert (c.test, show(c.now), c.bound) == ("more", "(product development expense 2023 / revenue 2023)", 0.1)
+
+
+@pytest.mark.parametrize("question, years", [
+    # the year of the filing named as the figure's source is not the figure's year (2024's had been read)
+    ("What was Globex's order backlog at December 31, 2023, according to its 2024 annual report?", (2023,)),
+    ("What were Globex's research and development expenses in 2022, per its FY2024 10-K, in USD millions?", (2022,)),
+    # a source naming the only year: it is the year asked
+    ("What was Globex's revenue according to its FY2024 10-K?", (2024,)),
+    ("What were Globex's net earnings for fiscal 2023 per its Q4 2023 earnings release?", (2023,)),
+])
+def test_the_year_of_the_filing_a_figure_is_read_in_is_not_the_figures(question, years):
+    assert asked_period(question).years == years

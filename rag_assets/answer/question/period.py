@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag_assets.answer.question.sources import SOURCE_RE
 from rag_assets.answer.question.text import dates_in_words
 from rag_assets.storage.covers import YEAR  # a fiscal year as reports and questions print it
 
@@ -250,6 +251,17 @@ def _closing_quarter(month: int) -> int | None:
     return month // 3 if month % 3 == 0 and month else None
 
 
+def _without_filing_year(text: str) -> str:
+    """``text`` without the clause saying where its figure is printed when that clause names a year and the rest
+    names one of its own: 'backlog at December 31, 2020, according to its 2021 annual report' asks 2020's (read
+    in the filing of 2020, which prints it too), not 2021's; a quarter's document named stays."""
+    source = SOURCE_RE.search(text)
+    if not source or not YEAR_ASKED_RE.search(source.group(0)) or Q_ASKED_RE.search(source.group(0)):
+        return text  # no year, or a quarter's document: its quarter is read ('per its Q2 2022 earnings release')
+    rest = SOURCE_RE.sub(" ", text)
+    return rest if YEAR_ASKED_RE.search(rest) else text
+
+
 def _dated_years(text: str) -> str:
     """``text`` with each date's year written as the year its period closes ('the fiscal year ended January 1,
     2023' -> '... January 1, 2022': fiscal 2022); only the years are read from it."""
@@ -294,6 +306,7 @@ def asked_period(question: str) -> AskedPeriod:
     document = _year_of_document(text)
     if document:  # the full year's columns of the quarter's document: routed to it, read in 12 months
         text = DOCUMENT_QUARTER_RE.sub(lambda m: f"{m.group(1) or ''} ", text)
+    text = _without_filing_year(text)
     ended = ENDED_DATE_RE.search(text)  # 'the quarter ended July 2, 2023': a calendar quarter, the second
     as_of = AS_OF_DATE_RE.search(text)
     as_of = _month_end(DATE_RE.search(as_of.group(1))) if as_of else _as_of_month(text)
