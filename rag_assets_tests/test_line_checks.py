@@ -116,3 +116,10 @@ def test_of_a_sentences_figures_the_one_whose_clause_names_the_metric_is_read():
     kept = read_number(ScriptedLLM([_pick(1, "71%")]), q, retrieval_query(q, "Tarn"), [Page("t", 8, text)],
                        default_lexicon(), percent=True)
     assert kept.value == 71
+    # a figure whose own clause names a word of the metric but not half of them does not replace the copied one
+    staff = ("Our people\n\nOur people, nearly 29,400 colleagues and 4,500 physicians on our medical staff, served "
+             "our communities with high-quality healthcare.\n")
+    q = "How many healthcare professionals did Tarn have on staff at the end of 2024?"
+    colleagues = read_number(ScriptedLLM([_pick(1, "29,400")]), q, retrieval_query(q, "Tarn"), [Page("t", 2, staff)],
+                             default_lexicon())
+    assert colleagues.value == 29_400, colleagues.notes

@@ -16,21 +16,34 @@ def _stems(text: str) -> set[str]:
     return set(tokenize(" ".join(re.findall(r"[a-z]+", text.lower()))))
 
 
-def clause_names(sentence: str, written: str, wanted: set[str], start: int = 0) -> int:
-    """How many of ``wanted`` the clause of the figure ``written`` names, by their stems: twice each word leading
-    to it from the last comma, 'and' or figure (its verb: 'we repurchased 20 million'), once each from it to the
-    next figure ('... remaining under the repurchase program'), less those named after 'outside', 'other than' or
-    'excluding' to the next comma (their complement: '17,500 located outside of the U.S.') unless that word is
-    asked too ('how many warehouses outside of the U.S.')."""
+def clause_of(sentence: str, written: str, start: int = 0, to_comma: bool = False) -> tuple[str, str]:
+    """(the words leading to the figure ``written`` from the last comma, 'and' or figure before it; the words from
+    it to the next figure, or to the next comma too with ``to_comma``); ('', '') when it is not printed."""
     at = sentence.find(written, start)
     if at < 0:
-        return 0
+        return "", ""
     after = TEXT_FIGURE_RE.search(sentence, at + len(written))
-    lead = re.split(r"[,;\d]|\band\b", sentence[max(0, at - 60): at])[-1]
     clause = sentence[at: after.start() if after else None]
+    return re.split(r"[,;\d]|\band\b", sentence[max(0, at - 60): at])[-1], \
+        re.split(r"[,;]", clause[len(written):])[0] if to_comma else clause
+
+
+def clause_names(sentence: str, written: str, wanted: set[str], start: int = 0) -> int:
+    """How many of ``wanted`` the clause of the figure ``written`` names, by their stems: twice each word leading
+    to it (its verb: 'we repurchased 20 million'), once each from it to the next figure ('... remaining under the
+    repurchase program'), less those named after 'outside', 'other than' or 'excluding' to the next comma (their
+    complement: '17,500 located outside of the U.S.') unless that word is asked too ('how many warehouses outside
+    of the U.S.')."""
+    lead, clause = clause_of(sentence, written, start)
     asked = _stems(" ".join(wanted))
     if asked & _stems(" ".join(m.group(0).split()[0] for m in COMPLEMENT_RE.finditer(f"{lead} {clause}"))):
         return 2 * len(asked & _stems(lead)) + len(asked & _stems(clause))  # 'outside' asked: its words are wanted
     other = " ".join(m.group(1) for m in COMPLEMENT_RE.finditer(f"{lead} {clause}"))
     named = lambda text: len(asked & _stems(COMPLEMENT_RE.sub(" ", text)))  # noqa: E731
     return 2 * named(lead) + named(clause) - len(asked & _stems(other))
+
+
+def words_named(sentence: str, written: str, wanted: set[str]) -> int:
+    """How many of ``wanted`` (by their stems) the figure's own clause names, from the words leading to it to the
+    next comma or figure after it ('an estimated 66% are represented by a union or works council')."""
+    return len(_stems(" ".join(wanted)) & _stems(" ".join(clause_of(sentence, written, to_comma=True))))

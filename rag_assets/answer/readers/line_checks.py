@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
-from rag_assets.answer.evidence.clauses import clause_names
+from rag_assets.answer.evidence.clauses import words_named
 from rag_assets.answer.evidence.counts import YEAR_IN_RE
 from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, Figure
 from rag_assets.answer.evidence.units import asked_currency, currencies_in
@@ -83,16 +83,17 @@ def exacter_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: 
 
 
 def exacter_clause(chosen: Candidate, fig: Figure, metric: MetricQuery) -> Figure | None:
-    """Another figure of the chosen sentence, of the same kind and period, whose own clause names more of the
-    metric's words than the copied figure's ('an estimated 66% are represented by a union' where the model copied
-    the '68% of our employees are production and maintenance' before it); None when none does."""
-    if chosen.source != "text":
-        return None
+    """Another figure of the chosen sentence, of the same kind and period, whose own clause (to the next comma)
+    names at least half the metric's words and more of them than the copied figure's ('an estimated 66% are
+    represented by a union' where the model copied the '68% of our employees are production and maintenance'
+    before it); None when none does."""
     own = own_words(metric)
-    score = lambda f: clause_names(chosen.label, f.written, own)  # noqa: E731
+    if chosen.source != "text" or not own:
+        return None
+    named = lambda f: words_named(chosen.label, f.written, own)  # noqa: E731
     others = [f for f in chosen.figures if f is not fig and f.percent == fig.percent and f.period == fig.period]
-    best = max(others, key=score, default=None)
-    return best if best is not None and score(best) > score(fig) else None
+    best = max(others, key=named, default=None)
+    return best if best is not None and 2 * named(best) >= len(own) and named(best) > named(fig) else None
 
 
 @dataclass(frozen=True)
