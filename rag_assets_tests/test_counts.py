@@ -366,7 +366,8 @@ OWN_CLAUSES = [Page("s", 4, "Our people\n\nAt March 31, 2024, Halvorsen had appr
                             "of the U.S. Our workforce is divided between approximately 7,900 employees in production "
                             "and approximately 10,500 in other roles.\n"),
                Page("s", 9, "Capital returns\n\nDuring 2024, 2023 and 2022, we repurchased 12 million ordinary shares "
-                            "for $1.1 billion, 9 million ordinary shares for $0.8 billion and 4 million ordinary shares "
+                            "for $1.1 billion, 9 million ordinary shares for $0.8 billion and 4 million ordinary "
+                            "shares "
                             "for $0.3 billion, respectively. At December 31, 2024, approximately 30 million ordinary "
                             "shares remained available under the repurchase program.\n")]
 
@@ -390,9 +391,11 @@ def test_a_counts_own_clause_is_its_verb_and_its_words_but_not_what_it_is_outsid
     assert reading.value == value * (1e6 if "millions" in question else 1), (plan.qualifiers, reading.notes)
 
 
-CONNECTIONS = [Page("s", 3, "Consumer segment\n\nAs of December 31, 2024, Consumer had approximately 41 million wireless "
+CONNECTIONS = [Page("s", 3, "Consumer segment\n\nAs of December 31, 2024, Consumer had approximately 41 million "
+                            "wireless "
                             "retail connections, of which 78% are postpaid connections. In addition, at December 31, "
-                            "2024 Consumer had approximately 6 million total broadband connections (which includes fiber "
+                            "2024 Consumer had approximately 6 million total broadband connections (which includes "
+                            "fiber "
                             "internet and DSL connections), and approximately 2 million fiber video connections.\n")]
 
 
@@ -401,7 +404,8 @@ CONNECTIONS = [Page("s", 3, "Consumer segment\n\nAs of December 31, 2024, Consum
     ("How many wireless retail connections did Halvorsen's Consumer segment have at the end of 2024, in millions?", 41),
     # the count whose noun phrase holds the modifiers asked: '6 million total broadband connections' is another one
     ("How many fiber video connections did Halvorsen Consumer have at year-end 2024, in millions?", 2),
-    ("How many total broadband connections did Halvorsen's Consumer segment have at December 31, 2024, in millions?", 6),
+    ("How many total broadband connections did Halvorsen's Consumer segment have at December 31, 2024, in millions?",
+     6),
 ])
 def test_a_count_is_of_the_noun_phrase_asked_with_its_modifiers(question, value):
     from rag_assets.answer.question.metric_library import default_library
@@ -415,7 +419,8 @@ def test_a_count_is_of_the_noun_phrase_asked_with_its_modifiers(question, value)
 
 STORES = [Page("s", 2, "General\n\nTarn operated 412, 398, and 371 stores worldwide at January 28, 2024, January 29, "
                        "2023, and January 30, 2022, respectively.\n"),
-          Page("s", 6, "International\n\nAt the end of 2023, we operated 139 stores outside of the U.S., and we plan to "
+          Page("s", 6, "International\n\nAt the end of 2023, we operated 139 stores outside of the U.S., and we plan "
+                       "to "
                        "continue expanding abroad.\n"),
           Page("s", 7, "Our people\n\nAt the end of 2023, we employed 52,000 employees worldwide. The large majority "
                        "(approximately 90%) work in our stores and approximately 6,400 employees are represented by "

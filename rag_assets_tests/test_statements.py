@@ -27,6 +27,13 @@ def test_a_page_is_split_into_sentences_and_table_rows():
     assert page_statements(text) == [("The Board approved a buyback in March.", False),  # stubs are dropped
                                      ("It began in May and ended in June.", False),
                                      ("Shares bought back under the programme | 1,200", True)]
+    # a blank line the PDF put inside a sentence does not cut it; one after a sentence's end does
+    broken = ("The Board approved a dividend increase of 8% for the shareholders of record on\n\nthe last day of "
+              "March 2024 and the\n\nquarterly payment rose accordingly.\n\nthe next paragraph opens in lower case "
+              "here.")
+    assert page_statements(broken) == [
+        ("The Board approved a dividend increase of 8% for the shareholders of record on the last day of March 2024 "
+         "and the quarterly payment rose accordingly.", False), ("the next paragraph opens in lower case here.", False)]
 
 
 def test_a_possibility_a_table_row_and_an_old_event_do_not_prove_it_happened():

@@ -9,6 +9,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from rag_assets.answer.evidence.asides import ASIDE_RE, per_share_aside
+from rag_assets.answer.evidence.sentences import SENTENCE_SPLIT_RE, sentence_goes_on
 from rag_assets.answer.evidence.figures import Figure, column_name, text_figures
 from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
@@ -28,11 +29,6 @@ FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
 # a currency sign after a figure: a suffix ("1.234 €"), or the next column's "$" that small print set too close
 TRAILING_CURRENCY_RE = re.compile(r"\s+(?:US\$|A\$|C\$|HK\$|[$€£¥])$")
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
-# a sentence's end before a capital, after dotted initials only where a word that opens sentences follows ('the
-# U.S. Government' / 'outside of the U.S. Our workforce'); a check box's
-SENTENCE_OPENERS = r"(?:Our|We|The|This|These|That|Those|It|Its|In|As|At|On|For|During|Since|Of|Each|All)\b"
-SENTENCE_SPLIT_RE = re.compile(rf"(?<=[.!?;])(?<!\b[A-Z]\.[A-Z]\.)\s+(?=[A-Z(“\"•])|"
-                               rf"(?<=\b[A-Z]\.[A-Z]\.)\s+(?={SENTENCE_OPENERS})|\s+•\s+|\s*[☐☒]\s*")
 SHOWN_CHARS = 320
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a segment's heading, what it does, and the table's own caption
 
@@ -272,17 +268,10 @@ def page_blocks(text: str, sha1: str, page_index: int):
             heading = heading_of(line) or heading
         if line.strip() and not line.lstrip().startswith("#"):
             para.append(line.strip())
-        elif not (para and _sentence_goes_on(para[-1], lines[i + 1:])):
+        elif line.strip() or not sentence_goes_on(para, lines[i + 1:]):  # a heading, or a paragraph's end
             yield "text", _text_candidates(" ".join(para), sha1, page_index, heading)
             para = []
         i += 1
-
-
-def _sentence_goes_on(last: str, after: list[str]) -> bool:
-    """A blank line the PDF put inside a sentence: the paragraph ends without a sentence's last mark and the
-    next line of text opens in lower case ('... in 2022, 2021 and 2020,' / 'respectively.')."""
-    following = next((ln.strip() for ln in after if ln.strip()), "")
-    return bool(following) and following[0].islower() and not last.rstrip().endswith((".", "!", "?", ":", ";"))
 
 
 def _text_candidates(paragraph: str, sha1: str, page_index: int, heading: str = "") -> list[Candidate]:

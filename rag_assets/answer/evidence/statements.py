@@ -15,7 +15,8 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 
-from rag_assets.answer.evidence.candidates import SENTENCE_SPLIT_RE, MetricQuery
+from rag_assets.answer.evidence.candidates import MetricQuery
+from rag_assets.answer.evidence.sentences import SENTENCE_SPLIT_RE, sentence_goes_on
 from rag_assets.answer.evidence.evidence_policy import (asks_event, event_problem, expectation_problem,
                                                         general_problem, hedge_tokens)
 from rag_assets.answer.evidence.table_headers import cells_of
@@ -59,14 +60,15 @@ def page_statements(text: str) -> list[tuple[str, bool]]:
             out.extend((s.strip(), False) for s in SENTENCE_SPLIT_RE.split(" ".join(para)))
             para.clear()
 
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
         s = line.strip()
         if s.startswith("|"):
             flush()
             out.append((_cells(s), True))
-        elif not s or s.startswith("#"):
+        elif s.startswith("#") or not s and not sentence_goes_on(para, lines[i + 1:]):
             flush()
-        else:
+        elif s:
             para.append(s)
     flush()
     return [(s, row) for s, row in out if len(s) >= MIN_CHARS]

@@ -269,12 +269,10 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     ``points``: a change asked in points (-1 asked as a fall), read where a sentence states it; ``parts``: the
     parts each report names, whose sections print no figure of the whole company; ``as_of``: the (year, month) of
     a date asked 'at', whose interim filing's quarter column is of it."""
-    counts = count_candidates(count_pages or pages, counted, year) if counted and not part else []
-    counts = qualified(counts, qualifiers, counted)  # 'in the United States': the count its sentence says is of those
+    counts = _numbered(qualified(count_candidates(count_pages or pages, counted, year) if counted and not part else [],
+                                 qualifiers, counted))  # 'in the United States': the counts a sentence says are
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
         return _agreed_count(counts[:limit], counted)
-    for n, cand in enumerate(counts, 1):
-        cand.id = n
     metric, template = metric_query(query, lexicon, percent), lexicon.template_words if lexicon else frozenset()
     change = CHANGE_WORDS_RE.search(query) is not None  # 'how much did X grow': a change, not a level
     asked, notes = Asked(year, counted, bool(points) or change), []
