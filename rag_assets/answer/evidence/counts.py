@@ -193,7 +193,7 @@ def _of_the_noun(counts: list[Candidate], noun: str, head: str) -> list[Candidat
     million wireless retail connections', not '8 million total broadband connections', when wireless retail
     connections are counted); when none does, those printing the head alone ('3,100 clinics', never '270 urgent
     care clinics' for managed clinics)."""
-    modifiers = [w for w in noun.split() if w != head and w not in POSTPOSITIVE][:3]
+    modifiers = _modifiers(noun, head)
     if not modifiers:
         return counts
     held = [c for c in counts if _modified(c.label, c.figures[0].written, head, modifiers)]
@@ -208,12 +208,16 @@ def _modified(sentence: str, figure: str, head: str, modifiers: list[str]) -> bo
     return at >= 0 and (all(m in near for m in modifiers) if modifiers else not re.search(r"[a-z]{3,}", near))
 
 
+def _modifiers(noun: str, head: str) -> list[str]:
+    """The words of ``noun`` that modify its head from before it ('wireless retail' of 'wireless retail
+    connections'), at most three."""
+    return [w for w in noun.split() if w != head and w not in POSTPOSITIVE][:3]
 
 
 def _modified_first(written: list[str], sentence: str, noun: str, head: str) -> list[str]:
     """The counts of ``head`` a sentence prints, those whose words before the head hold the noun's modifiers
     first ('345 production aircraft' before '141 aircraft' when production aircraft are counted)."""
-    modifiers = [w for w in noun.split() if w != head and w not in POSTPOSITIVE][:3]
+    modifiers = _modifiers(noun, head)
     if not modifiers or len(written) < 2:
         return written
     return sorted(written, key=lambda w: not _modified(sentence, w, head, modifiers))
