@@ -477,6 +477,20 @@ def test_a_part_owned_after_a_preposition_is_read_before_a_period_written_as_a_d
     assert show(plan(question, LIB).node) == formula
 
 
+@pytest.mark.parametrize("question, formula", [
+    ("What was the operating margin of 4D's Imaging segment in 2022, in percent?",
+     "(operating income [imaging] 2022 / revenue [imaging] 2022)"),  # an owner that opens with a figure
+    ("What was the operating income for 7G's Wireless Networks segment in 2021?",
+     "operating income [wireless networks] 2021"),
+    ("What were the net sales of the company's Safety and Industrial segment in 2022?",
+     "revenue [safety and industrial] 2022"),  # an owner written in lower case
+])
+def test_a_part_owned_by_a_possessive_that_is_no_capitalized_name_is_read_without_it(question, formula):
+    """The possessive before a part's name is its owner whatever its spelling: it goes with the part's name, not
+    into the item's words (the plan had read 'operating margin of 4D's' and found none)."""
+    assert show(plan(question, LIB).node) == formula
+
+
 SEGMENT_BLOCKS = ("YEAR ENDED DECEMBER 31, (Dollars in millions) 2023 2022\n\nREVENUES\n\n"
                   "| Americas | $ | 8,120 $ | 7,640 |\n|---|---|---|---|\n| Greater Asia | | 4,310 | 3,980 |\n"
                   "| TOTAL REVENUES | $ | 12,430 $ | 11,620 |\n| SEGMENT EARNINGS BEFORE INTEREST AND TAXES | | | |\n"

@@ -26,6 +26,7 @@ OPENING_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all"
                            "their", "the", "a", "an", "this", "that", "these", "did", "does", "was", "were", "is",
                            "are", "in", "for", "of", "by", "per", "s"})
 LEAD_RE = re.compile(r"(?:\b(?:of|for|from|in|at|by|within|across)\s+)?(?:\b(?:the|its|their)\s+)?$", re.I)
+OWNER_BEFORE_RE = re.compile(r"(?<!\S)\S*\w['’]s?\s+$")  # a possessive word right before a part's name: its owner
 
 
 def _alternation(names: tuple[str, ...]) -> str:
@@ -289,13 +290,13 @@ CONTINUES_RE = re.compile(r"(?!(?:in|for|during|at|as|of|over|from|between|to|an
 
 
 def _owner_start(text: str, m: re.Match) -> int:
-    """Where the words naming a part matched by ``m`` begin with their owner: at the company's name when they
-    follow its possessive ("Netflix's domestic DVD segment"; 'EBIT of Nike's Greater China' -> "Nike's Greater
-    China"), else where the match starts."""
+    """Where the words naming a part matched by ``m`` begin with their owner's possessive ("Netflix's domestic DVD
+    segment", "EBIT of Nike's Greater China", "the margin of 3M's Health Care segment"), else where they start."""
     if re.match(r"['’]s\b", text[m.start():]):
         owner = re.search(rf"{NAME_WORD}(?:\s+{NAME_WORD})*$", text[:m.start()])
         return owner.start() if owner else m.start()
-    return m.start() + _owner_at(m.group("name"))
+    owner = OWNER_BEFORE_RE.search(text[:m.start()])
+    return owner.start() if owner else m.start() + _owner_at(m.group("name"))
 
 
 def _owner_at(words: str) -> int:
