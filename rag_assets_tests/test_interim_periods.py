@@ -27,7 +27,7 @@ LIB = default_library()
     ("revenue for the year to date", None, TO_DATE),
     ("provision for credit losses in the quarter ended June 30, 2023", 2, 3),  # the calendar quarter it closes
     ("revenue in fiscal 2023", None, 0),
-    ("revenue in H2 2023", None, 0),  # no column prints a second half: not a period Python reads
+    ("revenue in H2 2023", 4, 3),  # no column prints a second half: its third and fourth quarters, added
     ("net income for the 13 weeks ended July 2, 2023", 2, 3),  # a retailer's periods in weeks
     ("net income for the 26 weeks ended July 2, 2023", 2, 6),
     ("net income for the 52 weeks ended August 29, 2021", None, 0),
@@ -89,7 +89,8 @@ def test_an_interim_figure_is_planned_in_its_months():
     assert show(plan("By what percent did Globex's worldwide sales change in the fourth quarter of 2022 versus the "
                      "fourth quarter of 2021?", LIB).node) == \
         "((revenue 2022 (Q4) - revenue 2021 (Q4)) / revenue 2021 (Q4))"  # worldwide sales are the revenue
-    assert plan("What was Globex's revenue in the second half of 2023?", LIB) is None
+    assert show(plan("What was Globex's revenue in the second half of 2023?", LIB).node) == \
+        "(revenue 2023 (Q3) + revenue 2023 (Q4))"
 
 
 TEN_Q = ("Globex Corp. Consolidated statements of income (unaudited)\n"
@@ -564,3 +565,32 @@ def test_quarters_of_one_year_named_together_are_added_or_compared(question, exp
     found = plan(question, LIB)
     assert found is not None and show(found.node) == expected
     assert asked_period(question).quarter == (3 if "third" in question else 2)
+
+
+@pytest.mark.parametrize("question, expected", [
+    # a move from one quarter to a later one of the same year: the later less the earlier, never a year before
+    ("By how much did Tarn's net sales grow from the third quarter to the fourth quarter of 2024, in USD millions?",
+     "(revenue 2024 (Q4) - revenue 2024 (Q3))"),
+    ("What was Tarn's net sales growth from the second to the third quarter of 2024, in percent?",
+     "((revenue 2024 (Q3) - revenue 2024 (Q2)) / revenue 2024 (Q2))"),
+    ("How much did Tarn's net income change from Q1 to Q2 2024?", "(net income 2024 (Q2) - net income 2024 (Q1))"),
+    # the first two or three quarters are the six or nine months to date; the later half is its two quarters added
+    ("What were Tarn's net sales in the first two quarters of fiscal 2024 combined?", "revenue 2024 (6 months)"),
+    ("What was Tarn's net income for the first three quarters of 2024?", "net income 2024 (9 months)"),
+    ("What was Tarn's net income in the second half of 2024?", "(net income 2024 (Q3) + net income 2024 (Q4))"),
+    ("What were Tarn's net sales in the last two quarters of fiscal 2024?", "(revenue 2024 (Q3) + revenue 2024 (Q4))"),
+    ("What were Tarn's net sales in the third and fourth quarters of 2024?", "(revenue 2024 (Q3) + revenue 2024 (Q4))"),
+])
+def test_quarters_named_in_other_words_are_the_quarters_they_are(question, expected):
+    """Issue 45, class 2: 'from the third quarter to the fourth quarter of 2017' had read as the fourth quarter
+    against the year before's, 'the first two quarters of fiscal 2018' as the fiscal year, 'the second half' as
+    nothing any column prints."""
+    found = plan(question, LIB)
+    assert found is not None and show(found.node) == expected
+
+
+def test_a_quarter_named_without_its_year_beside_one_named_with_it_is_of_that_year():
+    from rag_assets.answer.question.criterion import criterion
+
+    found = criterion("Were Tarn's net sales higher in the fourth quarter than in the third quarter of 2024?", LIB)
+    assert found is not None and show(found.now) == "revenue 2024 (Q4)" and show(found.before) == "revenue 2024 (Q3)"

@@ -382,6 +382,14 @@ def test_a_metric_asked_without_an_amounts_unit_stays_the_ratio():
     assert formula("What was Tarn's gross margin in fiscal 2022, in percent?") == "(gross profit 2022 / revenue 2022)"
 
 
+@pytest.mark.parametrize("question", ["What was Tarn's net margin in fiscal 2022, in percent?",
+                                      "What was Tarn's net profit margin for fiscal 2022?",
+                                      "What was Tarn's net income margin in fiscal 2022?"])
+def test_a_net_margin_is_net_income_over_revenue(question):
+    """The standard net (profit) margin of the library; 'net margin' had been looked for as a row so named."""
+    assert formula(question) == "(net income 2022 / revenue 2022)"
+
+
 ATTRIBUTED = ("CONSOLIDATED STATEMENTS OF INCOME\n| (In millions) | 2022 | 2021 |\n| --- | --- | --- |\n"
               "| Net sales | 14,189 | 14,082 |\n| Net income | 1,386 | 1,935 |\n"
               "| Net income attributable to non-controlling interest | (70) | (29) |\n"

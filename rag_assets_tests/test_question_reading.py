@@ -149,13 +149,13 @@ def test_the_latest_year_is_the_year_of_the_report_that_answers():
 def test_a_part_of_a_year_is_never_answered_with_the_fiscal_years_figure():
     """'H1 2022 revenue' was planned as the fiscal year's revenue: a confident wrong answer. A half year, nine
     months or a year to date is read in the interim columns of its months (test_interim_periods.py), never the
-    fiscal year's; a second half, which no column prints, is left to the readers."""
+    fiscal year's; a second half, which no column prints, is its third and fourth quarters added."""
     for q, months in (("What was Vandelay's revenue in H1 2022?", "6 months"),
                       ("What were Vandelay's net sales in the first half of 2022?", "6 months"),
                       ("What was Vandelay's operating income for the six months ended June 30, 2022?", "6 months"),
                       ("What was Vandelay's year-to-date revenue in 2022?", "year to date")):
         assert asked_period(q).part_year and formula(q).endswith(f"2022 ({months})"), q
-    assert formula("What was Vandelay's revenue in H2 2022?") is None
+    assert formula("What was Vandelay's revenue in H2 2022?") == "(revenue 2022 (Q3) + revenue 2022 (Q4))"
     assert formula("What was Vandelay's revenue in FY2022?") == "revenue 2022"
     c = criterion("Did Vandelay's revenue rise in the first half of 2022?", LIB)
     assert (show(c.now), show(c.before)) == ("revenue 2022 (6 months)", "revenue 2021 (6 months)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rag_assets.answer.question.quarter_words import quarters_in_words
 from rag_assets.answer.question.sources import SOURCE_RE
 from rag_assets.answer.question.text import dates_in_words
 from rag_assets.storage.covers import YEAR  # a fiscal year as reports and questions print it
@@ -93,7 +94,8 @@ WEEK_MONTHS = {"12": "three months", "13": "three months", "twelve": "three mont
 def normalize(text: str) -> str:
     """``text`` with two-digit fiscal years and short quarters written out ('FY19' -> 'FY2019', '2Q23' -> 'Q2
     2023', "Q2'23" -> 'Q2 2023', '9M23' -> '9M 2023'), periods in weeks as months ('13 weeks' -> 'three
-    months') and dates in figures in words ('6/30/2023' -> 'June 30, 2023'); idempotent."""
+    months'), dates in figures in words ('6/30/2023' -> 'June 30, 2023') and quarters in other words as quarters
+    (``quarters_in_words``); idempotent."""
     text = FYE_RE.sub("fiscal year ended ", WEEKS_RE.sub(lambda m: WEEK_MONTHS[m.group(1).lower()], text))
     text = MONTH_QUARTER_RE.sub(_quarter_ended, dates_in_words(text))
     text = LAST_QUARTER_RE.sub(lambda m: f"fourth{m.group(1)}quarter", text)
@@ -103,7 +105,7 @@ def normalize(text: str) -> str:
     text = PART_SHORT_RE.sub(lambda m: f"{m.group(1)} {_century(m.group(2))}", text)
     text = TWO_DIGIT_FY_RE.sub(lambda m: f"{m.group(1)}{' ' if m.group(1).lower() != 'fy' else ''}"
                                          f"{_century(m.group(2))}", text)
-    return APOSTROPHE_YEAR_RE.sub(lambda m: _century(m.group(1)), text)
+    return quarters_in_words(APOSTROPHE_YEAR_RE.sub(lambda m: _century(m.group(1)), text))
 
 
 @dataclass(frozen=True)
@@ -333,8 +335,9 @@ def asked_period(question: str) -> AskedPeriod:
     if document:
         quarter, months = _quarter(Q_ASKED_RE.search(document.group(0))), 12
     points = tuple(dict.fromkeys((int(m.group(3)), _quarter(m)) for m in QUARTER_OF_YEAR_RE.finditer(text)))
-    if listed_quarters and len(set(years)) == 1:  # 'between the first and second quarters of 2023'
-        points = tuple((years[0], q) for q in listed_quarters)
+    named = tuple(sorted({_quarter(m) for m in Q_ASKED_RE.finditer(text)} | set(listed_quarters)))
+    if len(named) > len(points) and (points or listed_quarters) and len(set(years)) == 1 and not document:
+        points = tuple((years[0], q) for q in named)  # 'in Q4 than in Q3 of 2023', 'the first and second quarters'
     if len(points) == 1 and months == 3 and SEQUENTIAL_RE.search(text):  # against the quarter before it
         points = (_quarter_before(*points[0]), points[0])
     if points and months == 3 and not document:  # the latest quarter named is read in its own filing

@@ -23,6 +23,11 @@ QUARTERLY_AVERAGE_RE = re.compile(r"\b(?:average|mean|avg)\s+(?:per\s+)?quarter(
 VERB_RE = re.compile(r"\b(?:came|come|comes|was|were|is|are|did|does|do|earned|booked|generated|recorded|reported|"
                      r"realized|made|fell|landed|arrived|earn|book|generate|record|report|realize|make)\b", re.I)
 QUARTERS_IN_YEAR = 4
+# words comparing the quarters named rather than adding them up
+COMPARING_RE = re.compile(r"\b(?:between|versus|vs|compared?|change[ds]?|differ\w*|gr[eo]w\w*|increase[ds]?|"
+                          r"decrease[ds]?|r[io]se|fell|fall|declined?|higher|lower|more|less|than|exceed\w*|ratio|"
+                          r"share|percent\w*)\b", re.I)
+
 
 
 def quarter_share(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
@@ -52,11 +57,12 @@ def quarterly_average(clause: str, period: AskedPeriod, parser: Parser) -> Metri
 
 
 def quarters_sum(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
-    """'the sum of revenues in the first and second quarters of 2023', 'Q1 and Q2 2023 net sales combined': the
-    flow of each quarter the period names (``points``, all of one fiscal year) added up, each read in its
-    quarter's column or derived from the spans the filings print."""
+    """'the sum of revenues in the first and second quarters of 2023', 'Q1 and Q2 2023 net sales combined', 'net
+    sales in the third and fourth quarters of 2023' (a flow over them, nothing compared): the flow of each quarter
+    the period names (``points``, all of one fiscal year) added up, each read in its quarter's column or derived
+    from the spans the filings print."""
     listed = tuple(q for _, q in period.points) if len({y for y, _ in period.points}) == 1 else ()
-    asked = sum_asked(clause)
+    asked = sum_asked(clause) or (None if COMPARING_RE.search(clause) else (clause, True))
     if len(listed) < 2 or len(set(period.years)) != 1 or asked is None:
         return None
     node = _flow(QUARTER_LIST_RE.sub(" ", asked[0]), parser)
