@@ -594,3 +594,37 @@ def test_a_quarter_named_without_its_year_beside_one_named_with_it_is_of_that_ye
 
     found = criterion("Were Tarn's net sales higher in the fourth quarter than in the third quarter of 2024?", LIB)
     assert found is not None and show(found.now) == "revenue 2024 (Q4)" and show(found.before) == "revenue 2024 (Q3)"
+
+
+# a quarter's cash-flow statement whose text layer ran the header into the first rows and cut the table in two
+CASH_FLOWS_10Q = (
+    "Globex Corp. Consolidated statements of cash flows (unaudited)\n\n"
+    "Six months ended June 30, (in millions) 2024 2023 Operating activities Net income $ 2,709 $ 1,693 Adjustments "
+    "to reconcile net income to net cash used in operating activities:\n\n"
+    "| Provision for credit losses | 517 | 256 |\n|---|---|---|\n| Depreciation and amortization | 215 | 360 |\n"
+    + "".join(f"| Other operating item {k} | {k}0 | {k}1 |\n" for k in range(1, 25)) +
+    "\nFinancing activities Net change in:\n\n"
+    "| Deposits | (2,778) | 584 |\n|---|---|---|\n| Short-term borrowings | 310 | (95) |\n")
+BALANCES_10Q = (
+    "Globex Corp. Consolidated balance sheets (unaudited)\n\n(in millions) | June 30, 2024 | December 31, 2023\n\n"
+    "| Deposits with banks | 46,905 | 53,953 |\n|---|---|---|\n"
+    "| Deposits (included $5,156 and $2,862 at fair value) | 239,896 | 234,017 |\n")
+
+
+def test_a_header_run_into_the_rows_dates_every_table_of_its_statement_page():
+    """'Six months ended June 30, (in millions) 2024 2023 Operating activities Net income ...' is one long line:
+    its months are the columns' of the table below and of the page's next table, far below it, which names no
+    years of its own; the change in deposits of six months is no balance of a year (it had answered a change between two
+    balance-sheet dates with two of its figures, the sign of one dropped)."""
+    rows = {c.label: c for c in page_candidates(CASH_FLOWS_10Q, "q", 99) if c.source == "row"}
+    assert [(f.period, f.months) for f in rows["Provision for credit losses"].figures] == [("2024", 6), ("2023", 6)]
+    assert [(f.period, f.months) for f in rows["Deposits"].figures] == [("2024", 6), ("2023", 6)]
+    pages = [SourcePage("q", 99, CASH_FLOWS_10Q, False), SourcePage("q", 97, BALANCES_10Q, False)]
+    found = find_operand(Item("total deposits", 2023), None, pages, quarters={"q": 2})
+    assert found is not None and (found.page_index, found.written) == (97, "234,017")
+
+
+def test_a_rows_aside_printing_figures_is_no_word_of_its_label_for_an_item_the_library_does_not_know():
+    pages = [SourcePage("q", 97, BALANCES_10Q, False)]
+    found = find_operand(Item("deposits", 2024), None, pages, quarters={"q": 2})
+    assert found is not None and found.written == "239,896"  # not 'Deposits with banks'

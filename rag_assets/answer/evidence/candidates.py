@@ -110,13 +110,13 @@ def _label(cells: list[str]) -> str:
 
 
 def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
-               page_scale: tuple[float, str] | None = None, page_years: list[str] | None = None,
+               page_scale: tuple[float, str] | None = None, page_years: tuple[list[str], list[int]] = ([], []),
                late: tuple[list[str], list[int]] = ([], []), page_heading: str = "", names_above: str = ""
                ) -> list[Candidate]:
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
     text with the years, scale); ``page_scale`` the scale last declared by the page's text above, used when
-    the table declares none; ``page_years`` the year columns of the page's previous table, used when this one
-    (a statement continued below a heading) names none; ``late``: the years and months of a header printed
+    the table declares none; ``page_years`` the year columns of the page's previous table and their months, used
+    when this one (a statement continued below a heading) names none; ``late``: the years and months of a header printed
     after the page's last table ('SECOND QUARTER / 2023 2022', out of order), for a table that has neither;
     ``page_heading``: the page's last heading in capitals above it, part of its caption; ``names_above``: the
     longer text above it where its columns' names are looked for (default ``before``)."""
@@ -213,13 +213,14 @@ def _heading_kind(heading: str) -> str:
     return "" if re.search(r"\band\s+per\b", heading, re.I) else heading
 
 
-def _columns(rows: list[Candidate]) -> list[str]:
-    """The year columns of a table, from its first row dated in two columns or more."""
+def _columns(rows: list[Candidate]) -> tuple[list[str], list[int]] | None:
+    """The year columns of a table and the months of their blocks, from its first row dated in two columns or
+    more; None when none is."""
     for row in rows:
         periods = [f.period for f in row.figures]
         if len(periods) >= 2 and all(periods):
-            return periods
-    return []
+            return periods, [m for m in dict.fromkeys(f.months for f in row.figures) if m]
+    return None
 
 
 def _shorten(sentence: str, figure: str) -> str:
@@ -243,7 +244,7 @@ def page_blocks(text: str, sha1: str, page_index: int):
     """A page's markdown as ('text', the figures of a paragraph) and ('table', the rows of a table) in page
     order; a table without its own years or scale takes the page's last ones."""
     lines = text.splitlines()
-    i, para, page_scale, page_years, heading = 0, [], None, [], ""
+    i, para, page_scale, page_years, heading = 0, [], None, ([], []), ""
     last = max((k for k, ln in enumerate(lines) if ln.lstrip().startswith("|")), default=len(lines))
     tail = "\n".join(ln for ln in lines[last + 1:] if len(ln) <= 60)  # short lines after the last table
     late = (list(dict.fromkeys(YEAR_RE.findall(last_year_line(tail)))), durations(tail))

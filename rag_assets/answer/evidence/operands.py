@@ -174,7 +174,7 @@ def _row_match(cand: Candidate, spec: ItemSpec | None, labels: tuple[str, ...]) 
     of the labels exactly ('Earnings per share:' / 'Diluted' is 'earnings per share diluted'), a little below the
     label itself."""
     if not spec:
-        row = stem(fold(cand.label))
+        row = stem(folded_label(cand.label))  # without an aside printing figures: "Deposits (included $51,568 ...)"
         return 0.0 if labels and opposed_head(row, labels[0]) else label_match(row, labels)
     match = label_match(cand.label, labels)
     if match < 2.5 and cand.section:

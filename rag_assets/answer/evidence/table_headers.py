@@ -59,10 +59,13 @@ def captioned(before: str, heading: str = "") -> str:
 
 def durations(before: str) -> list[int]:
     """The months each block of a table's columns covers, in order, from the short lines just above it ('Three
-    months ended June 30, Six months ended June 30,' -> [3, 6]; 'Q2 % Change' -> [3])."""
+    months ended June 30, Six months ended June 30,' -> [3, 6]; 'Q2 % Change' -> [3]; 'Six months ended June 30,
+    (in millions) 2023 2022 Operating activities Net income ...', a header run into the rows -> [6])."""
     lines = [ln for ln in before.splitlines() if ln.strip()][-HEADER_LINES:]
     out = []
-    for line in (ln for ln in lines if len(ln) <= HEADER_CHARS and not ln.lstrip().startswith("|")):
+    for line in (ln for ln in lines if not ln.lstrip().startswith("|")):
+        if len(line) > HEADER_CHARS:  # a header the text layer ran into the first rows: only the months it opens with
+            line = m.group(0) if (m := DURATION_RE.match(line.lstrip())) else ""
         for m in DURATION_RE.finditer(line):
             out.append(MONTH_WORDS[m.group("n").lower()] if m.group("n") else 3 if m.group("q") else
                        6 if m.group("h") else 12)
@@ -320,13 +323,16 @@ class Columns:
             dated_figures(figs, self.years, cells, self.year_cells, self.compared, self.months, self.quarters)
 
 
-def columns_above(before: str, page_scale: tuple[float, str] | None, page_years: list[str] | None,
+def columns_above(before: str, page_scale: tuple[float, str] | None, page_years: tuple[list[str], list[int]],
                    late: tuple[list[str], list[int]], above: str = "") -> Columns:
     """What the text above a table says of its columns (``candidates.table_rows``' arguments): its years, the months and
-    quarters they cover, its scale; ``above`` the longer text above it (default ``before``)."""
+    quarters they cover, its scale; ``above`` the longer text above it (default ``before``). A table that names no
+    years continues the page's previous one: its years, and their months where none are named above it."""
     year_line = last_year_line(above or before)  # a header printed a column a line may start higher up
-    years = list(dict.fromkeys(YEAR_RE.findall(year_line))) or list(page_years or []) or late[0]
-    months = durations(before) or (late[1] if years and years == (late[0] or years) else [])
+    own = list(dict.fromkeys(YEAR_RE.findall(year_line)))
+    years = own or list(page_years[0]) or late[0]
+    carried = [] if own or not page_years[0] else list(page_years[1])
+    months = durations(before) or carried or (late[1] if years and years == (late[0] or years) else [])
     cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,
                    pattern=column_pattern(year_line), lone=lone_year(before), late_months=[] if late[0] else late[1])
     if not cols.quarters and (names := quarter_names_above(before)):
