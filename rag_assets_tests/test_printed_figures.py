@@ -242,6 +242,29 @@ def test_a_ratio_printed_under_a_longer_label_is_read_when_it_agrees_with_the_ro
     assert printed_points(plan(q, LIB), asked_unit(q), [page], (0.25, 612 / 6_392)) is None  # not the company's
 
 
+QUARTERS_TABLE = ("Selected Quarterly Financial Data (Unaudited) (In millions)\n\n"
+                  "| | 1st Quarter | | 2nd Quarter | | 3rd Quarter | | 4th Quarter | |\n"
+                  "| | 2024 | 2023 | 2024 | 2023 | 2024 | 2023 | 2024 | 2023 |\n|---|---|---|---|---|---|---|---|---|\n"
+                  "| Revenues | 9,070 | 9,061 | 8,554 | 8,180 | 8,984 | 8,432 | 9,789 | 8,677 |\n"
+                  "| Gross profit | 3,962 | 4,123 | 3,678 | 3,616 | 3,938 | 3,750 | 4,378 | 3,823 |\n"
+                  "| Gross margin | 43.7% | 45.5% | 43.0% | 44.2% | 43.8% | 44.5% | 44.7% | 44.1% |\n")
+
+
+def test_a_quarters_change_in_points_is_the_difference_of_the_margins_printed_in_its_columns():
+    """The fourth quarters' gross margins as printed (44.7 % less 44.1 %: 60 basis points), not the first
+    quarter's columns of each year (no figure of the quarter asked agreed with the rows, and the rows gave 66)."""
+    from rag_assets.answer.evidence.computed import printed_points
+
+    q = "How many basis points did Tarn's gross margin change in the fourth quarter of 2024 versus the fourth " \
+        "quarter of 2023?"
+    found = plan(q, LIB)
+    assert show(found.node) == ("((gross profit 2024 (Q4) / revenue 2024 (Q4)) - "
+                                "(gross profit 2023 (Q4) / revenue 2023 (Q4)))")
+    comp = printed_points(found, asked_unit(q), [SourcePage("n", 20, QUARTERS_TABLE, False)],
+                          (3_823 / 8_677, 4_378 / 9_789))
+    assert comp is not None and comp.value == pytest.approx(60)
+
+
 def test_net_income_per_diluted_or_basic_share_is_the_per_share_item():
     assert formula("In the 2023 second quarter, how much did Tarn earn in net income per diluted share?") == \
         "diluted eps 2023 (Q2)"

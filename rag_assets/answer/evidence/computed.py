@@ -11,13 +11,13 @@ from rag_assets.answer.question.formulas import (FormulaError, Item, Node, Op, P
                                                  of_months, of_part, read_in_percent, show, substitute)
 from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.period_spans import spans_of
-from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.plan import MetricPlan
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.evidence.part_sections import parts_of, side_by_side
 from rag_assets.answer.evidence.quarter_columns import ORDINAL_QUARTER
 from rag_assets.answer.evidence.operands import Operand, SourcePage, find_operand, label_match
+from rag_assets.answer.evidence.rows import year_figure
 from rag_assets.answer.question.unit import AskedUnit
 from rag_assets.answer.evidence.operand_scales import STATEMENTS, same_scale, statement_scale
 
@@ -65,7 +65,7 @@ def source_pages(retriever, sha1s, statement: str | tuple[str, ...], query: str 
     return out
 
 
-def _find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int = 0,
+def find_all(nodes, comp: Computation, retriever, sha1s, library: Library, lexicon, depth: int = 0,
               by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None,
               given: dict[Item, Operand] | None = None):
     """``nodes`` with every operand found into ``comp`` (or its name into ``comp.missing``): ``given`` (read by
@@ -186,7 +186,7 @@ def _found_as(alt: Node, comp: Computation, retriever, sha1s, library: Library, 
     """``alt`` (a formula standing for an item no row prints) with its operands found into ``comp`` and ``why``
     noted, or None when one is missing (``comp`` unchanged)."""
     sub = Computation()
-    resolved = _find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year, quarters)
+    resolved = find_all([alt], sub, retriever, sha1s, library, lexicon, depth + 1, by_year, quarters)
     if resolved is None:
         return None
     comp.operands += sub.operands
@@ -194,7 +194,7 @@ def _found_as(alt: Node, comp: Computation, retriever, sha1s, library: Library, 
     return resolved[0]
 
 
-def _value(node, comp: Computation) -> float | None:
+def node_value(node, comp: Computation) -> float | None:
     """``node`` evaluated over ``comp``'s operands; None (noted) when it is not a finite number."""
     values = {_key(o): o.value for o in comp.operands}
     try:
@@ -215,13 +215,13 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
     """Find every operand of ``plan`` in the reports ``sha1s`` (a year they do not print in ``by_year``'s reports
     of it; ``given``: operands already read), evaluate, and write the result as ``unit`` asks."""
     comp = Computation(formula=show(plan.node), how=plan.how)
-    resolved = _find_all([plan.node], comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters,
+    resolved = find_all([plan.node], comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters,
                          given=given)
     if resolved is None:
         return comp
     node = resolved[0]
     comp.formula = show(node)
-    result = _value(node, comp)
+    result = node_value(node, comp)
     if result is None:
         return comp
     printed = isinstance(node, Item) and read_in_percent(node)  # 'return on common equity 20 %': as printed
@@ -231,14 +231,21 @@ def compute(plan: MetricPlan, unit: AskedUnit, retriever, sha1s, library: Librar
     if plan.printed and isinstance(node, Op):  # the ratio as the filing prints it, when it agrees with its rows
         parts = {i.part for i in items_of(node) if i.part}  # a part's ratio: its own results first
         queries = tuple(f"{part} {plan.printed}" for part in parts) or plan.printed
-        pages = source_pages(retriever, sha1s, () if parts else "income_statement", queries, lexicon)
+        pages = _operand_pages(comp, retriever) + source_pages(retriever, sha1s, () if parts else "income_statement",
+                                                              queries, lexicon)  # beside its rows first
         metric = library.metric_is(plan.printed)  # its other names print it too ('Gross profit margin')
         names = tuple(dict.fromkeys((plan.printed, *(metric.names if metric else ()))))
         down = _latest(node.right) > _latest(node.left)  # 'by how much did it fall': the earlier less the later
         pair = (node.left, node.right) if down else (node.right, node.left)
-        printed = printed_points(plan, unit, pages, tuple(_value(n, comp) for n in pair), names, down)
+        printed = printed_points(plan, unit, pages, tuple(node_value(n, comp) for n in pair), names, down)
         return printed or comp
     return comp
+
+
+def _operand_pages(comp: Computation, retriever) -> list[SourcePage]:
+    """The pages the computation's operands were read on, each once."""
+    at = dict.fromkeys((o.sha1, o.page_index) for o in comp.operands)
+    return [SourcePage(sha1, p, retriever.index(sha1).pages.get(p, ""), False) for sha1, p in at]
 
 
 POINTS_CHECK = 0.005  # a printed ratio within half a point of the one computed from the company's rows is the company's
@@ -251,19 +258,19 @@ def _latest(node) -> int:
 def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
                    computed: tuple[float | None, float | None], names: tuple[str, ...] = (),
                    down: bool = False) -> Computation | None:
-    """A change in points of a ratio the filing prints in percent ('Gross margin 44.7% 43.8%'): the printed
-    figures' difference, as the filing's own words state it ('increased 90 basis points'); computing the ratio
-    from its rows gives 83. Only a row whose figures are within half a point of the ratio ``computed`` from the
-    company's rows (earlier, later year) is the company's (a segment's 'Operating margin 10.4%' is not); None
-    when no row of the ratio's name (``names``: default the plan's) prints both years so. A fall asked (``down``)
-    is the earlier figure less the later one."""
+    """A change in points of a ratio the filing prints in percent ('Gross margin 44.7% 43.8%', in each year's
+    column or quarter's): the printed figures' difference, as the filing's words state it ('increased 90 basis
+    points'); the rows give 83. Only a row whose figures are within half a point of the ratio ``computed`` from
+    the company's rows (earlier, later year) is the company's; None when no row of the ratio's name (``names``:
+    default the plan's) prints both so. A fall asked (``down``) is the earlier figure less the later one."""
     first, last = min(i.year for i in items_of(plan.node)), max(i.year for i in items_of(plan.node))
+    at = {i.year: i for i in items_of(plan.node)}  # each year's months and quarter: its column
     names = tuple(f"{n}{tail}" for n in names or (plan.printed,) for tail in ("", " percentage", " %"))
     for page in pages:
         for cand in page_candidates(page.text, page.sha1, page.page_index):
             if cand.source != "row" or label_match(cand.label, names) < 0.9:  # every word; checked by the rows below
                 continue
-            figs = [next((f for f in cand.figures if f.period == str(y) and f.percent), None) for y in (first, last)]
+            figs = [year_figure(cand, y, at[y].months, -1, at[y].quarter, percent=True) for y in (first, last)]
             if None in figs or any(c is None or abs(f.value / 100 - c) > POINTS_CHECK for f, c in zip(figs, computed)):
                 continue
             ops = [Operand(plan.printed, y, f.value / 100, f.written, cand.label, cand.sha1, cand.page_index, 1.0, "")
@@ -276,55 +283,6 @@ def printed_points(plan: MetricPlan, unit: AskedUnit, pages: list[SourcePage],
                               f"({cand.label!r}, page {cand.page_index}); answered {comp.value} ({unit.words})")
             return comp
     return None
-
-
-def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
-           by_year: dict[int, tuple[str, ...]] | None = None, quarters: dict[str, int] | None = None,
-           given: dict[Item, Operand] | None = None) -> Computation:
-    """A yes/no from figures: True/False when every operand was found (or ``given``), else N/A (the model judges
-    then). A criterion asked of every year (``crit.each``) is True when it holds in each."""
-    if crit.each:
-        return _decide_each(crit, retriever, sha1s, library, lexicon, by_year, quarters, given)
-    nodes = [crit.now] + ([crit.before] if crit.before is not None else [])
-    comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=f"a figure criterion ({crit.test})")
-    resolved = _find_all(nodes, comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters,
-                         given=given)
-    if resolved is None:
-        return comp
-    comp.formula = " vs ".join(show(n) for n in resolved)
-    now = _value(resolved[0], comp)
-    before = _value(resolved[1], comp) if crit.before is not None else 0.0
-    if now is None or before is None:
-        return comp
-    against = before if crit.before is not None else crit.bound
-    change = (now - before) / abs(before) if crit.before is not None and before else 0.0
-    comp.value = {"positive": now > 0, "negative": now < 0, "nonzero": now != 0, "up": now > before,
-                  "down": now < before, "more": now > against, "less": now < against, "at_least": now >= crit.bound,
-                  "up_by": change > crit.bound, "down_by": -change > crit.bound, "up_less": change < crit.bound,
-                  "down_less": -change < crit.bound}[crit.test]
-    rule = f" (yes at {crit.bound:g} or more: {crit.rule})" if crit.test == "at_least" else \
-        f" ({crit.test} {crit.bound:g})" if crit.test in ("more", "less", "up_by", "down_by", "up_less", "down_less") \
-        and crit.bound else ""
-    comp.notes.append(f"decided from figures: {comp.formula} = {now:.6g}"
-                      + (f" vs {before:.6g}" if crit.before is not None else "") + f"{rule} -> {comp.value}")
-    return comp
-
-
-def _decide_each(crit: Criterion, retriever, sha1s, library: Library, lexicon,
-                 by_year: dict[int, tuple[str, ...]] | None, quarters: dict[str, int] | None = None,
-                 given: dict[Item, Operand] | None = None) -> Computation:
-    """Every year's criterion decided; True when all hold, False at the first that does not, N/A when a figure
-    is missing."""
-    parts = [decide(one, retriever, sha1s, library, lexicon, by_year, quarters, given) for one in crit.each]
-    comp = Computation(formula=" and ".join(p.formula for p in parts), how=f"a figure criterion ({crit.test}) in "
-                       f"each of {len(parts)} years")
-    for p in parts:
-        comp.operands += [o for o in p.operands if o not in comp.operands]
-        comp.missing += p.missing
-        comp.unfound += [i for i in p.unfound if i not in comp.unfound]
-        comp.notes += p.notes
-    comp.value = NA if any(p.value == NA for p in parts) else all(p.value is True for p in parts)
-    return comp
 
 
 def _key(o: Operand) -> tuple[str, int, str, int]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from rag_assets.answer.evidence.computed import compute, decide
+from rag_assets.answer.evidence.computed import compute
+from rag_assets.answer.evidence.decisions import decide
 from rag_assets.answer.question.formulas import Item, items_of
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.planning import QuestionPlan
