@@ -123,3 +123,27 @@ def test_of_a_sentences_figures_the_one_whose_clause_names_the_metric_is_read():
     colleagues = read_number(ScriptedLLM([_pick(1, "29,400")]), q, retrieval_query(q, "Tarn"), [Page("t", 2, staff)],
                              default_lexicon())
     assert colleagues.value == 29_400, colleagues.notes
+
+
+def test_of_percentages_listed_in_parallel_the_one_whose_words_after_it_name_the_asked_qualifier_is_read():
+    """'Our retention rate was 93% in the home market and 90% worldwide': the worldwide rate is the second figure;
+    the model copied the first. Asked without the qualifier, the model's choice stays."""
+    text = ("Members\n\nOur subscriber retention rate was 93% in the home market and 90% worldwide at the end of "
+            "2024.\n")
+    q = "What was Tarn's worldwide subscriber retention rate at the end of 2024?"
+    got = read_number(ScriptedLLM([_pick(1, "93%")]), q, retrieval_query(q, "Tarn"), [Page("t", 4, text)],
+                      default_lexicon(), year=2024, percent=True)
+    assert got.value == 90, got.notes
+    q = "What was Tarn's subscriber retention rate in its home market at the end of 2024?"
+    kept = read_number(ScriptedLLM([_pick(1, "93%")]), q, retrieval_query(q, "Tarn"), [Page("t", 4, text)],
+                       default_lexicon(), year=2024, percent=True)
+    assert kept.value == 93, kept.notes
+
+
+def test_a_copy_with_a_decimal_zero_is_the_figure_printed_without_it():
+    """The model wrote '69.0' for the printed '69 percent': the same figure, not a copy printed nowhere."""
+    text = "Volume\n\nSparkling soft drinks represented 69 percent of our worldwide unit case volume in 2024.\n"
+    q = "What percentage of Tarn's worldwide unit case volume did sparkling soft drinks represent in 2024?"
+    got = read_number(ScriptedLLM([_pick(1, "69.0")]), q, retrieval_query(q, "Tarn"), [Page("t", 6, text)],
+                      default_lexicon(), year=2024, percent=True)
+    assert got.value == 69, got.notes

@@ -47,3 +47,16 @@ def words_named(sentence: str, written: str, wanted: set[str]) -> int:
     """How many of ``wanted`` (by their stems) the figure's own clause names, from the words leading to it to the
     next comma or figure after it ('an estimated 66% are represented by a union or works council')."""
     return len(_stems(" ".join(wanted)) & _stems(" ".join(clause_of(sentence, written, to_comma=True))))
+
+
+def distinct_names(sentence: str, figures: list[str], wanted: set[str]) -> list[int]:
+    """For each figure of a sentence that lists several in parallel ('91% in the U.S. and Canada and 89%
+    worldwide'), how many of ``wanted`` its own words after it name (to the next figure) that no other's do: what
+    sets it apart from the others the sentence lists."""
+    asked = _stems(" ".join(wanted))
+    after, start = [], 0
+    for written in figures:
+        at = sentence.find(written, start)
+        after.append(asked & _stems(clause_of(sentence, written, start)[1][len(written):]) if at >= 0 else set())
+        start = at + len(written) if at >= 0 else start
+    return [len(own - set().union(*(o for o in after if o is not own))) for own in after]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
-from rag_assets.answer.evidence.clauses import words_named
+from rag_assets.answer.evidence.clauses import distinct_names, words_named
 from rag_assets.answer.evidence.counts import YEAR_IN_RE
 from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, Figure
 from rag_assets.answer.evidence.units import asked_currency, currencies_in
@@ -86,14 +86,22 @@ def exacter_clause(chosen: Candidate, fig: Figure, metric: MetricQuery) -> Figur
     """Another figure of the chosen sentence, of the same kind and period, whose own clause (to the next comma)
     names at least half the metric's words and more of them than the copied figure's ('an estimated 66% are
     represented by a union' where the model copied the '68% of our employees are production and maintenance'
-    before it); None when none does."""
+    before it), or, of percentages listed in parallel, whose words after it name a word of the metric no other's do
+    ('89% worldwide' beside '91% in the U.S. and Canada', for the worldwide rate); None when none does."""
     own = own_words(metric)
     if chosen.source != "text" or not own:
         return None
     named = lambda f: words_named(chosen.label, f.written, own)  # noqa: E731
     others = [f for f in chosen.figures if f is not fig and f.percent == fig.percent and f.period == fig.period]
     best = max(others, key=named, default=None)
-    return best if best is not None and 2 * named(best) >= len(own) and named(best) > named(fig) else None
+    if best is not None and 2 * named(best) >= len(own) and named(best) > named(fig):
+        return best
+    if not fig.percent:  # a count's or an amount's words after it are its own noun ('4,500 physicians')
+        return None
+    alike = [f for f in chosen.figures if f.percent and f.period == fig.period]
+    apart = dict(zip(map(id, alike), distinct_names(chosen.label, [f.written for f in alike], own)))
+    best = max(others, key=lambda f: apart[id(f)], default=None)
+    return best if best is not None and apart[id(best)] > apart.get(id(fig), 0) else None
 
 
 @dataclass(frozen=True)

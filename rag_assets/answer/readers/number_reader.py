@@ -77,6 +77,11 @@ def _digits(text: str) -> str:
     return re.sub(r"[^\d.]", "", text).strip(".")
 
 
+def _plain(digits: str) -> str:
+    """Digits without a decimal part's trailing zeros: a copy '69.0' is the printed '69 percent'."""
+    return re.sub(r"(\.\d*?)0+$", r"\1", digits).rstrip(".") if "." in digits else digits
+
+
 def _rescaled(cand: Candidate, digits: str) -> list[Figure]:
     """The figures of ``cand`` that ``digits`` copies in another scale: the decimal point moved by a multiple of
     three places ('3.877' for '3,877'; never '38.77'), maybe rounded or cut to the copy's decimals ('17.694' for
@@ -104,7 +109,7 @@ def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
     if not digits:
         return None
     def holds(c: Candidate) -> list[Figure]:
-        return [f for f in c.figures if _digits(f.written) == digits]
+        return [f for f in c.figures if _plain(_digits(f.written)) == _plain(digits)]
     owner = chosen if holds(chosen) else None
     figs = holds(chosen) or _rescaled(chosen, digits)
     if owner is None and figs:  # '3.877' for the printed '3,877': the model rescaled the figure
