@@ -628,3 +628,30 @@ def test_a_rows_aside_printing_figures_is_no_word_of_its_label_for_an_item_the_l
     pages = [SourcePage("q", 97, BALANCES_10Q, False)]
     found = find_operand(Item("deposits", 2024), None, pages, quarters={"q": 2})
     assert found is not None and found.written == "239,896"  # not 'Deposits with banks'
+
+
+def _given(crit, values: dict[tuple[str, int, int], float]) -> dict:
+    """Each operand of ``crit``'s quarters as if read from a quarterly table: (item, year, quarter) -> value."""
+    from rag_assets.answer.evidence.operands import Operand
+    from rag_assets.answer.question.formulas import items_of
+
+    items = {i for one in crit.each for n in (one.now, one.before) if n is not None for i in items_of(n)}
+    return {i: Operand(i.name, i.year, values[(i.name, i.year, i.quarter)], "x", i.name, "s", 20, 1e6, "",
+                       months=i.months, quarter=i.quarter) for i in items}
+
+
+def test_a_yes_no_asked_of_each_or_any_quarter_is_decided_by_every_quarters_figure():
+    """Issue 45, class 7: 'above 43% in each quarter of fiscal 2024' had been decided by the fiscal year's
+    margin (43.8 %), though one quarter's was 43.0 %; 'in any quarter' holds when one quarter does."""
+    from rag_assets.answer.evidence.decisions import decide
+    from rag_assets.answer.question.criterion import criterion
+
+    margins = {1: (3_962, 9_070), 2: (3_678, 8_554), 3: (3_938, 8_984), 4: (4_378, 9_789)}  # 43.7, 43.0, 43.8, 44.7 %
+    values = {(name, 2024, q): v for q, pair in margins.items() for name, v in zip(("gross profit", "revenue"), pair)}
+    each = criterion("Was Tarn's gross margin above 43% in each quarter of fiscal 2024?", LIB)
+    assert [show(one.now) for one in each.each][0] == "(gross profit 2024 (Q1) / revenue 2024 (Q1))"
+    assert decide(each, None, [], LIB, None, given=_given(each, values)).value is False
+    higher = criterion("Was Tarn's gross margin above 44.5% in any quarter of fiscal 2024?", LIB)
+    assert higher.any_of and decide(higher, None, [], LIB, None, given=_given(higher, values)).value is True
+    grew = criterion("Did Tarn's revenue grow in every quarter of 2024 compared with the same quarter of 2023?", LIB)
+    assert [(show(one.now), show(one.before)) for one in grew.each][3] == ("revenue 2024 (Q4)", "revenue 2023 (Q4)")

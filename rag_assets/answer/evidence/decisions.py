@@ -47,15 +47,21 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
 def _decide_each(crit: Criterion, retriever, sha1s, library: Library, lexicon,
                  by_year: dict[int, tuple[str, ...]] | None, quarters: dict[str, int] | None = None,
                  given: dict[Item, Operand] | None = None) -> Computation:
-    """Every year's criterion decided; True when all hold, False at the first that does not, N/A when a figure
-    is missing."""
+    """Every span's criterion decided (each year's, or each quarter's); True when all hold, N/A when a figure is
+    missing; ``any_of``: True when one holds, else N/A when a figure is missing."""
     parts = [decide(one, retriever, sha1s, library, lexicon, by_year, quarters, given) for one in crit.each]
-    comp = Computation(formula=" and ".join(p.formula for p in parts), how=f"a figure criterion ({crit.test}) in "
-                       f"each of {len(parts)} years")
+    spans = "quarters" if any(o.months == 3 for p in parts for o in p.operands) else "years"
+    comp = Computation(formula=(" or " if crit.any_of else " and ").join(p.formula for p in parts),
+                       how=f"a figure criterion ({crit.test}) in {'any' if crit.any_of else 'each'} of {len(parts)} "
+                       f"{spans}")
     for p in parts:
         comp.operands += [o for o in p.operands if o not in comp.operands]
         comp.missing += p.missing
         comp.unfound += [i for i in p.unfound if i not in comp.unfound]
         comp.notes += p.notes
-    comp.value = NA if any(p.value == NA for p in parts) else all(p.value is True for p in parts)
+    values = [p.value for p in parts]
+    if crit.any_of:
+        comp.value = True if True in values else NA if NA in values else False
+    else:
+        comp.value = NA if NA in values else all(v is True for v in values)
     return comp

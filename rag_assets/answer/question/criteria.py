@@ -20,3 +20,4 @@ class Criterion:
     bound: float = 0.0
     rule: str = ""
     each: tuple["Criterion", ...] = ()  # 'in each of 2016, 2017 and 2018', 'every year': yes when all hold
+    any_of: bool = False  # 'in any quarter of 2019': yes when one of ``each`` holds

@@ -21,6 +21,7 @@ from rag_assets.answer.question.occurrence import occurred
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import adjusted, read_metric
 from rag_assets.answer.question.plan import as_written
+from rag_assets.answer.question.quarter_criteria import each_quarter
 from rag_assets.answer.question.year_forms import at_year
 from rag_assets.answer.question.wording import canonical, definitions, without
 
@@ -100,7 +101,8 @@ def criterion(question: str, library: Library) -> Criterion | None:
     before = of_months(as_written(found.before, text, library), asked.months, quarter) \
         if found.before is not None else None
     found = replace(found, now=of_months(as_written(found.now, text, library), asked.months, quarter), before=before)
-    return _each_year(_at_points(found, asked), body, asked)
+    found = _at_points(found, asked)
+    return each_quarter(found, body, asked) or _each_year(found, body, asked)
 
 
 def _at_points(found: Criterion, asked: AskedPeriod) -> Criterion:

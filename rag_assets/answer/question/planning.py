@@ -102,8 +102,9 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
         if out.criterion is not None:
             c = out.criterion
             out.source = "rules"
-            out.how = f"a figure criterion ({c.test})" + (f" in each of {len(c.each)} years" if c.each else "")
-            out.formula = " and ".join(_shown(one) for one in c.each or (c,))
+            out.how = f"a figure criterion ({c.test})" + (f" in {'any' if c.any_of else 'each'} of {len(c.each)} "
+                                                           f"{_spans(c)}" if c.each else "")
+            out.formula = _criteria_shown(c)
     return out
 
 
@@ -175,7 +176,7 @@ def _within_filing_part(out: QuestionPlan, asked: str, written: tuple[str, ...],
         out.formula = show(out.metric.node)
     if out.criterion is not None:
         out.criterion = criterion_with_part(out.criterion, read, part)
-        out.formula = " and ".join(_shown(one) for one in out.criterion.each or (out.criterion,))
+        out.formula = _criteria_shown(out.criterion)
     if out.part:
         out.part = part
     out.checks.append(f"'{part}': a region of a part its filing names")
@@ -201,6 +202,15 @@ def _reads_company(formula: str, written: tuple[str, ...]) -> bool:
     """A plan's formula reads the company's name into a row's words or a part ('costco membership fees 2021',
     'revenue [american express] 2022')."""
     return any(re.search(rf"(?<![\w&]){re.escape(fold(name))}(?![\w&])", fold(formula)) for name in written if fold(name))
+
+
+def _spans(c: Criterion) -> str:
+    """What a criterion asked of each of several spans is asked of: 'quarters' or 'years'."""
+    return "quarters" if any(i.months == 3 for one in c.each for i in items_of(one.now)) else "years"
+
+
+def _criteria_shown(c: Criterion) -> str:
+    return (" or " if c.any_of else " and ").join(_shown(one) for one in c.each or (c,))
 
 
 def _shown(c: Criterion) -> str:
