@@ -333,7 +333,7 @@ def test_a_parts_row_the_library_does_not_know_is_read_as_printed(question, valu
 def test_the_company_written_before_a_part_without_a_possessive_owns_it(question, written, part):
     """'Tarn Consumer segment': the routed company (as the question writes it) owns the part, which is
     'consumer', not 'tarn consumer' (no filing prints that)."""
-    from rag_assets.answer.question.parts import owned_parts
+    from rag_assets.answer.question.owners import owned_parts
 
     assert read_part(owned_parts(question, written, LIB), LIB)[0] == part
 
@@ -367,7 +367,7 @@ def test_a_ratio_asked_as_a_share_of_its_own_denominator_is_the_ratio():
 def test_the_company_before_a_colon_or_a_dash_owns_the_figure_and_is_no_word_of_its_row(question, written, formula_shown):
     """'Tarn: net interest income' is Tarn's net interest income; the row is not 'tarn net interest income' (no
     filing prints it, and the number reader had then chosen another figure)."""
-    from rag_assets.answer.question.parts import owned_parts
+    from rag_assets.answer.question.owners import owned_parts
     from rag_assets.answer.question.planning import plan_question
 
     assert plan_question(owned_parts(question, written, LIB), "number", LIB).formula == formula_shown
@@ -525,3 +525,14 @@ def test_a_segments_operating_income_is_the_profit_measure_its_segment_note_prin
 
 def test_the_period_written_before_a_parts_name_stays_the_questions_period():
     assert formula("What was Globex's Q3-2024 Home Goods worldwide net sales?") == "revenue [home goods] 2024 (Q3)"
+
+
+@pytest.mark.parametrize("text, part", [
+    ("What was Globex's worldwide unit case volume in 2024?", ""),  # 'unit' goes on as a noun: no business unit
+    ("What share of Globex's worldwide unit case volume came from Mexico in 2024?", "mexico"),
+    ("What was the revenue of Globex's Cloud unit in 2024?", "cloud"),
+    ("What was Globex's Cloud unit operating income in 2024?", "cloud"),  # an item's name follows the noun
+    ("Did Globex's Commercial Airplanes segment post an operating loss in 2024?", "commercial airplanes"),
+])
+def test_a_part_noun_that_two_more_nouns_continue_names_no_part(text, part):
+    assert read_part(text, LIB)[0] == part

@@ -114,7 +114,7 @@ def test_a_plural_names_possessive_leaves_the_part_named():
     """"Globex Cloud Services' operating margin" names the part as "Globex Cloud Services operating margin" does
     (before, the apostrophe left no part: the company's margin was answered)."""
     from rag_assets.answer.question.formulas import items_of
-    from rag_assets.answer.question.parts import owned_parts
+    from rag_assets.answer.question.owners import owned_parts
     from rag_assets.answer.question.text import as_read
 
     for q in ["How many percentage points did Globex Cloud Services' operating margin change from 2021 to 2022?",

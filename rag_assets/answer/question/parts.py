@@ -29,7 +29,7 @@ LEAD_RE = re.compile(r"(?:\b(?:of|for|from|in|at|by|within|across)\s+)?(?:\b(?:t
 OWNER_BEFORE_RE = re.compile(r"(?<!\S)\S*\w['’]s?\s+$")  # a possessive word right before a part's name: its owner
 
 
-def _alternation(names: tuple[str, ...]) -> str:
+def alternation(names: tuple[str, ...]) -> str:
     """The names as one pattern, longest first; 'europe middle east and africa' as 'Europe, Middle East & Africa'."""
     return "|".join(re.escape(n).replace(r"\ and\ ", r"[\s,]+(?:and|&)\s+").replace(r"\ ", r"[\s,]+")
                     for n in sorted(names, key=len, reverse=True))
@@ -49,14 +49,14 @@ def read_part(text: str, library: Library) -> tuple[str, str]:
 def _read_part(text: str, library: Library) -> tuple[str, str]:
     if not library.part_nouns:
         return "", text
-    noun = rf"(?:{_alternation(library.part_nouns)})s?(?:['’]s?)?(?!\w)"
-    named_noun = rf"(?:{_alternation(library.part_nouns + library.place_nouns)})s?(?:['’]s?)?(?!\w)"
+    noun = rf"(?:{alternation(library.part_nouns)})s?(?:['’]s?)?(?!\w)"
+    named_noun = rf"(?:{alternation(library.part_nouns + library.place_nouns)})s?(?:['’]s?)?(?!\w)"
     patterns = (rf"(?:\b(?:the|its|their)|['’]s)\s+(?P<name>{LOWER_WORD}(?:\s+{LOWER_WORD}){{0,2}})\s+{noun}",
                 rf"(?P<name>{NAME_WORD}(?:,?\s+(?:{NAME_WORD}|and|of))*)\s+{named_noun}")
     for pattern in patterns:
         for m in re.finditer(pattern, text):
             name = _names(m.group("name"), m.group(0)[m.end("name") - m.start():])
-            if name:
+            if name and not _noun_goes_on(text[m.end():], library):
                 return name, _without(text, _owner_start(text, m), m.end())
     named = _owned_name(text, library)
     if named:
@@ -65,12 +65,12 @@ def _read_part(text: str, library: Library) -> tuple[str, str]:
     if named:
         return named
     if library.regions:
-        m = re.search(rf"(?<![\w-])(?P<name>{_alternation(library.regions)})(?![\w-])(?!\s+dollars?\b)", text, re.I)
+        m = re.search(rf"(?<![\w-])(?P<name>{alternation(library.regions)})(?![\w-])(?!\s+dollars?\b)", text, re.I)
         if m:
             start, end = _capital_run(text, m.start(), m.end(), library)
             end = _noun_run(text, end, library)
             name = _run_name(text[start:end]) or fold(m.group("name"))
-            if library.place_nouns and (after := re.match(rf"\s+(?:{_alternation(library.place_nouns)})\b",
+            if library.place_nouns and (after := re.match(rf"\s+(?:{alternation(library.place_nouns)})\b",
                                                           text[end:], re.I)):
                 end += after.end()  # 'its international operations'
             return name, _without(text, start, end)
@@ -106,41 +106,9 @@ def _noun_run(text: str, end: int, library: Library) -> int:
         if any(w in NOT_NAME_WORDS or w in NOT_PART_WORDS or library.item_in(w) or library.metric_in(w) or
                re.search(r"\d", w) for w in words):
             return end
-        if _starts_named(text[end + m.end():], library):
+        if starts_named(text[end + m.end():], library):
             return end + m.end()
     return end
-
-
-def owned_parts(question: str, written: tuple[str, ...], library: Library) -> str:
-    """``question`` with the company (as ``written``, longest first) made the owner of what it names right after
-    it without a possessive: a part with its part noun ('Verizon Consumer segment' -> "Verizon's Consumer
-    segment"), a capitalized part before an item or metric of the library ('3M Safety and Industrial net
-    sales'), or whatever follows a colon or a dash ('JPMorgan: net interest income'), so that the part is
-    'consumer', not 'verizon consumer', and no item is read with the company's name in it. Any other writing
-    of the company is left as it is ('Verizon Communications reported', "Globex's revenue")."""
-    for name in written:
-        m = re.search(rf"(?<![\w&]){re.escape(name)}(?P<sep>\s*[:\u2013\u2014]\s*|\s+-\s+|\s+)(?=\w)", question)
-        after = question[m.end():] if m else ""
-        if m and (m.group("sep").strip() and not OPENS_SENTENCE_RE.match(after) or _owns_next(after, library)):
-            return f"{question[:m.start()]}{name}'s {question[m.end():]}"
-    return question
-
-
-def written_in_full(question: str, written: tuple[str, ...], own_names: tuple[str, ...]) -> tuple[str, ...]:
-    """``written`` with the longer spans of ``question`` that continue one of them into one of the company's
-    ``own_names`` ('Costco' + 'Wholesale', of 'Costco Wholesale Corporation'; 'JPMorgan Chase'), longest first:
-    the company's own words, never a part of it."""
-    owns = [fold(n).split() for n in own_names]
-    longer = []
-    for name in written:
-        for m in re.finditer(rf"(?<![\w&]){re.escape(name)}(?:\s+(?:{NAME_WORD}))+", question):
-            words = m.group(0).split()
-            for k in range(len(words), len(name.split()), -1):
-                span = " ".join(words[:k])
-                if any(own[:len(fold(span).split())] == fold(span).split() for own in owns):
-                    longer.append(span)
-                    break
-    return tuple(sorted(set(written) | set(longer), key=len, reverse=True))
 
 
 def named_part(words: str, library: Library) -> str:
@@ -157,41 +125,16 @@ def _may_name(run: str, library: Library) -> bool:
                 any(w in NOT_PART_WORDS for w in fold(run).split())) and bool(_name(run))
 
 
-def possessive(question: str, written: tuple[str, ...]) -> str:
-    """``question`` with the first writing of the company (``written``, longest first) that is not yet a possessive
-    made one ('Costco membership fees' -> "Costco's membership fees")."""
-    for name in written:
-        m = re.search(rf"(?<![\w&]){re.escape(name)}(?![\w&'\u2019])", question)
-        if m:
-            return f"{question[:m.end()]}'s{question[m.end():]}"
-    return question
-
-
-# the words that open a sentence of its own after 'JPMorgan:' (a question or an instruction), not a figure's name
-OPENS_SENTENCE_RE = re.compile(r"(?:what|which|how|why|when|who|whose|is|are|was|were|did|does|do|has|have|had|can|"
-                               r"could|will|would|should|please|give|compute|calculate|report|find|list|provide|state|"
-                               r"tell|name|identify|show|using|based|according|in|for|from|as)\b", re.I)
-
-
-def _owns_next(after: str, library: Library) -> bool:
-    """The words after the company's name are the name of an item or metric of the library ('American Express
-    total revenues'), or a capitalized part's name followed by a part noun or by such a name (a run with a
-    figure, a period or an item in it names no part)."""
-    noun = rf"(?:{_alternation(library.part_nouns)})s?\b" if library.part_nouns else r"(?!)"
-    return _starts_named(after, library) or \
-        any(re.match(noun, rest) or _starts_named(rest, library) for _, rest in _name_runs(after, library))
-
-
 def leading_part(words: str, library: Library) -> tuple[str, str]:
     """('cloud services', 'revenue') for 'Cloud Services revenue': a capitalized part's name before the name of an
     item or metric of the library, and the words after it; ('', ``words``) when they do not begin so."""
-    for run, rest in _name_runs(re.sub(r"^\s*(?:the|its|their)\s+", "", words, flags=re.I), library):
-        if _starts_named(rest, library):
+    for run, rest in name_runs(re.sub(r"^\s*(?:the|its|their)\s+", "", words, flags=re.I), library):
+        if starts_named(rest, library):
             return _name(run), rest
     return "", words
 
 
-def _name_runs(after: str, library: Library):
+def name_runs(after: str, library: Library):
     """Each capitalized run that ``after`` begins with (one word, two, ...) that may name a part, with the words
     after it; none once a run holds a figure, a period word, an item or a metric."""
     m = re.match(rf"(?P<run>{NAME_WORD})\s+(?P<rest>\S.*)$", after, re.S)
@@ -249,7 +192,7 @@ def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
                 any(w in fold(words).split() for w in NOT_PART_WORDS):
             continue
         after = m.group("after")
-        starts_item = re.match(r"\s+\S", after) and _starts_named(after, library)
+        starts_item = re.match(r"\s+\S", after) and starts_named(after, library)
         owned_after_preposition = re.search(r"\b(?:of|for|from|at|in|by)(?:\s+[\w&.-]+)*\s*$",
                                             text[:m.start()]) is not None
         bare = not re.sub(r"(?:[A-Z][\w.&-]*\s*)*$", "", text[:m.start()]).strip()  # 'its Cloud Services' alone
@@ -265,7 +208,22 @@ def _owned_name(text: str, library: Library) -> tuple[str, str] | None:
 NOT_PART_WORDS = ("fiscal", "fy", "quarter", "year", "annual", "total", "consolidated", "adjusted", "gaap", "net")
 
 
-def _starts_named(after: str, library: Library) -> bool:
+def _noun_goes_on(after: str, library: Library) -> bool:
+    """The part noun is a word of a longer noun ("worldwide unit case volume"): two words continue it, the first
+    opening no name of an item or metric ('the Cloud unit operating income' is the part's; 'segment post a loss'
+    goes on with a verb)."""
+    nxt = re.match(r"\s+([a-z][\w-]*)\s+([a-z][\w-]*)", after)  # two nouns go on: a verb after it is no noun
+    return bool(nxt) and all(CONTINUES_RE.match(w) and w not in NOT_NAME_WORDS for w in nxt.groups()) and \
+        not _opens_a_name(nxt.group(1), library)
+
+
+def _opens_a_name(word: str, library: Library) -> bool:
+    """``word`` is the first word of a name of an item or metric of the library ('operating', 'net', 'revenue')."""
+    names = [n for spec in library.items.values() for n in spec.names] + [n for m in library.metrics for n in m.names]
+    return any(n.split()[0] == word for n in names)
+
+
+def starts_named(after: str, library: Library) -> bool:
     """The words after a name begin with the name of an item or metric of the library ('net sales', 'revenues',
     'operating profit margin') or with a margin or profit of any name ('contribution profit'), whole: 'fee
     revenue' does not ('Membership fee revenue' is one printed item), nor does a name that more nouns continue

@@ -17,7 +17,7 @@ from rag_assets.answer.question.criterion import criterion
 from rag_assets.answer.question.filing_parts import marked_part, named_part
 from rag_assets.answer.question.nested_parts import criterion_with_part, nested_part, with_part
 from rag_assets.answer.question.period import asked_period
-from rag_assets.answer.question.parts import owned_parts, possessive, written_in_full
+from rag_assets.answer.question.owners import owned_parts, possessive, written_in_full
 from rag_assets.answer.question.plan import MetricPlan, asks_down, asks_part, plan
 from rag_assets.answer.question.text import as_read
 from rag_assets.answer.question.unit import asked_unit, points_asked
