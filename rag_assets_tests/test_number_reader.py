@@ -735,3 +735,25 @@ def test_a_sentence_the_pdf_breaks_with_a_blank_line_is_one_sentence():
                                                                   ("$35 million", "2022")]
     assert [c.label for c in cands][1:] == ["Freight in 2024 cost $9 million.", "e-commerce orders were 12% of sales "
                                             "in 2024."]
+
+
+EPS_TABLE = ("Consolidated Statements of Income\n\n(dollars in millions, except per share amounts) Years Ended "
+             "December 31, 2024 2023\n\n| Net income | | 21,748 | 22,618 |\n|---|---|---|---|\n"
+             "| Basic Earnings Per Common Share | | | |\n| Net income | | $ 5.06 | $ 5.32 |\n"
+             "| Weighted-average shares outstanding (in millions) | | 4,202 | 4,148 |\n"
+             "| Diluted Earnings Per Common Share | | | |\n| Net income | | $ 5.06 | $ 5.32 |\n"
+             "| Weighted-average shares outstanding (in millions) | | 4,204 | 4,150 |\n")
+
+
+def test_a_share_count_under_a_per_share_heading_keeps_its_own_scale_and_its_twin_under_the_asked_heading_is_read():
+    """'Weighted-average shares outstanding (in millions)' is printed twice, under 'Basic ...' and 'Diluted ...'
+    headings: its own '(in millions)' is its scale (the per-share heading had made it units, answered 0.004204
+    'in millions'), and the diluted count is the row under the heading naming 'diluted' even where the model
+    chose the basic one."""
+    rows = [c for c in page_candidates(EPS_TABLE, "v", 53) if c.label.startswith("Weighted")]
+    assert [(c.scale, c.figures[0].written) for c in rows] == [(1e6, "4,202"), (1e6, "4,204")]
+    q = "What were Tarn's weighted-average diluted shares outstanding in 2024, in millions?"
+    llm = ScriptedLLM([_pick(1, "4,202")])  # the basic row's figure: the one candidate printing it
+    got = read_number(llm, q, retrieval_query(q, "Tarn"), [Page("v", 53, EPS_TABLE)], default_lexicon(), year=2024)
+    assert got.value == 4_204e6, got.notes  # in full units: the service writes it in millions
+    assert any("same row under a heading naming more of the metric" in n for n in got.notes)

@@ -18,7 +18,8 @@ from rag_assets.answer.evidence.table_blocks import (block_dated, block_total, b
                                                      caption_year, closed, total_cell)
 from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, captioned, cells_of, columns_above,
                                                       durations, heading_of, trailing_header)
-from rag_assets.answer.evidence.units import block_percent, declared_scale, in_percent, shares_scale, unscaled_label
+from rag_assets.answer.evidence.units import (SHARE_COUNT_RE, block_percent, declared_scale, in_percent, shares_scale,
+                                              unscaled_label)
 from rag_assets.answer.evidence.year_lines import YEAR_RE, last_year_line
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
@@ -169,9 +170,10 @@ def _placed(per_cell: list[list], at: dict, years: list[str]) -> tuple[list, lis
 
 def _scaled(label: str, heading: str, figs: list, own: tuple[float, str] | None, before: str) -> tuple[float, str]:
     """A row's scale: its own ('Sales (millions)') or its table's, none for a row its words print unscaled
-    ('Diluted' under a per-share heading); a caption's scale of share counts ('(shares in 000's)') for shares."""
+    ('Diluted' under a per-share heading); a caption's or their own label's scale of share counts for shares."""
     unscaled = unscaled_label(f"{_heading_kind(heading)} {ASIDE_RE.sub(' ', label)}", tuple(f.value for f in figs))
-    return shares_scale(label, before[-600:]) or (own if own and not unscaled else (1.0, ""))
+    counted = declared_scale(label) if SHARE_COUNT_RE.search(label) else None  # 'shares outstanding (in millions)'
+    return shares_scale(label, before[-600:]) or counted or (own if own and not unscaled else (1.0, ""))
 
 
 # a label cut short by the line's end: a parenthesis left open, or a word that joins it to more
@@ -214,8 +216,7 @@ def _heading_kind(heading: str) -> str:
 
 
 def _columns(rows: list[Candidate]) -> tuple[list[str], list[int]] | None:
-    """The year columns of a table and the months of their blocks, from its first row dated in two columns or
-    more; None when none is."""
+    """A table's year columns and their blocks' months, from its first row dated in two columns or more, or None."""
     for row in rows:
         periods = [f.period for f in row.figures]
         if len(periods) >= 2 and all(periods):

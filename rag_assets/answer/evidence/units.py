@@ -98,7 +98,7 @@ def shares_scale(label: str, caption: str) -> tuple[float, str] | None:
     return ({"thousands": 1e3, "millions": 1e6}.get((m.group(1) or "").lower(), 1e3), m.group(0)) if m else None
 
 
-SHARE_COUNT_RE = re.compile(r"\bshares\s+outstanding\b|\bweighted\s+average\s+(?:number|shares)\b", re.I)
+SHARE_COUNT_RE = re.compile(r"\bweighted[\s-]+average\s+(?:number|shares)\b|\bshares\s+outstanding\b", re.I)
 FEWEST_SHARES = 1e5  # no listed company has fewer shares: a smaller count of shares is printed in its table's scale
 
 

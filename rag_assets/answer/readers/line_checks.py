@@ -82,6 +82,22 @@ def exacter_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: 
     return row, row.figures[column]
 
 
+def twin_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: MetricQuery
+             ) -> tuple[Candidate, Figure] | None:
+    """A row of the chosen row's page printed under the same label whose heading names more of the metric's words
+    ('Weighted-average shares outstanding' under 'Diluted Earnings Per Common Share', where the model chose the
+    one under 'Basic ...'), with its figure in the chosen figure's column; None when none does."""
+    own = own_words(metric)
+    named = lambda c: len(own & set(tokenize(c.section)))  # noqa: E731
+    column = next((i for i, f in enumerate(chosen.figures) if f is fig), None)
+    twins = [c for c in cands if c.source == "row" and c is not chosen and (c.sha1, c.page_index, c.label) ==
+             (chosen.sha1, chosen.page_index, chosen.label) and len(c.figures) == len(chosen.figures)]
+    best = max(twins, key=named, default=None)
+    if chosen.source != "row" or column is None or best is None or named(best) <= named(chosen):
+        return None
+    return best, best.figures[column]
+
+
 def exacter_clause(chosen: Candidate, fig: Figure, metric: MetricQuery) -> Figure | None:
     """Another figure of the chosen sentence, of the same kind and period, whose own clause (to the next comma)
     names at least half the metric's words and more of them than the copied figure's ('an estimated 66% are

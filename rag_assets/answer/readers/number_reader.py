@@ -18,7 +18,7 @@ from rag_assets.answer.readers.figure_periods import of_months, of_period, of_qu
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
 from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_clause, exacter_row, figure_problem,
                                                    fitting, line_words, names_metric, own_words, p_states,
-                                                   states_metric)
+                                                   states_metric, twin_row)
 from rag_assets.answer.readers.stated_changes import stated_change
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
@@ -230,6 +230,10 @@ def _model_pick(llm, question: str, reading: NumberReading, year: int | None, ma
         reading.notes.append(f"candidate [{exact[0].id}] names the metric with fewer words of its own than the "
                              f"model's [{found[0].id}] (Python): its figure in the same column is used")
         found = exact
+    elif (twin := twin_row(*found, reading.candidates, metric)) is not None:
+        reading.notes.append(f"candidate [{twin[0].id}] is the same row under a heading naming more of the metric "
+                             f"than the model's [{found[0].id}] (Python): its figure in the same column is used")
+        found = twin
     elif (clause := exacter_clause(*found, metric)) is not None:
         reading.notes.append(f"in candidate [{found[0].id}], {clause.written!r} is the figure whose clause names the "
                              f"metric, not the copied {found[1].written!r} (Python): it is used")
