@@ -536,3 +536,17 @@ def test_the_period_written_before_a_parts_name_stays_the_questions_period():
 ])
 def test_a_part_noun_that_two_more_nouns_continue_names_no_part(text, part):
     assert read_part(text, LIB)[0] == part
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What percentage of Globex's 2023 revenues came from international streaming?",
+     "(revenue [international streaming] 2023 / revenue 2023)"),  # the region's run ends the clause
+    ("What share of Globex's revenue came from domestic licensing in 2023?",
+     "(revenue [domestic licensing] 2023 / revenue 2023)"),
+    ("What share of Globex's revenue came from international sales in 2023?",
+     "(revenue [international] 2023 / revenue 2023)"),  # 'sales' is the item, no word of the part
+])
+def test_a_regions_words_that_end_the_share_asked_name_the_part_with_it(question, expected):
+    """'came from international streaming' is the International Streaming part's revenue, not an item named
+    'streaming' of the international part (the number reader had answered a 29,529 of another table: 0.25 %)."""
+    assert formula(question) == expected

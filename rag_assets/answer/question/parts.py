@@ -97,7 +97,8 @@ def _in_the_us(text: str) -> tuple[str, str] | None:
 def _noun_run(text: str, end: int, library: Library) -> int:
     """Where a region's part name ends when lower-case words between it and the item name the part with it
     ('domestic streaming revenues' -> 'domestic streaming', 'international DVD revenues'): the words (two at
-    most, none an item, a metric or a question's word) when an item or metric of the library follows them."""
+    most, none an item, a metric or a question's word) when an item or metric of the library follows them, or
+    the clause ends there ('what share of revenue came from international streaming')."""
     for k in (1, 2):
         m = re.match(rf"(?:\s+(?![A-Z][a-z])[\w&-]+){{{k}}}", text[end:])
         if m is None:
@@ -106,9 +107,13 @@ def _noun_run(text: str, end: int, library: Library) -> int:
         if any(w in NOT_NAME_WORDS or w in NOT_PART_WORDS or library.item_in(w) or library.metric_in(w) or
                re.search(r"\d", w) for w in words):
             return end
-        if starts_named(text[end + m.end():], library):
+        if starts_named(text[end + m.end():], library) or CLAUSE_END_RE.match(text[end + m.end():]):
             return end + m.end()
     return end
+
+
+# where the words after a region end what is asked: 'what share of revenue came from international streaming?'
+CLAUSE_END_RE = re.compile(r"\s*(?:[?.;]|,\s+in\b|$|(?:in|during|for)\s+(?:fiscal\s+|FY\s?)?(?:19|20)\d\d\b)", re.I)
 
 
 def named_part(words: str, library: Library) -> str:
