@@ -757,3 +757,22 @@ def test_a_share_count_under_a_per_share_heading_keeps_its_own_scale_and_its_twi
     got = read_number(llm, q, retrieval_query(q, "Tarn"), [Page("v", 53, EPS_TABLE)], default_lexicon(), year=2024)
     assert got.value == 4_204e6, got.notes  # in full units: the service writes it in millions
     assert any("same row under a heading naming more of the metric" in n for n in got.notes)
+
+
+RELEASE_HIGHLIGHTS = ("Second-Quarter 2024 results\n\n| ($ in Millions, except EPS) | 2024 | 2023 | % Change |\n"
+                      "|---|---|---|---|\n| Reported Sales | $25,530 | $24,020 | 6.3% |\n"
+                      "| Net Earnings | $5,144 | $4,814 | 6.9% |\n| EPS (diluted) | $1.96 | $1.80 | 8.9% |\n"
+                      "| Adjusted Net Earnings | $7,358 | $6,912 | 6.5% |\n| Adjusted EPS (diluted) | $2.80 | $2.59 | 8.1% |\n")
+
+
+def test_a_row_printing_the_metrics_words_and_an_aside_in_brackets_is_read_without_the_model():
+    """'Adjusted EPS (diluted)' prints exactly 'adjusted EPS' and an aside: Python reads it (the model had chosen
+    'Adjusted Net Earnings' and answered 7,358,000,000 for an EPS); 'EPS (diluted)' is not the adjusted one."""
+    from rag_assets.answer.readers.number_reader import sure_pick
+
+    lex = default_lexicon()
+    for q, row, written in (("What was adjusted EPS in 2Q24?", "Adjusted EPS (diluted)", "$2.80"),
+                            ("What was EPS in 2Q24?", "EPS (diluted)", "$1.96")):
+        cands = shortlist([Page("r", 0, RELEASE_HIGHLIGHTS)], q, lex, 8, months=3, quarter=(2024, 2))
+        chosen, fig = sure_pick(cands, MetricQuery.of(q, lex), 2024, 3, (2024, 2), {"r": 2}, lex.template_words)
+        assert (chosen.label, fig.written) == (row, written)

@@ -186,9 +186,10 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
               template: frozenset[str] = frozenset(), change: bool = False, as_of: tuple[int, int] | None = None
               ) -> tuple[Candidate, Figure] | None:
     """The figure Python reads without the model: the rows that print nearly every word of the metric
-    (``names_metric``), or exactly its words (``template`` words aside: 'Book value per share'), each hold one
-    figure of the period asked; of those, the rows adding the fewest words of their own ('Book value per share'
-    before 'Tangible book value per share'), when they all print the same value (the best-ranked row then); None
+    (``names_metric``), or exactly its words (``template`` words and an aside in brackets aside: 'Book value per
+    share', 'Adjusted EPS (diluted)'), each hold one figure of the period asked; of those, the rows adding the
+    fewest words of their own ('Book value per share' before 'Tangible book value per share'), when they all
+    print the same value (the best-ranked row then); None
     when no row does, they disagree, or no year is asked. ``own_quarters``: the quarter each interim filing
     reports on, whose unnamed quarter columns are that quarter's. ``change``: a percentage change is asked, the
     row's one undated percentage (its '% Change' column, the shortlist keeps the months asked). ``as_of``: the
@@ -198,7 +199,7 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
     want = own_words(metric)
     picks = []
     for cand in cands:
-        printed = set(tokenize(cand.label))
+        printed = set(tokenize(re.sub(r"\([^()\d]*\)", " ", cand.label)))  # an aside in words: 'EPS (diluted)'
         extra = printed - want - template
         if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
             continue
