@@ -655,3 +655,13 @@ def test_a_yes_no_asked_of_each_or_any_quarter_is_decided_by_every_quarters_figu
     assert higher.any_of and decide(higher, None, [], LIB, None, given=_given(higher, values)).value is True
     grew = criterion("Did Tarn's revenue grow in every quarter of 2024 compared with the same quarter of 2023?", LIB)
     assert [(show(one.now), show(one.before)) for one in grew.each][3] == ("revenue 2024 (Q4)", "revenue 2023 (Q4)")
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What was Tarn's net income over the first nine months of 2024?", "net income 2024 (9 months)"),
+    ("What was Tarn's revenue over the second quarter of 2024?", "revenue 2024 (Q2)"),
+    ("What was Tarn's net income over revenue in 2024?", "(net income 2024 / revenue 2024)"),  # still a division
+])
+def test_over_a_part_of_the_year_is_its_period_not_a_division(question, expected):
+    found = plan(question, LIB)
+    assert found is not None and show(found.node) == expected

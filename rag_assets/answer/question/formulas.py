@@ -185,7 +185,8 @@ def show(node: Node) -> str:
 
 
 # 'A over B' is a division; 'over the three years', 'over fiscal 2019 and 2020' are periods
-OVER_DIVIDES = r"\bover\b(?!\s+(?:the\s+)?(?:fiscal|fy|years?|\d|two|three|four|five|time|period))"
+OVER_DIVIDES = (r"\bover\b(?!\s+(?:the\s+)?(?:fiscal|fy|years?|\d|two|three|four|five|six|nine|twelve|time|period|"
+                r"first|second|third|fourth|quarters?\b|months?\b|half\b|[hq][1-4]\b))")
 SHARE_DIVIDES = r"\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction|portion)\s+of\b"  # 'A as a share of B'
 WORD_OPS = [(r"\bdivided\s+by\b", "/"), (OVER_DIVIDES, "/"), (SHARE_DIVIDES, "/"),
             (r"\bless\b", "-"), (r"\bminus\b", "-"), (r"\bplus\b", "+"),
