@@ -8,12 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag_assets.answer.question.quarter_words import quarters_in_words
+from rag_assets.answer.question.quarter_words import ORDINAL, quarters_in_words
 from rag_assets.answer.question.sources import SOURCE_RE
 from rag_assets.answer.question.text import dates_in_words
 from rag_assets.storage.covers import YEAR  # a fiscal year as reports and questions print it
 
-ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 TWO_DIGIT_FY_RE = re.compile(r"\b(FY|fiscal(?:\s+year)?)\s?['’]?(\d{2})(?!\d|[.,]\d|\s*%)", re.I)
 QUARTER_FIRST_RE = re.compile(r"\b([1-4])Q\s?(?:FY\s?)?['’]?(\d{2}|\d{4})\b", re.I)  # 2Q23, 2Q 2023, 2Q FY2023
 PART_SHORT_RE = re.compile(r"\b([69]M|[12]H|H[12])\s?['’]?(\d{2})\b")  # 9M23, 1H23, H1'23: months before a two-digit year

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_ORD = "|".join(_ORDINALS)
+ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_ORD = "|".join(ORDINAL)
 _QUARTER = r"(?:[\s-]+(?:fiscal[\s-]+)?quarter)"
 # 'from the third quarter to the fourth quarter', 'between the second and the third quarter', 'from Q3 to Q4'
 MOVE_RE = re.compile(rf"\b(?:from|between)\s+(?:the\s+)?(?:(?P<a>{_ORD}){_QUARTER}?|Q(?P<qa>[1-4]))\s+(?:to|and)\s+"
@@ -32,6 +32,6 @@ def quarters_in_words(text: str) -> str:
 
 def _move(m: re.Match) -> str:
     """Two quarters of one year, earlier first; a move back ('from the fourth to the first quarter') stays."""
-    a = _ORDINALS[m.group("a").lower()] if m.group("a") else int(m.group("qa"))
-    b = _ORDINALS[m.group("b").lower()] if m.group("b") else int(m.group("qb"))
+    a = ORDINAL[m.group("a").lower()] if m.group("a") else int(m.group("qa"))
+    b = ORDINAL[m.group("b").lower()] if m.group("b") else int(m.group("qb"))
     return f"between the {_WORD[a]} and {_WORD[b]} quarters" if a < b else m.group(0)
