@@ -20,7 +20,7 @@ def decide(crit: Criterion, retriever, sha1s, library: Library, lexicon,
     if crit.each:
         return _decide_each(crit, retriever, sha1s, library, lexicon, by_year, quarters, given)
     nodes = [crit.now] + ([crit.before] if crit.before is not None else [])
-    comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=f"a figure criterion ({crit.test})")
+    comp = Computation(formula=" vs ".join(show(n) for n in nodes), how=crit.how)
     resolved = find_all(nodes, comp, retriever, sha1s, library, lexicon, by_year=by_year, quarters=quarters,
                          given=given)
     if resolved is None:
@@ -50,10 +50,7 @@ def _decide_each(crit: Criterion, retriever, sha1s, library: Library, lexicon,
     """Every span's criterion decided (each year's, or each quarter's); True when all hold, N/A when a figure is
     missing; ``any_of``: True when one holds, else N/A when a figure is missing."""
     parts = [decide(one, retriever, sha1s, library, lexicon, by_year, quarters, given) for one in crit.each]
-    spans = "quarters" if any(o.months == 3 for p in parts for o in p.operands) else "years"
-    comp = Computation(formula=(" or " if crit.any_of else " and ").join(p.formula for p in parts),
-                       how=f"a figure criterion ({crit.test}) in {'any' if crit.any_of else 'each'} of {len(parts)} "
-                       f"{spans}")
+    comp = Computation(formula=crit.joined([p.formula for p in parts]), how=crit.how)
     for p in parts:
         comp.operands += [o for o in p.operands if o not in comp.operands]
         comp.missing += p.missing

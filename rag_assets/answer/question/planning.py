@@ -102,8 +102,7 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
         if out.criterion is not None:
             c = out.criterion
             out.source = "rules"
-            out.how = f"a figure criterion ({c.test})" + (f" in {'any' if c.any_of else 'each'} of {len(c.each)} "
-                                                           f"{_spans(c)}" if c.each else "")
+            out.how = c.how
             out.formula = _criteria_shown(c)
     return out
 
@@ -204,13 +203,8 @@ def _reads_company(formula: str, written: tuple[str, ...]) -> bool:
     return any(re.search(rf"(?<![\w&]){re.escape(fold(name))}(?![\w&])", fold(formula)) for name in written if fold(name))
 
 
-def _spans(c: Criterion) -> str:
-    """What a criterion asked of each of several spans is asked of: 'quarters' or 'years'."""
-    return "quarters" if any(i.months == 3 for one in c.each for i in items_of(one.now)) else "years"
-
-
 def _criteria_shown(c: Criterion) -> str:
-    return (" or " if c.any_of else " and ").join(_shown(one) for one in c.each or (c,))
+    return c.joined([_shown(one) for one in c.each or (c,)])
 
 
 def _shown(c: Criterion) -> str:
