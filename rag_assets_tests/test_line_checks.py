@@ -147,3 +147,20 @@ def test_a_copy_with_a_decimal_zero_is_the_figure_printed_without_it():
     got = read_number(ScriptedLLM([_pick(1, "69.0")]), q, retrieval_query(q, "Tarn"), [Page("t", 6, text)],
                       default_lexicon(), year=2024, percent=True)
     assert got.value == 69, got.notes
+
+
+def test_a_figure_no_column_dates_is_no_figure_of_a_year_its_page_never_names():
+    """Read beyond the best-ranked pages (``dated``), a row of a table without year columns ('Shares contributed
+    to the savings plan') on a page naming 2023 and 2024 is no answer for 2026; the same row on a page naming 2026
+    still is, and so is the first row on any page read as ranked. Python refuses it before the model chooses."""
+    table = ("Changes in shareholders' equity\n\n| (Shares in millions) | Common | Treasury | Total |\n"
+             "| --- | --- | --- | --- |\n| Shares contributed to the savings plan | 1,210 | 870 | 2,080 |\n")
+    q = "How many shares did Tarn contribute to its savings plan in 2026, in millions?"
+    def read(page: str, dated: bool):
+        return read_number(ScriptedLLM([_pick(1, "2,080")]), q, retrieval_query(q, "Tarn"), [Page("t", 5, page)],
+                           default_lexicon(), year=2026, dated=dated)
+    older = read("Balances at December 31, 2023 and 2024\n\n" + table, True)
+    assert older.value == "N/A" and older.candidates == []
+    assert "prints no year, on a page naming no 2026" in older.notes[0]
+    assert read("Balances at December 31, 2026\n\n" + table, True).value == 2080e6
+    assert read("Balances at December 31, 2023 and 2024\n\n" + table, False).value == 2080e6

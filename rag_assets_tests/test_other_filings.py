@@ -196,3 +196,36 @@ def test_a_quarter_no_filing_reports_is_na_never_the_quarter_the_release_reports
     answerer, _ = annual_and_release
     rec = answerer.answer(f"What were {COMPANY}'s net sales in the third quarter of 2024, in USD millions?", "number")
     assert rec.error is None and rec.value == "N/A" and rec.references == []
+
+
+def _read_from_the_cover_only(answerer, sha1: str, question: str):
+    """``question`` read by the number reader with only the annual report's cover ranked (no figure row on it)."""
+    from rag_assets.answer.readers.record import AnswerRecord
+    from rag_assets.answer.routing.question_text import retrieval_query
+    from rag_assets.answer.routing.router import Route
+    from rag_assets.retrieval.search import RetrievedPage
+
+    route = Route(COMPANY, (sha1,), 0)
+    cover = RetrievedPage(sha1, 0, 1.0, answerer.retriever.index(sha1).pages[0], [])
+    rec = AnswerRecord(question, "number")
+    answerer.numbers.question(question, retrieval_query(question, COMPANY, ()), route, [cover], rec,
+                              answerer.plan(question, "number"))
+    return rec
+
+
+def test_a_figure_on_no_page_ranked_is_read_on_the_filings_other_pages(annual_and_release):
+    """Issue 45: N/A only when no page of the filings prints the figure. The best-ranked pages (here the cover
+    alone) name no net earnings: every page of the annual report is read, and its income statement's row is."""
+    answerer, sha1 = annual_and_release
+    rec = _read_from_the_cover_only(answerer, sha1["annual"], f"What were {COMPANY}'s net earnings in 2023?")
+    assert rec.error is None and rec.value == 1900e6
+    assert rec.references and rec.references[0]["page_index"] > 0
+    assert any("every page of the filings read" in n for n in rec.notes)
+
+
+def test_a_figure_no_page_prints_is_na_after_every_page_was_read(annual_and_release):
+    answerer, sha1 = annual_and_release
+    pages = len(answerer.retriever.index(sha1["annual"]).pages)
+    rec = _read_from_the_cover_only(answerer, sha1["annual"], f"What was {COMPANY}'s backlog of orders in 2024?")
+    assert rec.value == "N/A" and rec.references == []
+    assert any(f"of the {pages} pages names the metric" in n for n in rec.notes), rec.notes

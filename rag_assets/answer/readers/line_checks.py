@@ -153,16 +153,27 @@ def figure_problem(chosen: Candidate, fig: Figure, metric: MetricQuery, asked: A
     return None
 
 
+def undated(fig: Figure, asked: Asked, page: str) -> str | None:
+    """Why a figure is not shown to be of the year asked, or None: no column or sentence dates it, and its page
+    names neither that year nor the next (a fiscal year named by its end) anywhere."""
+    if asked.year and not fig.period and page and not re.search(rf"\b(?:{asked.year}|{asked.year + 1})\b", page):
+        return f"prints no year, on a page naming no {asked.year}"
+    return None
+
+
 def fitting(cands: list[Candidate], metric: MetricQuery, asked: Asked, notes: list[str],
-            currency: Callable[[Candidate], str | None] = lambda cand: None) -> list[Candidate]:
+            currency: Callable[[Candidate], str | None] = lambda cand: None,
+            page: Callable[[Candidate], str] = lambda cand: "") -> list[Candidate]:
     """The candidates as the checks leave them, before the model chooses: each keeps the figures
-    ``figure_problem`` passes, none is in a currency other than the one asked (``currency``: the problem, or
-    None); a candidate with no such figure is no choice ('how many airplanes' is never a list of money rows);
-    why a figure is none is noted (once for each page and problem)."""
+    ``figure_problem`` and ``undated`` (``page``: the text of a candidate's page) pass, none is in a currency
+    other than the one asked (``currency``: the problem, or None); a candidate with no such figure is no choice
+    ('how many airplanes' is never a list of money rows); why a figure is none is noted (once for each page and
+    problem)."""
     out, refused = [], {}
     for cand in cands:
         problem = currency(cand)
-        problems = [problem if problem else figure_problem(cand, f, metric, asked) for f in cand.figures]
+        problems = [problem if problem else figure_problem(cand, f, metric, asked) or undated(f, asked, page(cand))
+                    for f in cand.figures]
         figs = tuple(f for f, p in zip(cand.figures, problems) if p is None)
         refused.update((f"page {cand.page_index} {p}", None) for p in problems if p)
         if figs:

@@ -150,11 +150,16 @@ def _numbered(cands: list[Candidate]) -> list[Candidate]:
     return cands
 
 
+def _page_of(pages):
+    """The text of the page a candidate is printed on."""
+    texts = {(p.sha1, p.page_index): p.text for p in pages}
+    return lambda cand: texts.get((cand.sha1, cand.page_index), "")
+
+
 def _currency_of(question: str, pages, dollars: dict[str, str] | None):
     """A candidate's currency problem (``currency_problem``) against the page it is printed on."""
-    texts = {(p.sha1, p.page_index): p.text for p in pages}
-    return lambda cand: currency_problem(question, cand, texts.get((cand.sha1, cand.page_index), ""),
-                                         (dollars or {}).get(cand.sha1, "USD"))
+    page = _page_of(pages)
+    return lambda cand: currency_problem(question, cand, page(cand), (dollars or {}).get(cand.sha1, "USD"))
 
 
 def _checked(llm, question: str, chosen: Candidate, fig: Figure, reading: NumberReading, pages,
@@ -264,7 +269,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
                 own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
                 percent: bool = False, points: int = 0, parts: dict[str, tuple[str, ...]] | None = None,
-                as_of: tuple[int, int] | None = None) -> NumberReading:
+                as_of: tuple[int, int] | None = None, dated: bool = False) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -278,7 +283,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     column of a filing that reports on it); ``percent``: a percentage asked, as the plan reads the question;
     ``points``: a change asked in points (-1 asked as a fall), read where a sentence states it; ``parts``: the
     parts each report names, whose sections print no figure of the whole company; ``as_of``: the (year, month) of
-    a date asked 'at', whose interim filing's quarter column is of it."""
+    a date asked 'at', whose interim filing's quarter column is of it; ``dated``: a figure no column or sentence
+    dates must be on a page naming the year asked (pages read beyond the best-ranked ones: ``line_checks.undated``)."""
     counts = _numbered(qualified(count_candidates(count_pages or pages, counted, year) if counted and not part else [],
                                  qualifiers, counted))  # 'in the United States': the counts a sentence says are
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
@@ -288,12 +294,10 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     asked, notes = Asked(year, counted, bool(points) or change), []
     reading = NumberReading(candidates=counts[:limit] or _numbered(fitting(
         shortlist(pages, query, lexicon, 2 * limit, part, months, quarter, percent, bool(points), parts, own_quarters),
-        metric, asked, notes, _currency_of(question, [*pages, *(count_pages or ())], dollars))[:limit]), notes=notes)
+        metric, asked, notes, _currency_of(question, [*pages, *(count_pages or ())], dollars),
+        _page_of([*pages, *(count_pages or ())]) if dated else lambda cand: "")[:limit]), notes=notes)
     if not reading.candidates:
-        whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
-        reading.notes.append(f"no table row or sentence of the {len(pages)} pages names the metric{whose} "
-                             "with a figure of the kind, period and currency asked: N/A")
-        return reading
+        return _none_named(reading, len(pages), part, months)
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
                       percent and change, as_of) if not counts else None
     if found is not None:
@@ -306,6 +310,14 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     chosen, fig = found
     if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric, asked):
         _take_figure(reading, chosen, fig, points)
+    return reading
+
+
+def _none_named(reading: NumberReading, pages: int, part: str, months: int) -> NumberReading:
+    """``reading`` with why it is N/A: no candidate on the ``pages`` read."""
+    whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
+    reading.notes.append(f"no table row or sentence of the {pages} pages names the metric{whose} "
+                         "with a figure of the kind, period and currency asked: N/A")
     return reading
 
 

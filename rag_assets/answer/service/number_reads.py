@@ -31,36 +31,61 @@ class NumberReads:
 
     def question(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
                  rec: AnswerRecord, plan: QuestionPlan, quarters: dict[str, int] | None = None) -> None:
-        """Figure candidates from the best-ranked pages, the model's pick, Python's checks (number_reader); the
-        plan's part of the company, which every candidate must name, and what a count question counts;
-        ``quarters``: the quarter each interim filing of the route reports on."""
-        pages = ranked[: self.cfg.number_pages]
+        """Figure candidates from the best-ranked pages (every page of the route's filings when none of those
+        names the metric: ``wider``), the model's pick, Python's checks (number_reader); the plan's part of the
+        company, which every candidate must name, and what a count question counts; ``quarters``: the quarter
+        each interim filing of the route reports on."""
         every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
         asked = asked_period(question)
         year = asked.target
-        reading = read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
-                              self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
-                              part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
-                              quarter=(year, plan.quarter) if plan.quarter and year else None, own_quarters=quarters,
-                              qualifiers=plan.qualifiers, percent=plan.percent,
-                              points=plan.points, parts=self.parts(route), as_of=asked.as_of)
-        read = {(c.sha1, c.page_index) for c in reading.candidates}
-        take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read and p not in pages],
+        def read(pages: list[RetrievedPage], dated: bool) -> NumberReading:
+            return read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
+                               self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
+                               dated=dated,
+                               part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
+                               quarter=(year, plan.quarter) if plan.quarter and year else None,
+                               own_quarters=quarters, qualifiers=plan.qualifiers, percent=plan.percent,
+                               points=plan.points, parts=self.parts(route), as_of=asked.as_of)
+        reading, pages = self.wider(route, ranked, read)
+        read_on = {(c.sha1, c.page_index) for c in reading.candidates}
+        take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read_on and p not in pages],
                     question)
 
     def operand(self, route: Route, item: Item) -> NumberReading:
-        """One operand of a formula read by the number reader from the pages ranked for it alone; a count ('the
-        ratio of revenue to employees') is read as a count question reads it, beside its noun on any page."""
+        """One operand of a formula read by the number reader from the pages ranked for it alone (every page of
+        the route's filings when none of those names it); a count ('the ratio of revenue to employees') is read
+        as a count question reads it, beside its noun on any page."""
         question = operand_question(route.company, item, item.name not in default_library().items)
         query = retrieval_query(question, route.company, route.written)
         ranked = self.rank(question, route, query)[0]
         counted = counted_noun(question)
-        return read_number(self.llm, question, query, ranked[: self.cfg.number_pages], default_lexicon(),
-                           self.dollars(route), self.cfg.max_candidates, verify_min=self.cfg.number_verify_min,
-                           year=item.year, part=item.part, counted=counted,
-                           count_pages=every_page(self.retriever, route, ranked) if counted else None,
-                           months=item.months, quarter=(item.year, item.quarter) if item.quarter else None,
-                           parts=self.parts(route))
+        def read(pages: list[RetrievedPage], dated: bool) -> NumberReading:
+            return read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
+                               self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=item.year,
+                               dated=dated,
+                               part=item.part, counted=counted,
+                               count_pages=every_page(self.retriever, route, ranked) if counted else None,
+                               months=item.months, quarter=(item.year, item.quarter) if item.quarter else None,
+                               parts=self.parts(route))
+        return self.wider(route, ranked, read)[0]
+
+    def wider(self, route: Route, ranked: list[RetrievedPage],
+              read: Callable[[list[RetrievedPage], bool], NumberReading]) -> tuple[NumberReading, list[RetrievedPage]]:
+        """``read`` on the number_pages best-ranked pages; when no row or sentence of them names the metric with a
+        figure of the kind and period asked, on every page of the route's filings, the ranked ones first, each
+        figure dated by its column, its sentence or at least its page (``read``'s second argument): an N/A then
+        says that no page of the filings prints it. Returns the reading and the pages it read."""
+        pages = ranked[: self.cfg.number_pages]
+        reading = read(pages, False)
+        if reading.candidates or reading.error:
+            return reading, pages
+        every = every_page(self.retriever, route, ranked)
+        if len(every) <= len(pages):
+            return reading, pages
+        wide = read(every, True)
+        wide.notes = [f"no row or sentence of the {len(pages)} best-ranked pages names the metric: every page of the "
+                      f"filings read ({len(every)}), each figure dated by its column, sentence or page", *wide.notes]
+        return wide, every
 
     def parts(self, route: Route) -> dict[str, tuple[str, ...]]:
         """The parts each report of the route names (its segments and divisions), read once a report."""
