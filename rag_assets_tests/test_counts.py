@@ -459,3 +459,26 @@ def test_a_noun_modified_otherwise_is_another_count():
     assert [c.figures[0].written for c in count_candidates(page, "clinics", None)] == ["270"]
     bare = [Page("s", 3, "Our network\n\nIn 2024 we ran 1,900 clinics.\n")]
     assert [c.figures[0].written for c in count_candidates(page + bare, "managed clinics", 2024)] == ["1,900"]
+
+
+MODELS = [Page("s", 3, "Aeronautics\n\nDuring 2024, we delivered 140 production aircraft to our customers. We "
+                       "delivered 25 T-50A aircraft in 2024. We delivered 12 KX-3 aircraft in 2024, and we have 31 "
+                       "KX-3 aircraft in backlog.\n")]
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How many T-50A aircraft did Globex deliver in 2024?", 25),
+    ("How many KX-3 aircraft did Globex deliver in 2024?", 12),
+    ("How many KX-3 aircraft did Globex have in backlog at the end of 2024?", 31),
+])
+def test_a_count_of_a_model_is_the_count_its_sentence_names_that_model(question, value):
+    """A model's name of letters and digits between count and noun ('25 T-50A aircraft') is a modifier, not a
+    table's figure, and the question's 'T-50A' is a qualifier whole (it had been folded to 't'): the count of that
+    model, not the 140 production aircraft of the year."""
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import company_plan
+
+    plan = company_plan(question, "number", ("Globex",), default_library())
+    reading = read_number(NeverCalled(), question, question, MODELS, default_lexicon(), year=2024,
+                          counted=plan.counted, qualifiers=plan.qualifiers)
+    assert reading.value == value, (plan.qualifiers, reading.notes)

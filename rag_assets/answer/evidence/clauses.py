@@ -12,8 +12,13 @@ from rag_assets.index.bm25 import tokenize
 COMPLEMENT_RE = re.compile(r"\b(?:outside|other\s+than|excluding|except)\b([^,;]*)", re.I)
 
 
+# a model's or product's name of letters and digits ('C-130J', 'F-35', 'A350'), one word without its hyphen
+DESIGNATOR_RE = re.compile(r"\b[a-z]{1,4}-?\d+[a-z]*\b")
+
+
 def _stems(text: str) -> set[str]:
-    return set(tokenize(" ".join(re.findall(r"[a-z]+", text.lower()))))
+    low = text.lower()
+    return set(tokenize(" ".join(re.findall(r"[a-z]+", low)))) | {d.replace("-", "") for d in DESIGNATOR_RE.findall(low)}
 
 
 def clause_of(sentence: str, written: str, start: int = 0, to_comma: bool = False) -> tuple[str, str]:

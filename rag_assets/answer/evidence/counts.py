@@ -15,6 +15,8 @@ from rag_assets.answer.question.counts import (COMPOUND_NOUNS, COUNTED_AS, NAMED
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
 # words that never stand between a count and its noun: '31, 2021, we had 73,300 employees' counts no '31'
+NUMERIC_RE = re.compile(r"[\d.,]+")  # a figure between count and noun: a table row run into the text ('9 9 Shares');
+# a model's name that holds digits ('22 C-130J aircraft') is a modifier like any word
 NOT_MODIFIERS = frozenset({"we", "had", "have", "ha", "has", "were", "wa", "was", "is", "are", "approximately", "about",
                            "of", "the", "and", "or", "in", "at", "a", "as", "to", "our", "its", "their", "by", "for",
                            "from", "with", "than", "that", "which", "who", "whom", "whose", "there", "it", "they", "",
@@ -66,7 +68,7 @@ def counted_in(sentence: str, head: str, after_head: str = "") -> list[str]:
         after = re.split(r"[^\w'-]+", sentence[end: end + 80].strip())
         words = [_singular(w.lower()) for w in after[: BETWEEN + 1]]
         at = next((i for i, w in enumerate(words) if w in wants), None)
-        if at is None or any(w in NOT_MODIFIERS or re.search(r"\d", w) for w in words[:at]):
+        if at is None or any(w in NOT_MODIFIERS or NUMERIC_RE.fullmatch(w) for w in words[:at]):
             continue
         if _modifier(after[at], head):  # '15 Employee Resource Groups' counts groups, not employees
             continue
@@ -236,7 +238,7 @@ def qualified(counts: list[Candidate], qualifiers: tuple[str, ...], noun: str = 
     scored = []
     for cand in counts:
         start = cand.label.find(cand.figures[0].written)
-        for fig in [f for f in text_figures(cand.label[max(start, 0):]) if not f.percent and not MONEY_RE.search(
+        for fig in [f for f in _from_count(cand) if not f.percent and not MONEY_RE.search(
                 f.written)][:4]:  # '4.9 million shares ... for $650 million': an amount counts nothing
             if _counts_another(cand.label[max(start, 0):], fig.written, noun):
                 continue
@@ -244,6 +246,15 @@ def qualified(counts: list[Candidate], qualifiers: tuple[str, ...], noun: str = 
     best = max((n for n, _ in scored), default=0)
     kept = {(c.page_index, c.label, c.figures[0].written): c for n, c in scored if n == best}
     return list(kept.values()) if best else counts
+
+
+def _from_count(cand: Candidate) -> list[Figure]:
+    """The sentence's figures from its count on, read in the whole sentence (cut at the count, '22 C-130J
+    aircraft' would open with a figure before a capital: a list's number)."""
+    figs = text_figures(cand.label)
+    first = next((i for i, f in enumerate(figs) if f.written == cand.figures[0].written), None)
+    return figs[first:] if first is not None else text_figures(cand.label[max(cand.label.find(
+        cand.figures[0].written), 0):])
 
 
 NOT_PLURALS = frozenset({"is", "was", "has", "does", "as", "us", "its", "this", "thus", "plus", "across", "less",

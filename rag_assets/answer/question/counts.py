@@ -123,6 +123,10 @@ def _count_clause(question: str) -> str:
     return question
 
 
+# a model's name in a question: letters, a hyphen, digits ('C-130J', 'F-35'); never a period ('FY22', 'Q4')
+MODEL_RE = re.compile(r"\b[A-Za-z]{1,4}-\d+[A-Za-z]*\b")
+
+
 def count_qualifiers(query: str, counted: str) -> tuple[str, ...]:
     """What a count question says of its counted things beyond their noun, the company and the period: where
     or which of them ('in the United States', 'were union represented', 'covered by collective bargaining
@@ -131,4 +135,5 @@ def count_qualifiers(query: str, counted: str) -> tuple[str, ...]:
     clause = without_source(_count_clause(query))  # 'according to the human capital section': where, not which
     words = [w for w in fold(clause).split() if w not in NOT_QUALIFIERS and w not in counted_words
              and not re.search(r"\d", w)]  # a period ('2q23', 'fy22', '31st'), never what is counted
-    return tuple(dict.fromkeys(words))
+    models = [m.lower().replace("-", "") for m in MODEL_RE.findall(clause)]  # 'C-130J' is which of them
+    return tuple(dict.fromkeys(models + [w for w in words if not any(m.startswith(w) for m in models)]))
