@@ -538,6 +538,19 @@ def test_a_part_noun_that_two_more_nouns_continue_names_no_part(text, part):
     assert read_part(text, LIB)[0] == part
 
 
+@pytest.mark.parametrize("text, part", [
+    ("What was the unrecognized compensation cost of Globex's restricted share units at the end of 2024?", ""),
+    ("How many restricted stock units did Globex grant in 2024?", ""),
+    ("What were the Performance Share Units of Globex outstanding at the end of 2024?", ""),
+    ("What was the revenue of Globex's Cloud unit in 2024?", "cloud"),  # a part noun alone is still a part's
+    ("What was the operating income of Globex's Share Services unit in 2024?", "share services"),
+])
+def test_an_instrument_that_ends_in_a_part_noun_names_no_part(text, part):
+    """'restricted share units' (the library's ``not_parts``) are an instrument, not a business unit named
+    'restricted share': a question about them is the company's (it had asked every figure to name that part)."""
+    assert read_part(text, LIB)[0] == part
+
+
 @pytest.mark.parametrize("question, expected", [
     ("What percentage of Globex's 2023 revenues came from international streaming?",
      "(revenue [international streaming] 2023 / revenue 2023)"),  # the region's run ends the clause

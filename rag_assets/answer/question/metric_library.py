@@ -66,6 +66,7 @@ class Library:
     region_names: tuple[tuple[str, str], ...] = ()  # (other words, the region): ('outside the us', 'international')
     complements: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (a part, the parts it is the whole less)
     place_nouns: tuple[str, ...] = ()  # 'operations': a part noun only after a capitalized name or a region
+    not_parts: tuple[str, ...] = ()  # 'restricted share unit': nouns ending in a part noun that name no part
 
     @classmethod
     def load(cls, path: Path = LIBRARY_PATH) -> "Library":
@@ -88,7 +89,8 @@ class Library:
                    tuple((fold(n), fold(r)) for r, names in (parts.get("region_names") or {}).items() for n in names),
                    tuple((fold(p), tuple(fold(o) for o in others))
                          for p, others in (parts.get("complements") or {}).items()),
-                   tuple(fold(n) for n in parts.get("place_nouns") or ()))
+                   tuple(fold(n) for n in parts.get("place_nouns") or ()),
+                   tuple(fold(n) for n in parts.get("not_parts") or ()))
 
     @property
     def item_names(self) -> tuple[tuple[str, str], ...]:

@@ -56,7 +56,7 @@ def _read_part(text: str, library: Library) -> tuple[str, str]:
     for pattern in patterns:
         for m in re.finditer(pattern, text):
             name = _names(m.group("name"), m.group(0)[m.end("name") - m.start():])
-            if name and not _noun_goes_on(text[m.end():], library):
+            if name and not _noun_goes_on(text[m.end():], library) and not _no_part(text[:m.end()], library):
                 return name, _without(text, _owner_start(text, m), m.end())
     named = _owned_name(text, library)
     if named:
@@ -220,6 +220,12 @@ def _noun_goes_on(after: str, library: Library) -> bool:
     nxt = re.match(r"\s+([a-z][\w-]*)\s+([a-z][\w-]*)", after)  # two nouns go on: a verb after it is no noun
     return bool(nxt) and all(CONTINUES_RE.match(w) and w not in NOT_NAME_WORDS for w in nxt.groups()) and \
         not _opens_a_name(nxt.group(1), library)
+
+
+def _no_part(text: str, library: Library) -> bool:
+    """``text`` ends in a noun that ends in a part noun and names no part ('restricted share units')."""
+    return bool(library.not_parts) and re.search(rf"\b(?:{alternation(library.not_parts)})s?(?:['’]s?)?$",
+                                                  fold(text)) is not None
 
 
 def _opens_a_name(word: str, library: Library) -> bool:
