@@ -31,6 +31,12 @@ LIB = default_library()
     ("net income for the 13 weeks ended July 2, 2023", 2, 3),  # a retailer's periods in weeks
     ("net income for the 26 weeks ended July 2, 2023", 2, 6),
     ("net income for the 52 weeks ended August 29, 2021", None, 0),
+    # a fiscal quarter of 16 weeks (a 12-12-12-16 year, or 16-12-12-12) is a quarter, never the year
+    ("net income for the 16 weeks ended August 29, 2021", None, 3),
+    ("net income for the sixteen weeks ended June 30, 2023", 2, 3),
+    ("sales for the 24 weeks ended February 14, 2021", 2, 6),
+    ("sales for the 36 weeks ended September 30, 2023", 3, 9),
+    ("sales for the 40 weeks ended November 4, 2023", 3, 9),
     ("Globex's 2Q FY2023 net income", 2, 3),
     ("revenue in the last quarter of fiscal 2019", 4, 3),  # a named year's last quarter is its fourth
     ("revenue in the final quarter of 2019", 4, 3),

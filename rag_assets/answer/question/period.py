@@ -79,15 +79,18 @@ def _century(two: str) -> str:
     return ("20" if int(two) < 70 else "19") + two
 
 
-# a retailer's fiscal periods in weeks ('the 13 weeks ended July 2, 2023', 'the 26 weeks ended'): their months
+# a retailer's fiscal periods in weeks ('the 13 weeks ended July 2, 2023', 'the 26 weeks ended'): their months; a
+# fiscal quarter of 12, 13, 16 or 17 weeks (a year of 12-12-12-16 weeks, or of 16-12-12-12) is its three months
 FYE_RE = re.compile(r"\bFYE(?:\b\.?\s*|(?=\d))", re.I)  # 'FYE May 31, 2019': the fiscal year ended then
-WEEKS_RE = re.compile(r"\b(12|13|twelve|26|39|52|53)[\s-]+weeks?\b", re.I)
+WEEKS_RE = re.compile(r"\b(12|13|16|17|twelve|sixteen|24|26|28|36|39|40|52|53)[\s-]+weeks?\b", re.I)
 # the last quarter of a named year is its fourth ('the final quarter of fiscal 2019'); 'the last quarter' alone is
 # the latest one, not read here
 LAST_QUARTER_RE = re.compile(rf"\b(?:last|final|closing)([\s-]+(?:fiscal[\s-]+)?)quarter(?=\s+of\s+(?:the\s+)?"
                              rf"(?:fiscal\s+(?:year\s+)?|FY\s?)?{YEAR}(?!\d))", re.I)
-WEEK_MONTHS = {"12": "three months", "13": "three months", "twelve": "three months", "26": "six months",
-               "39": "nine months", "52": "fiscal year", "53": "fiscal year"}
+WEEK_MONTHS = {"12": "three months", "13": "three months", "16": "three months", "17": "three months",
+               "twelve": "three months", "sixteen": "three months", "24": "six months", "26": "six months",
+               "28": "six months", "36": "nine months", "39": "nine months", "40": "nine months", "52": "fiscal year",
+               "53": "fiscal year"}
 
 
 def normalize(text: str) -> str:
