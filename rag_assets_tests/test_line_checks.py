@@ -150,17 +150,32 @@ def test_a_copy_with_a_decimal_zero_is_the_figure_printed_without_it():
 
 
 def test_a_figure_no_column_dates_is_no_figure_of_a_year_its_page_never_names():
-    """Read beyond the best-ranked pages (``dated``), a row of a table without year columns ('Shares contributed
+    """Read beyond the best-ranked pages (``wide``), a row of a table without year columns ('Shares contributed
     to the savings plan') on a page naming 2023 and 2024 is no answer for 2026; the same row on a page naming 2026
     still is, and so is the first row on any page read as ranked. Python refuses it before the model chooses."""
     table = ("Changes in shareholders' equity\n\n| (Shares in millions) | Common | Treasury | Total |\n"
              "| --- | --- | --- | --- |\n| Shares contributed to the savings plan | 1,210 | 870 | 2,080 |\n")
     q = "How many shares did Tarn contribute to its savings plan in 2026, in millions?"
-    def read(page: str, dated: bool):
+    def read(page: str, wide: bool):
         return read_number(ScriptedLLM([_pick(1, "2,080")]), q, retrieval_query(q, "Tarn"), [Page("t", 5, page)],
-                           default_lexicon(), year=2026, dated=dated)
+                           default_lexicon(), year=2026, wide=wide)
     older = read("Balances at December 31, 2023 and 2024\n\n" + table, True)
     assert older.value == "N/A" and older.candidates == []
     assert "prints no year, on a page naming no 2026" in older.notes[0]
     assert read("Balances at December 31, 2026\n\n" + table, True).value == 2080e6
     assert read("Balances at December 31, 2023 and 2024\n\n" + table, False).value == 2080e6
+
+
+def test_read_beyond_the_best_ranked_pages_a_line_must_print_the_metrics_words_not_a_synonym():
+    """'Total income tax expense' holds 'total income', a synonym of revenue, and 'employees let go' is a
+    synonym of 'severance' in a sentence about legal risks: on the best-ranked pages the model may be shown such
+    lines; on every other page of the filings only lines printing three of four words of the metric are."""
+    q = "What was Tarn's total revenue in 2024, in USD?"
+    page = Page("t", 40, "Income taxes\n\nTotal income tax expense was $18.0 million for the year ended December "
+                         "31, 2024, compared to $24.2 million for 2023.\n")
+    def read(wide: bool):
+        return read_number(ScriptedLLM([_pick(1, "$18.0 million")]), q, retrieval_query(q, "Tarn"), [page],
+                           default_lexicon(), year=2024, wide=wide)
+    assert read(False).candidates  # the synonym names it where pages were ranked for the question
+    beyond = read(True)
+    assert beyond.value == "N/A" and beyond.candidates == []

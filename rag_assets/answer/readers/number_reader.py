@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rag_assets.answer.evidence.candidates import Candidate, MetricQuery, find_candidates
 from rag_assets.answer.evidence.figures import Figure
@@ -41,9 +41,13 @@ class NumberReading:
     written: str = ""  # the figure read, as printed
 
 
+WHOLE_SHARE = 0.75  # of the metric's words, those a line read beyond the best-ranked pages prints: three of four
+
+
 def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
               quarter: tuple[int, int] | None = None, percent: bool = False, points: bool = False,
-              parts: dict[str, tuple[str, ...]] | None = None, own: dict[str, int] | None = None) -> list[Candidate]:
+              parts: dict[str, tuple[str, ...]] | None = None, own: dict[str, int] | None = None,
+              whole: bool = False) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts otherwise
     (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only those
     naming it; of the whole company, none in the section of a part its report names (``parts``: report ->
@@ -51,10 +55,14 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
     (``months``), only those printing it; of a quarter (``quarter``: year, quarter) in a table naming quarters,
     only that quarter's, never another quarter's an interim filing reports on (``own``: report -> its quarter);
     ``percent``: the plan reads a percentage asked (a growth, a share) where the metric's
-    words do not; ``points``: a change in points asked, stated in a sentence ('up 280 basis points')."""
+    words do not; ``points``: a change in points asked, stated in a sentence ('up 280 basis points'); ``whole``:
+    only lines printing nearly every word of the metric (``WHOLE_SHARE``), a synonym not enough (pages read
+    beyond the best-ranked ones, where a synonym's 'total income' of 'Total income tax expense' is no revenue)."""
     metric = metric_text(query, percent)
     want_percent, out = percent or asks_percent(metric), []
-    for cand in find_candidates(pages, MetricQuery.of(metric, lexicon), limit * 3):
+    named = MetricQuery.of(metric, lexicon)
+    for cand in find_candidates(pages, replace(named, terms=()) if whole else named, limit * 3,
+                                WHOLE_SHARE if whole else 0.5):
         if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
                 not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
                 quarter and other_quarters(cand, quarter):
@@ -269,7 +277,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
                 own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
                 percent: bool = False, points: int = 0, parts: dict[str, tuple[str, ...]] | None = None,
-                as_of: tuple[int, int] | None = None, dated: bool = False) -> NumberReading:
+                as_of: tuple[int, int] | None = None, wide: bool = False) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -283,8 +291,9 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     column of a filing that reports on it); ``percent``: a percentage asked, as the plan reads the question;
     ``points``: a change asked in points (-1 asked as a fall), read where a sentence states it; ``parts``: the
     parts each report names, whose sections print no figure of the whole company; ``as_of``: the (year, month) of
-    a date asked 'at', whose interim filing's quarter column is of it; ``dated``: a figure no column or sentence
-    dates must be on a page naming the year asked (pages read beyond the best-ranked ones: ``line_checks.undated``)."""
+    a date asked 'at', whose interim filing's quarter column is of it; ``wide``: the pages go beyond the
+    best-ranked ones, where a figure no column or sentence dates must be on a page naming the year asked
+    (``line_checks.undated``) and a line must print nearly every word of the metric (``shortlist``'s ``whole``)."""
     counts = _numbered(qualified(count_candidates(count_pages or pages, counted, year) if counted and not part else [],
                                  qualifiers, counted))  # 'in the United States': the counts a sentence says are
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
@@ -293,9 +302,10 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     change = CHANGE_WORDS_RE.search(query) is not None  # 'how much did X grow': a change, not a level
     asked, notes = Asked(year, counted, bool(points) or change), []
     reading = NumberReading(candidates=counts[:limit] or _numbered(fitting(
-        shortlist(pages, query, lexicon, 2 * limit, part, months, quarter, percent, bool(points), parts, own_quarters),
+        shortlist(pages, query, lexicon, 2 * limit, part, months, quarter, percent, bool(points), parts, own_quarters,
+                  whole=wide),
         metric, asked, notes, _currency_of(question, [*pages, *(count_pages or ())], dollars),
-        _page_of([*pages, *(count_pages or ())]) if dated else lambda cand: "")[:limit]), notes=notes)
+        _page_of([*pages, *(count_pages or ())]) if wide else lambda cand: "")[:limit]), notes=notes)
     if not reading.candidates:
         return _none_named(reading, len(pages), part, months)
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,

@@ -38,10 +38,10 @@ class NumberReads:
         every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
         asked = asked_period(question)
         year = asked.target
-        def read(pages: list[RetrievedPage], dated: bool) -> NumberReading:
+        def read(pages: list[RetrievedPage], wide: bool) -> NumberReading:
             return read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
                                self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
-                               dated=dated,
+                               wide=wide,
                                part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
                                quarter=(year, plan.quarter) if plan.quarter and year else None,
                                own_quarters=quarters, qualifiers=plan.qualifiers, percent=plan.percent,
@@ -59,10 +59,10 @@ class NumberReads:
         query = retrieval_query(question, route.company, route.written)
         ranked = self.rank(question, route, query)[0]
         counted = counted_noun(question)
-        def read(pages: list[RetrievedPage], dated: bool) -> NumberReading:
+        def read(pages: list[RetrievedPage], wide: bool) -> NumberReading:
             return read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
                                self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=item.year,
-                               dated=dated,
+                               wide=wide,
                                part=item.part, counted=counted,
                                count_pages=every_page(self.retriever, route, ranked) if counted else None,
                                months=item.months, quarter=(item.year, item.quarter) if item.quarter else None,
@@ -73,8 +73,9 @@ class NumberReads:
               read: Callable[[list[RetrievedPage], bool], NumberReading]) -> tuple[NumberReading, list[RetrievedPage]]:
         """``read`` on the number_pages best-ranked pages; when no row or sentence of them names the metric with a
         figure of the kind and period asked, on every page of the route's filings, the ranked ones first, each
-        figure dated by its column, its sentence or at least its page (``read``'s second argument): an N/A then
-        says that no page of the filings prints it. Returns the reading and the pages it read."""
+        line printing nearly every word of the metric and each figure dated by its column, its sentence or at
+        least its page (``read``'s second argument): an N/A then says that no page of the filings prints it.
+        Returns the reading and the pages it read."""
         pages = ranked[: self.cfg.number_pages]
         reading = read(pages, False)
         if reading.candidates or reading.error:
@@ -84,7 +85,8 @@ class NumberReads:
             return reading, pages
         wide = read(every, True)
         wide.notes = [f"no row or sentence of the {len(pages)} best-ranked pages names the metric: every page of the "
-                      f"filings read ({len(every)}), each figure dated by its column, sentence or page", *wide.notes]
+                      f"filings read ({len(every)}) for lines printing nearly its every word, their figures dated",
+                      *wide.notes]
         return wide, every
 
     def parts(self, route: Route) -> dict[str, tuple[str, ...]]:
