@@ -164,9 +164,9 @@ def _page_of(pages):
     return lambda cand: texts.get((cand.sha1, cand.page_index), "")
 
 
-def _currency_of(question: str, pages, dollars: dict[str, str] | None):
-    """A candidate's currency problem (``currency_problem``) against the page it is printed on."""
-    page = _page_of(pages)
+def _currency_of(question: str, page, dollars: dict[str, str] | None):
+    """A candidate's currency problem (``currency_problem``) against the page it is printed on (``page``:
+    ``_page_of``)."""
     return lambda cand: currency_problem(question, cand, page(cand), (dollars or {}).get(cand.sha1, "USD"))
 
 
@@ -300,12 +300,12 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         return _agreed_count(counts[:limit], counted)
     metric, template = metric_query(query, lexicon, percent), lexicon.template_words if lexicon else frozenset()
     change = CHANGE_WORDS_RE.search(query) is not None  # 'how much did X grow': a change, not a level
-    asked, notes = Asked(year, counted, bool(points) or change), []
+    asked, notes, page = Asked(year, counted, bool(points) or change), [], _page_of([*pages, *(count_pages or ())])
     reading = NumberReading(candidates=counts[:limit] or _numbered(fitting(
         shortlist(pages, query, lexicon, 2 * limit, part, months, quarter, percent, bool(points), parts, own_quarters,
                   whole=wide),
-        metric, asked, notes, _currency_of(question, [*pages, *(count_pages or ())], dollars),
-        _page_of([*pages, *(count_pages or ())]) if wide else lambda cand: "")[:limit]), notes=notes)
+        metric, asked, notes, _currency_of(question, page, dollars), page if wide else lambda cand: "")[:limit]),
+        notes=notes)
     if not reading.candidates:
         return _none_named(reading, len(pages), part, months)
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,

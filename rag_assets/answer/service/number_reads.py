@@ -46,7 +46,7 @@ class NumberReads:
                                quarter=(year, plan.quarter) if plan.quarter and year else None,
                                own_quarters=quarters, qualifiers=plan.qualifiers, percent=plan.percent,
                                points=plan.points, parts=self.parts(route), as_of=asked.as_of)
-        reading, pages = self.wider(route, ranked, read)
+        reading, pages = self.wider(route, ranked, read, every or None)
         read_on = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read_on and p not in pages],
                     question)
@@ -59,28 +59,28 @@ class NumberReads:
         query = retrieval_query(question, route.company, route.written)
         ranked = self.rank(question, route, query)[0]
         counted = counted_noun(question)
+        every = every_page(self.retriever, route, ranked) if counted else None  # a count, wherever printed
         def read(pages: list[RetrievedPage], wide: bool) -> NumberReading:
             return read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
                                self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=item.year,
-                               wide=wide,
-                               part=item.part, counted=counted,
-                               count_pages=every_page(self.retriever, route, ranked) if counted else None,
+                               wide=wide, part=item.part, counted=counted, count_pages=every,
                                months=item.months, quarter=(item.year, item.quarter) if item.quarter else None,
                                parts=self.parts(route))
-        return self.wider(route, ranked, read)[0]
+        return self.wider(route, ranked, read, every)[0]
 
     def wider(self, route: Route, ranked: list[RetrievedPage],
-              read: Callable[[list[RetrievedPage], bool], NumberReading]) -> tuple[NumberReading, list[RetrievedPage]]:
+              read: Callable[[list[RetrievedPage], bool], NumberReading], every: list[RetrievedPage] | None = None
+              ) -> tuple[NumberReading, list[RetrievedPage]]:
         """``read`` on the number_pages best-ranked pages; when no row or sentence of them names the metric with a
         figure of the kind and period asked, on every page of the route's filings, the ranked ones first, each
         line printing nearly every word of the metric and each figure dated by its column, its sentence or at
         least its page (``read``'s second argument): an N/A then says that no page of the filings prints it.
-        Returns the reading and the pages it read."""
+        Returns the reading and the pages it read; ``every``: those pages when the caller has them already."""
         pages = ranked[: self.cfg.number_pages]
         reading = read(pages, False)
         if reading.candidates or reading.error:
             return reading, pages
-        every = every_page(self.retriever, route, ranked)
+        every = every or every_page(self.retriever, route, ranked)
         if len(every) <= len(pages):
             return reading, pages
         wide = read(every, True)
