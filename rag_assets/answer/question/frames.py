@@ -63,6 +63,19 @@ FRAMES = (
             "What was Globex's sales worldwide in the second quarter of 2023?"),
            ("How much did Initech sell to customers in Japan in 2021?",
             "What was Initech's sales to customers in Japan in 2021?"))),
+    Frame("how much did X's Y total",  # the verb closes the figure's words: 'total' is no word of the item
+          re.compile(r"^(?:how\s+much|what)\s+did\s+(?P<x>(?:(?!\bdid\b)(?:[^?.]|(?<=[A-Z])\.))+?)\s+(?:total|amount\s+to|"
+                     r"come\s+to|add\s+up\s+to|sum\s+to|stand\s+at)(?=\s+(?:in|for|during|over|at|as\s+of|between|from|on|"
+                     r"by)\b|\s*[,?.]|\s*$)", re.I),
+          "What was {x}",
+          (("How much did Globex's U.S. sales total in the second quarter of 2023?",
+            "What was Globex's U.S. sales in the second quarter of 2023?"),
+           ("What did Initech's capital expenditures amount to in fiscal 2021, in USD millions?",
+            "What was Initech's capital expenditures in fiscal 2021, in USD millions?"),
+           ("How much did Globex's research and development expenses come to in 2020?",
+            "What was Globex's research and development expenses in 2020?"),
+           ("How much did Globex's total deposits stand at on June 30, 2023?",  # 'total' of the item stays
+            "What was Globex's total deposits on June 30, 2023?"))),
     Frame("what percentage of X's Y did Z contribute",
           re.compile(r"^what\s+(?P<share>percentage|percent|share|proportion|portion|fraction|part)\s+of\s+(?P<y>[^?.]+?)"
                      r"\s+did\s+(?:the\s+|its\s+)?(?P<z>[^?.]+?)\s+(?:contribute|account\s+for|represent|make\s+up)\b",
