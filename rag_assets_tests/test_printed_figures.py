@@ -54,6 +54,31 @@ def test_per_share_items_are_planned_but_adjusted_ones_are_not():
     assert formula("What was Tarn's revenue per employee in 2023?") is None
 
 
+
+LOSS_INCOME = ("CONSOLIDATED STATEMENTS OF OPERATIONS\n| (Dollars in millions, except per share data) | 2023 | 2022 |\n"
+               "| --- | --- | --- |\n| Net loss | (1,205) | (1,090) |\n"
+               "| Basic loss per share | ($2.41) | ($2.15) |\n| Diluted loss per share | ($2.41) | ($2.15) |\n")
+
+
+@pytest.mark.parametrize("question", [
+    "What was Tarn's 2023 net loss per diluted share, in USD?",
+    "What was Tarn's diluted loss per share in 2023?",
+    "What was Tarn's loss per share in 2023?",
+])
+def test_a_loss_per_share_is_the_per_share_item_and_is_read_from_its_loss_row(question):
+    """A company with a loss prints 'loss per share': the same item, signed (it had been no item: the model
+    picked the net loss row, $1,205, and its check refused it)."""
+    assert formula(question) == "diluted eps 2023"
+    found = find_operand(Item("diluted eps", 2023), LIB.items["diluted eps"], [SourcePage("s", 3, LOSS_INCOME, True)])
+    assert found is not None and found.value == pytest.approx(-2.41)
+
+
+def test_a_basic_loss_per_share_is_the_basic_item():
+    assert formula("What was Tarn's basic loss per share in 2023?") == "basic eps 2023"
+    found = find_operand(Item("basic eps", 2022), LIB.items["basic eps"], [SourcePage("s", 3, LOSS_INCOME, True)])
+    assert found is not None and found.value == pytest.approx(-2.15)
+
+
 SEGMENT_SALES = ("The following table presents segment net sales by reportable segment (in millions):\n"
                  "| | Year ended December 31, | | | | $ change | | % change |\n"
                  "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
