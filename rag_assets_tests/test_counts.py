@@ -482,3 +482,29 @@ def test_a_count_of_a_model_is_the_count_its_sentence_names_that_model(question,
     reading = read_number(NeverCalled(), question, question, MODELS, default_lexicon(), year=2024,
                           counted=plan.counted, qualifiers=plan.qualifiers)
     assert reading.value == value, (plan.qualifiers, reading.notes)
+
+
+MEMBERS = [Page("s", 4, "Membership\n\nExecutive members totaled 19.2 million and represented 48% of paid members in "
+                        "2024. Our membership was made up of the following (in thousands):\n\n"
+                        "| | 2024 | 2023 |\n| --- | --- | --- |\n| Gold members | 33,100 | 31,800 |\n"
+                        "| Business members | 7,000 | 6,900 |\n| Total paid members | 40,100 | 38,700 |\n"
+                        "| Household cards | 31,500 | 30,200 |\n| Total cardholders | 71,600 | 68,900 |\n")]
+
+
+@pytest.mark.parametrize("question, value", [
+    # the sentence counts Executive members, its 'paid members' is of another figure: the table's row is the count
+    ("How many paid members did Tarn have at the end of 2024, in millions?", 40.1),
+    ("How many cardholders did Tarn have at the end of 2023?", 68_900_000),
+    ("How many executive members did Tarn have in 2024, in millions?", 19.2),
+])
+def test_a_count_printed_after_its_noun_is_modified_by_the_words_before_that_noun(question, value):
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import company_plan
+    from rag_assets.answer.question.unit import asked_unit
+
+    plan = company_plan(question, "number", ("Tarn",), default_library())
+    year = 2024 if "2024" in question else 2023
+    reading = read_number(NeverCalled(), question, question, MEMBERS, default_lexicon(), year=year,
+                          counted=plan.counted, qualifiers=plan.qualifiers)
+    assert reading.value is not None and asked_unit(question).amount(reading.value) == pytest.approx(value), \
+        (plan.counted, reading.notes)

@@ -119,12 +119,14 @@ def named_before(sentence: str, head: str) -> list[str]:
     return [g for g in m.groups() if g]
 
 
-def row_count(cand: Candidate, head: str, year: int | None) -> Candidate | None:
-    """A table row that counts ``head`` ('Headcount', 'Number of employees', 'Total warehouses') with its figure
-    of ``year`` at the year's end: its year's column, else its latest quarter's column of the year (a balance
-    as of the latest date the report prints for the year); None for another row or no such figure."""
-    want = _singular(head.lower())
-    names = {*_count_names(want), f"total {want}s", f"total number of {want}s"}
+def row_count(cand: Candidate, head: str, year: int | None, noun: str = "") -> Candidate | None:
+    """A table row that counts ``head`` ('Headcount', 'Number of employees', 'Total warehouses'), or the whole
+    ``noun`` asked ('Total paid members'), with its figure of ``year`` at the year's end: its year's column, else
+    its latest quarter's column of the year (a balance as of the latest date the report prints for the year);
+    None for another row or no such figure."""
+    want, noun = _singular(head.lower()), noun.lower()
+    names = {*_count_names(want), f"total {want}s", f"total number of {want}s",
+             *((noun, f"total {noun}", f"number of {noun}", f"total number of {noun}") if noun else ())}
     label = re.sub(r"\s*\(.*$|[^\w\s]", "", cand.label.lower()).strip()
     if cand.source != "row" or label not in names or year is None:
         return None
@@ -167,7 +169,7 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
     for page in pages:
         for kind, block in page_blocks(page.text, page.sha1, page.page_index):
             rows += [one for cand in block if kind == "table" and not after_head and not cand.of_parts
-                     and (one := row_count(cand, head, year)) is not None]
+                     and (one := row_count(cand, head, year, noun)) is not None]
             carried: list[str] = []
             for cand in block if kind == "text" else ():
                 carried = YEAR_IN_RE.findall(cand.label) or carried
@@ -204,10 +206,21 @@ def _of_the_noun(counts: list[Candidate], noun: str, head: str) -> list[Candidat
 
 def _modified(sentence: str, figure: str, head: str, modifiers: list[str]) -> bool:
     """The words between ``figure`` and ``head`` hold every one of ``modifiers``; with none asked, they are no
-    words at all ('73,300 employees', not '270 urgent care clinics')."""
-    at = sentence.find(figure)
-    near = sentence[at + len(figure): sentence.lower().find(head, at + len(figure))].lower()
-    return at >= 0 and (all(m in near for m in modifiers) if modifiers else not re.search(r"[a-z]{3,}", near))
+    words at all ('73,300 employees', not '270 urgent care clinics'). A count printed after its noun ('Executive
+    members totaled 25.6 million', ``named_before``) is modified by the words just before that noun, never by a
+    noun further on ('... and represented 55% of paid members')."""
+    at, lower = sentence.find(figure), sentence.lower()
+    if at < 0:
+        return False
+    end = lower.find(head, at + len(figure))
+    near = lower[at + len(figure): end] if end >= 0 else ""
+    if end < 0 or len(re.findall(r"[\w'-]+", near)) > BETWEEN:
+        start = lower.rfind(head, 0, at)
+        if start < 0:
+            return False
+        before = re.findall(r"[\w'-]+", lower[:start])[-BETWEEN:]
+        near = " ".join(w for w in before if w not in NOT_MODIFIERS and w not in ("number", "total"))
+    return all(m in near for m in modifiers) if modifiers else not re.search(r"[a-z]{3,}", near)
 
 
 def _modifiers(noun: str, head: str) -> list[str]:
