@@ -133,3 +133,28 @@ def test_the_companys_line_is_read_under_years_printed_a_column_a_line_never_a_r
     assert found is not None and found.value == 24222e6 and found.page_index == 28
     assert find_operand(Item("footwear revenues", 2017), None, pages).value == 21081e6
     assert find_operand(Item("footwear revenues", 2019), None, pages[:1]) is None
+
+
+CONSUMER_SEGMENT = ("## U.S. CONSUMER SERVICES\n\nTABLE 9: USCS SELECTED INCOME STATEMENT DATA\n\n"
+                    "| Years Ended December 31, | | | |\n| --- | --- | --- | --- |\n"
+                    "| (Millions, except percentages) | 2024 | 2023 | Change |\n"
+                    "| Total revenues net of interest expense | 12,914 | 10,922 | 18 % |\n"
+                    "| Pretax segment income | $ 3,400 | $ 3,958 | (14)% |\n")
+
+
+def test_a_parts_heading_with_dotted_initials_is_the_parts_caption():
+    """'U.S. CONSUMER SERVICES' heads the part 'us consumer services' (its dots had folded to 'u s': every figure
+    of the segment's table was refused as no part's)."""
+    lib = default_library()
+    parts = report_parts(["We principally engage in businesses comprising four reportable operating segments: U.S. "
+                          "Consumer Services (USCS), Commercial Services (CS), International Card Services (ICS) and "
+                          "Global Merchant and Network Services (GMNS)."])
+    pages = [SourcePage("r", 53, CONSUMER_SEGMENT, False, parts)]
+
+    def pretax(part: str):
+        return find_operand(Item("income before taxes", 2024, part=part), lib.items["income before taxes"], pages,
+                            library_names=lib.item_names)
+
+    found = pretax("us consumer services")
+    assert found is not None and found.value == 3400e6
+    assert pretax("international card services") is None

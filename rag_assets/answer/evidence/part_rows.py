@@ -45,7 +45,10 @@ LEGAL_RE = r"(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc
 
 def heads(caption: str, part: str) -> bool:
     """The caption is the part's: it opens with the part's name, or names it as the owner of what follows ('Marine
-    Systems' operating results', 'the Marine Systems segment'), not merely among others."""
+    Systems' operating results', 'the Marine Systems segment'), not merely among others; dotted initials joined or
+    not ('U.S. CONSUMER SERVICES' is 'us consumer services')."""
+    if (joined := INITIALS_RE.sub(r"\1", caption)) != caption and heads(joined, part):
+        return True
     folded = re.sub(r"[’']", "'", caption.lower())
     name = re.escape(part).replace(r"\ ", r"[\s,]+")
     if re.match(rf"\W*{name}(?:[\s,]+\w+){{0,3}}[\s,]+{LEGAL_RE}", folded_label(caption)):
