@@ -10,12 +10,12 @@ from rag_assets.answer.question.formulas import printed_ratio
 from rag_assets.answer.question.metric_library import fold
 from rag_assets.answer.question.sources import without_source
 
-# (the number of stores Globex operated: the noun ends before the company that did it)
+# (the number of stores Globex operated, the number of members Globex had: the noun ends before the company)
 COUNT_RES = (re.compile(r"\bhow\s+many\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)\s+(?:did|does|do|were|was|are|is|had|has|"
                         r"have|in|at|as|of|for|worked|work|operated|served|on)\b", re.I),
              re.compile(r"\b(?:total\s+)?number\s+of\s+(?P<noun>[\w&-]+(?:\s+[\w&-]+){0,3}?)(?:\s+(?:did|does|do|were|"
                         r"was|are|is|had|has|have|in|at|as|of|for|that|which|employed|operated|on)\b|"
-                        r"(?=\s+(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*\s+(?-i:[a-z]+ed)\b))", re.I),
+                        r"(?=\s+(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*\s+(?-i:[a-z]+ed|had|has|have)\b))", re.I),
              re.compile(r"\b(?P<noun>headcount|workforce)\b", re.I),
              re.compile(r"\b(?P<noun>(?!total\b|share\b|the\b)[a-z][\w-]*)\s+count\b"))  # 'warehouse count': warehouses
 NOUN_OF = {"headcount": "employees", "workforce": "employees"}
