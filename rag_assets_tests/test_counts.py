@@ -478,13 +478,18 @@ def test_a_count_of_a_model_is_the_count_its_sentence_names_that_model(question,
     """A model's name of letters and digits between count and noun ('25 T-50A aircraft') is a modifier, not a
     table's figure, and the question's 'T-50A' is a qualifier whole (it had been folded to 't'): the count of that
     model, not the 140 production aircraft of the year."""
+    plan, reading = _read_count(question, "Globex", MODELS, 2024)
+    assert reading.value == value, (plan.qualifiers, reading.notes)
+
+
+def _read_count(question: str, company: str, pages, year: int):
+    """The question's plan as the answerer makes it, and the number reader's count on ``pages``."""
     from rag_assets.answer.question.metric_library import default_library
     from rag_assets.answer.question.planning import company_plan
 
-    plan = company_plan(question, "number", ("Globex",), default_library())
-    reading = read_number(NeverCalled(), question, question, MODELS, default_lexicon(), year=2024,
-                          counted=plan.counted, qualifiers=plan.qualifiers)
-    assert reading.value == value, (plan.qualifiers, reading.notes)
+    plan = company_plan(question, "number", (company,), default_library())
+    return plan, read_number(NeverCalled(), question, question, pages, default_lexicon(), year=year,
+                             counted=plan.counted, qualifiers=plan.qualifiers)
 
 
 MEMBERS = [Page("s", 4, "Membership\n\nExecutive members totaled 19.2 million and represented 48% of paid members in "
@@ -501,13 +506,8 @@ MEMBERS = [Page("s", 4, "Membership\n\nExecutive members totaled 19.2 million an
     ("How many executive members did Tarn have in 2024, in millions?", 19.2),
 ])
 def test_a_count_printed_after_its_noun_is_modified_by_the_words_before_that_noun(question, value):
-    from rag_assets.answer.question.metric_library import default_library
-    from rag_assets.answer.question.planning import company_plan
     from rag_assets.answer.question.unit import asked_unit
 
-    plan = company_plan(question, "number", ("Tarn",), default_library())
-    year = 2024 if "2024" in question else 2023
-    reading = read_number(NeverCalled(), question, question, MEMBERS, default_lexicon(), year=year,
-                          counted=plan.counted, qualifiers=plan.qualifiers)
+    plan, reading = _read_count(question, "Tarn", MEMBERS, 2024 if "2024" in question else 2023)
     assert reading.value is not None and asked_unit(question).amount(reading.value) == pytest.approx(value), \
         (plan.counted, reading.notes)
