@@ -56,6 +56,15 @@ class JudgementSpec:
 
 
 @dataclass(frozen=True)
+class BasisSpec:
+    name: str  # 'currency', 'organic'
+    asked: tuple[str, ...]  # folded: how questions write it ('operationally', 'currency neutral')
+    printed: tuple[str, ...]  # folded: what a line naming it prints ('operational', 'constant currency')
+    adjectives: tuple[str, ...] = ()  # folded: words naming it only before one of ``modifies`` ('operational')
+    modifies: tuple[str, ...] = ()  # folded: what such an adjective modifies ('sales', 'growth', 'basis')
+
+
+@dataclass(frozen=True)
 class Library:
     items: dict[str, ItemSpec]
     metrics: tuple[MetricSpec, ...]
@@ -67,6 +76,7 @@ class Library:
     complements: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (a part, the parts it is the whole less)
     place_nouns: tuple[str, ...] = ()  # 'operations': a part noun only after a capitalized name or a region
     not_parts: tuple[str, ...] = ()  # 'restricted share unit': nouns ending in a part noun that name no part
+    bases: tuple[BasisSpec, ...] = ()  # the stated bases of non-GAAP figures ('currency neutral', 'organic')
 
     @classmethod
     def load(cls, path: Path = LIBRARY_PATH) -> "Library":
@@ -90,7 +100,8 @@ class Library:
                    tuple((fold(p), tuple(fold(o) for o in others))
                          for p, others in (parts.get("complements") or {}).items()),
                    tuple(fold(n) for n in parts.get("place_nouns") or ()),
-                   tuple(fold(n) for n in parts.get("not_parts") or ()))
+                   tuple(fold(n) for n in parts.get("not_parts") or ()),
+                   _bases(data.get("bases") or {}))
 
     @property
     def item_names(self) -> tuple[tuple[str, str], ...]:
@@ -228,6 +239,15 @@ def _longest_named(folded: str, named: list[tuple[str, object]]):
             if nxt is not None:
                 return nxt
     return (best[1], best[3]) if best else None
+
+
+def _bases(data: dict) -> tuple[BasisSpec, ...]:
+    """The library's stated bases (``bases`` of metrics.yaml), each with the words its adjectives modify."""
+    modifies = tuple(fold(m) for m in data.get("modifies") or ())
+    return tuple(BasisSpec(name, tuple(fold(a) for a in spec.get("asked") or ()),
+                           tuple(fold(x) for x in spec.get("printed") or ()),
+                           tuple(fold(a) for a in spec.get("adjectives") or ()), modifies)
+                 for name, spec in data.items() if isinstance(spec, dict))
 
 
 @lru_cache(maxsize=1)

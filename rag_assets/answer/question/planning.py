@@ -9,6 +9,7 @@ import re
 
 from dataclasses import asdict, dataclass, field, replace
 
+from rag_assets.answer.question.bases import asked_basis, without_basis
 from rag_assets.answer.question.formulas import Item, items_of, money, of_library, show
 from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.counts import count_qualifiers, counted_noun
@@ -36,6 +37,7 @@ class QuestionPlan:
     part: str = ""  # the part of the company (a segment, a region) whose figure is asked; '' for the whole
     counted: str = ""  # what a count question counts ('full time employees'), printed beside its number
     qualifiers: tuple[str, ...] = ()  # what it says of them beyond their noun ('united', 'states'), as folded words
+    basis: str = ""  # the stated basis of a non-GAAP figure asked ('currency', 'organic': ``bases``); '' reported
     source: str = ""  # rules, model, or '' (no plan: the readers answer as printed)
     formula: str = ""
     how: str = ""
@@ -57,7 +59,9 @@ class QuestionPlan:
         out = [f"kind: {self.kind}", f"period: {period}", f"unit: {self.unit}"] + \
             ([f"part of the company: {self.part}"] if self.part else []) + \
             ([f"counts: {self.counted}" + (f" ({' '.join(self.qualifiers)})" if self.qualifiers else "")]
-             if self.counted else [])
+             if self.counted else []) + \
+            ([f"basis: {self.basis} (read as printed: no statement prints it, no reported figure gives it)"]
+             if self.basis else [])
         out.append(f"plan ({self.source}): {self.formula} [{self.how}]" if self.source else
                    "plan: none (read as printed by the number, yes/no or names reader)")
         out += [f"check: {c}" for c in self.checks]
@@ -75,15 +79,18 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     out = QuestionPlan(kind, period.years, period.quarter, period.months, unit.words,
                        unit.percent or unit.basis_points or unit.named_percent,
                        (-1 if asks_down(text) else 1) if points_asked(question) else 0)
+    basis = asked_basis(question, library)
+    out.basis = basis.name if basis else ""
     if kind == "number":
         out.counted = "" if unit.percent else counted_noun(text)  # 'what % of the workforce
-        out.metric = plan(question, library)
+        out.metric = plan(question if basis is None else without_basis(question, basis), library)
         node = out.metric.node if out.metric is not None else None
         amount = of_library(node, library) and money(node)  # 'how many shares did X repurchase': never the amount
         as_written = isinstance(node, Item) and not of_library(node, library)  # 'the number of stores X operated'
         if out.counted and (amount or as_written):  # counted as 'how many stores', not read as a row so named
             out.metric = None
-        if out.metric is None and llm is not None and period.target is not None and not asks_part(text):
+        if out.metric is None and llm is not None and period.target is not None and not asks_part(text) and \
+                basis is None:
             from rag_assets.answer.question.model_plan import model_plan
 
             written = model_plan(llm, question, library)
@@ -97,8 +104,10 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
             out.formula, out.how = show(out.metric.node), out.metric.how
             out.part = next((i.part for i in items_of(out.metric.node) if i.part), "")
             out.checks.append("the dimension fits the unit asked")
+        if basis is not None:  # its part is the plan's; its figure is read as printed, never computed
+            out.metric, out.source, out.formula, out.how, out.checks = None, "", "", "", []
     elif kind == "boolean":
-        out.criterion = criterion(introduced(question), library)
+        out.criterion = criterion(introduced(question), library) if basis is None else None
         if out.criterion is not None:
             c = out.criterion
             out.source = "rules"
@@ -118,7 +127,7 @@ def company_plan(question: str, kind: str, written: tuple[str, ...], library: Li
     question = _possessive_written_out(question, written)
     asked = owned_parts(question, written, library)
     out = plan_question(asked, kind, library, llm)
-    if _reads_company(out.formula, written):
+    if _reads_company(f"{out.formula} {out.part}", written):
         asked = possessive(asked, written)
         out = plan_question(asked, kind, library, llm)
     out = _within_filing_part(_with_filing_part(out, asked, written, library, parts), asked, written, library, parts)

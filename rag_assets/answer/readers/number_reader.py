@@ -14,6 +14,9 @@ from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, 
 from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section
 from rag_assets.answer.evidence.units import asks_percent
+from rag_assets.answer.question.bases import names_basis
+from rag_assets.answer.question.metric_library import BasisSpec, default_library, fold
+from rag_assets.answer.readers.basis_pick import basis_pick, whole_company
 from rag_assets.answer.readers.figure_periods import of_months, of_period, of_quarter, of_span, other_quarters
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
 from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_clause, exacter_row, figure_problem,
@@ -47,7 +50,7 @@ WHOLE_SHARE = 0.75  # of the metric's words, those a line read beyond the best-r
 def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
               quarter: tuple[int, int] | None = None, percent: bool = False, points: bool = False,
               parts: dict[str, tuple[str, ...]] | None = None, own: dict[str, int] | None = None,
-              whole: bool = False) -> list[Candidate]:
+              whole: bool = False, basis: BasisSpec | None = None) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts otherwise
     (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only those
     naming it; of the whole company, none in the section of a part its report names (``parts``: report ->
@@ -57,7 +60,10 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
     ``percent``: the plan reads a percentage asked (a growth, a share) where the metric's
     words do not; ``points``: a change in points asked, stated in a sentence ('up 280 basis points'); ``whole``:
     only lines printing nearly every word of the metric (``WHOLE_SHARE``), a synonym not enough (pages read
-    beyond the best-ranked ones, where a synonym's 'total income' of 'Total income tax expense' is no revenue)."""
+    beyond the best-ranked ones, where a synonym's 'total income' of 'Total income tax expense' is no revenue);
+    ``basis``: the stated basis of a non-GAAP figure asked, which a candidate's line, heading row or column names
+    must name ('Operational Sales', 'On a currency-neutral basis, revenues grew 11%'), those whose line names it
+    first."""
     metric = metric_text(query, percent)
     want_percent, out = percent or asks_percent(metric), []
     named = MetricQuery.of(metric, lexicon)
@@ -65,7 +71,7 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
                                 WHOLE_SHARE if whole else 0.5):
         if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
                 not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
-                quarter and other_quarters(cand, quarter):
+                quarter and other_quarters(cand, quarter) or basis is not None and not _names_basis(cand, basis):
             continue  # the whole company's figure is not a part's ('Aeronautics' / 'Backlog at year-end')
         own_quarter = (own or {}).get(cand.sha1, 0)
         figs = tuple(f for f in cand.figures if (bool(f.points) if points else f.percent == want_percent and
@@ -76,9 +82,23 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
         if figs:
             cand.figures = figs
             out.append(cand.with_heading() if part and cand.source == "row" else cand)
+    if basis is not None:  # a line that names the basis itself before one whose headings name it
+        out.sort(key=lambda c: not names_basis(c.label, basis))
     for n, cand in enumerate(out[:limit], 1):
         cand.id = n
     return out[:limit]
+
+
+def _names_basis(cand: Candidate, basis: BasisSpec) -> bool:
+    """The candidate's line, its heading row or its table's column names name ``basis`` (not the text above its
+    table, which may speak of another figure)."""
+    return names_basis(" | ".join((cand.label, cand.section, *cand.names, *cand.name_lines)), basis)
+
+
+def _parts_and_regions(parts: dict[str, tuple[str, ...]] | None) -> tuple[str, ...]:
+    """The parts the reports name and the library's regions, folded: what a line of the whole company names not."""
+    named = tuple(fold(p) for names in (parts or {}).values() for p in names)
+    return tuple(dict.fromkeys(named + default_library().regions))
 
 
 def _digits(text: str) -> str:
@@ -277,7 +297,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
                 own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
                 percent: bool = False, points: int = 0, parts: dict[str, tuple[str, ...]] | None = None,
-                as_of: tuple[int, int] | None = None, wide: bool = False) -> NumberReading:
+                as_of: tuple[int, int] | None = None, wide: bool = False, basis: BasisSpec | None = None
+                ) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -293,7 +314,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     parts each report names, whose sections print no figure of the whole company; ``as_of``: the (year, month) of
     a date asked 'at', whose interim filing's quarter column is of it; ``wide``: the pages go beyond the
     best-ranked ones, where a figure no column or sentence dates must be on a page naming the year asked
-    (``line_checks.undated``) and a line must print nearly every word of the metric (``shortlist``'s ``whole``)."""
+    (``line_checks.undated``) and a line must print nearly every word of the metric (``shortlist``'s ``whole``);
+    ``basis``: the stated basis of a non-GAAP figure asked, which every candidate names (``shortlist``)."""
     counts = _numbered(qualified(count_candidates(count_pages or pages, counted, year) if counted and not part else [],
                                  qualifiers, counted))  # 'in the United States': the counts a sentence says are
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
@@ -303,14 +325,19 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     asked, notes, page = Asked(year, counted, bool(points) or change), [], _page_of([*pages, *(count_pages or ())])
     reading = NumberReading(candidates=counts[:limit] or _numbered(fitting(
         shortlist(pages, query, lexicon, 2 * limit, part, months, quarter, percent, bool(points), parts, own_quarters,
-                  whole=wide),
+                  whole=wide, basis=basis),
         metric, asked, notes, _currency_of(question, page, dollars), page if wide else lambda cand: "")[:limit]),
         notes=notes)
+    if basis is not None and not part:  # the whole company's figure on the basis: a line stating it as such
+        reading.candidates = whole_company(reading.candidates, basis, _parts_and_regions(parts))
     if not reading.candidates:
-        return _none_named(reading, len(pages), part, months)
+        return _none_named(reading, len(pages), part, months, basis)
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
-                      percent and change, as_of) if not counts else None
-    if found is not None:
+                      percent and change, as_of) if not counts and basis is None else None
+    if basis is not None and (found := basis_pick(reading.candidates, basis, year)):
+        reading.notes.append(f"candidate [{found[0].id}] states the figure on the {basis.name} basis asked for the "
+                             "whole company, every such line agreeing (Python): no model pick")
+    elif found is not None:
         reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
                              "period asked (Python): no model pick")
     else:
@@ -323,9 +350,11 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     return reading
 
 
-def _none_named(reading: NumberReading, pages: int, part: str, months: int) -> NumberReading:
+def _none_named(reading: NumberReading, pages: int, part: str, months: int, basis: BasisSpec | None = None
+                ) -> NumberReading:
     """``reading`` with why it is N/A: no candidate on the ``pages`` read."""
-    whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "")
+    whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "") + \
+        (f" on the {basis.name} basis asked ('{basis.printed[0]}')" if basis is not None else "")
     reading.notes.append(f"no table row or sentence of the {pages} pages names the metric{whose} "
                          "with a figure of the kind, period and currency asked: N/A")
     return reading

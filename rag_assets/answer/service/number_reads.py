@@ -8,6 +8,7 @@ from typing import Callable
 
 from rag_assets.answer.evidence.part_sections import parts_of
 from rag_assets.answer.evidence.units import report_dollar
+from rag_assets.answer.question.bases import without_basis
 from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.formulas import Item
 from rag_assets.answer.question.metric_library import default_library
@@ -38,6 +39,8 @@ class NumberReads:
         every = every_page(self.retriever, route, ranked) if plan.counted else []  # a count, wherever printed
         asked = asked_period(question)
         year = asked.target
+        basis = next((b for b in default_library().bases if b.name == plan.basis), None)
+        query = without_basis(query, basis)  # the figure's words; the basis is a line's to name, not the metric's
         def read(pages: list[RetrievedPage], wide: bool) -> NumberReading:
             return read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
                                self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
@@ -45,7 +48,7 @@ class NumberReads:
                                part=plan.part, counted=plan.counted, count_pages=every, months=plan.months,
                                quarter=(year, plan.quarter) if plan.quarter and year else None,
                                own_quarters=quarters, qualifiers=plan.qualifiers, percent=plan.percent,
-                               points=plan.points, parts=self.parts(route), as_of=asked.as_of)
+                               points=plan.points, parts=self.parts(route), as_of=asked.as_of, basis=basis)
         reading, pages = self.wider(route, ranked, read, every or None)
         read_on = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read_on and p not in pages],

@@ -1,0 +1,80 @@
+"""The figure of a measure asked on a stated basis ('operational sales growth', 'revenues grew 11% on a
+currency-neutral basis'), read by Python where the filing states it for the whole company: a line naming the
+basis, no part of the company or region before its figure, the figure in the clause naming the basis ('a decline
+of 0.6%, which included operational growth of 11.0%': 11.0). Every such line must agree; otherwise the model
+chooses among the candidates (``number_reader``)."""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.answer.evidence.candidates import Candidate
+from rag_assets.answer.evidence.figures import Figure
+from rag_assets.answer.evidence.rows import names_any
+from rag_assets.answer.question.bases import names_basis
+from rag_assets.answer.question.metric_library import BasisSpec, fold
+
+BASIS_REACH = 60  # characters between the basis' words and its figure in one clause ('operational growth of 6.7%')
+
+
+def whole_company(cands: list[Candidate], basis: BasisSpec, parts: tuple[str, ...]) -> list[Candidate]:
+    """The candidates stating a figure on ``basis`` for the whole company (``_clause_figure``: no one of ``parts``,
+    the report's parts and the library's regions, in its clause), each keeping that figure alone."""
+    out = []
+    for cand in cands:
+        if names_basis(cand.label, basis) and (fig := _clause_figure(cand, basis, parts)) is not None:
+            cand.figures = (fig,)
+            out.append(cand)
+    for n, cand in enumerate(out, 1):
+        cand.id = n
+    return out
+
+
+def basis_pick(cands: list[Candidate], basis: BasisSpec, year: int | None) -> tuple[Candidate, Figure] | None:
+    """The one figure of ``year`` (or undated) that the candidates naming ``basis`` with one figure state (those
+    ``whole_company`` keeps, or a part's), when they agree; None otherwise (the model chooses). Rows come before
+    sentences, and of the rows those of the fewest words ('Operational Sales' before 'Adjusted Operational
+    Sales', a measure on a further basis)."""
+    picks = [(c, c.figures[0]) for c in cands if names_basis(c.label, basis) and len(c.figures) == 1
+             and (not c.figures[0].period or year is None or c.figures[0].period == str(year))]
+    rows = [(len(fold(c.label).split()), c, f) for c, f in picks if c.source == "row"]
+    if rows:
+        picks = [(c, f) for n, c, f in rows if n == min(r[0] for r in rows)]
+    return picks[0] if picks and len({c.value_of(f) for c, f in picks}) == 1 else None
+
+
+def _clause_figure(cand: Candidate, basis: BasisSpec, parts: tuple[str, ...]) -> Figure | None:
+    """A row's one figure (its label naming no part), or a sentence's figure nearest the words of the basis
+    (after them within ``BASIS_REACH``, or its one figure before them) whose clause (the sentence to the first
+    comma after the figure) names no part and states no outlook or range ('expected to increase 4 to 5 percent')."""
+    if cand.source == "row":
+        return cand.figures[0] if len(cand.figures) == 1 and not names_any(cand.label, parts) else None
+    mentions = [m.end() for p in basis.printed for m in re.finditer(_loose(p), cand.label, re.I)]
+    best = None
+    for fig in cand.figures:
+        at = cand.label.find(fig.written)
+        after = [at - end for end in mentions if 0 <= at - end <= BASIS_REACH]
+        before = len(cand.figures) == 1 and mentions and at < min(mentions)
+        if at < 0 or not (after or before) or not _plain_clause(cand.label, at, parts):
+            continue
+        distance = min(after) if after else BASIS_REACH
+        if best is None or distance < best[0]:
+            best = (distance, fig)
+    return best[1] if best else None
+
+
+OUTLOOK_RE = re.compile(r"\b(?:expect\w*|outlook|guid\w*|target\w*|forecast\w*|anticipat\w*|plan(?:s|ned)?)\b|"
+                        r"\d\s*(?:%|percent)?\s+to\s+\d", re.I)
+
+
+def _plain_clause(sentence: str, at: int, parts: tuple[str, ...]) -> bool:
+    """The clause of the figure at ``at`` (the sentence to the first comma after it) names no part of the company
+    and states no outlook or range."""
+    comma = sentence.find(",", at)
+    clause = sentence[: comma if comma >= 0 else len(sentence)]
+    return not names_any(clause, parts) and not OUTLOOK_RE.search(clause)
+
+
+def _loose(phrase: str) -> str:
+    """A folded phrase as a line prints it: its words apart by spaces or hyphens."""
+    return r"[\s-]+".join(re.escape(w) for w in phrase.split())

@@ -1,0 +1,105 @@
+"""A figure asked on a stated basis ('operational sales growth', 'grew organically', 'on a currency-neutral basis',
+'excluding the impact of foreign currency'): every wording is read into one plan that names the basis and computes
+nothing from the reported figures (whose growth was answered before: a confident wrong answer), and Python reads
+the figure a line states on that basis for the whole company, or for the part asked. Wording of our own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from rag_assets.answer.question.metric_library import default_library
+from rag_assets.answer.question.planning import company_plan
+from rag_assets.answer.readers.number_reader import read_number
+from rag_assets.retrieval.query import default_lexicon
+
+
+@dataclass
+class Page:
+    sha1: str
+    page_index: int
+    text: str
+
+
+class NeverCalled:
+    """A model that must not be asked: Python reads the figure alone."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the model was asked ({name})")
+
+
+def _plan(question: str):
+    return company_plan(question, "number", ("Globex",), default_library())
+
+
+@pytest.mark.parametrize("question, basis", [
+    ("What was Globex's operational sales growth in 2022, in percent?", "currency"),
+    ("How much did Globex's worldwide sales grow operationally in 2022, in percent?", "currency"),
+    ("By how much did Globex's sales grow on an operational basis in 2022?", "currency"),
+    ("What was Globex's revenue growth excluding the impact of foreign currency in 2022, in percent?", "currency"),
+    ("What was Globex's currency-neutral revenue growth in fiscal 2022?", "currency"),
+    ("How much did Globex's net sales grow in constant currency in 2022, in percent?", "currency"),
+    ("What was Globex's organic net sales growth in fiscal 2022, in percent?", "organic"),
+    ("How much did Globex's net sales grow organically in fiscal 2022, in percent?", "organic"),
+])
+def test_a_growth_on_a_stated_basis_is_read_as_printed_in_every_wording(question, basis):
+    plan = _plan(question)
+    assert (plan.basis, plan.source, plan.formula, plan.part) == (basis, "", "", "")
+    assert plan.years == (2022,) and plan.percent
+
+
+def test_the_words_of_a_basis_name_none_where_they_name_another_figure():
+    assert _plan("What was Globex's operational cash flow in 2022, in USD millions?").basis == ""
+    plain = _plan("How much did Globex's net sales grow in 2022, in percent?")
+    assert plain.basis == "" and plain.source == "rules" and "revenue" in plain.formula
+
+
+def test_a_part_asked_on_a_basis_keeps_its_part():
+    plan = _plan("What was Globex's Cloud segment revenue growth on a currency-neutral basis in 2022, in percent?")
+    assert (plan.basis, plan.part, plan.formula) == ("currency", "cloud", "")
+
+
+RESULTS = Page("g", 31, "FISCAL 2022 COMPARED TO FISCAL 2021\n\n"
+                        "Revenues increased 4% for fiscal 2022, and on a currency-neutral basis, Globex revenues grew "
+                        "9% for fiscal 2022, driven by growth in every region.\n\n"
+                        "On a currency-neutral basis, Cloud revenues increased 14% for fiscal 2022.\n\n"
+                        "Sales by companies in Europe declined 2.0%, which included operational growth of 6.5% and a "
+                        "negative currency impact of 8.5%.\n\n"
+                        "Currency-neutral revenues are expected to increase 5 to 7 percent in fiscal 2023.\n")
+TABLE = Page("g", 2, "NON-GAAP RESULTS\n\n"
+                     "| ($ in Millions) | 2022 | 2021 | % Change |  |\n|---|---|---|---|---|\n"
+                     "| Operational Sales |  |  |  | 9.0% |\n| Adjusted Operational Sales |  |  |  | 8.1% |\n"
+                     "| Reported Sales | $5,200 | $5,000 |  | 4.0% |\n")
+
+
+def _read(question: str, pages, query: str = "revenues growth", parts=None):
+    plan = _plan(question)
+    basis = next(b for b in default_library().bases if b.name == plan.basis)
+    return read_number(NeverCalled(), question, query, pages, default_lexicon(), year=2022,
+                       percent=True, part=plan.part, parts=parts or {"g": ("Cloud",)}, basis=basis)
+
+
+def test_the_whole_companys_figure_on_the_basis_is_the_one_its_clause_states():
+    """Not the reported 4 %, not a part's (Cloud's 14 %), not a region's operational 6.5 %, not an outlook."""
+    reading = _read("How much did Globex's revenues grow on a currency-neutral basis in fiscal 2022, in percent?",
+                    [RESULTS])
+    assert reading.value == 9.0 and reading.written == "9%"
+    assert [c.figures[0].written for c in reading.candidates] == ["9%"]
+
+
+def test_a_row_naming_the_basis_with_the_fewest_words_is_the_measure():
+    reading = _read("What was Globex's operational sales growth in 2022, in percent?", [TABLE], "sales growth")
+    assert reading.value == 9.0 and reading.candidate.label == "Operational Sales"
+
+
+def test_a_parts_figure_on_the_basis_is_read_in_the_line_naming_the_part():
+    reading = _read("What was Globex's Cloud segment revenue growth on a currency-neutral basis in fiscal 2022, "
+                    "in percent?", [RESULTS])
+    assert reading.value == 14.0
+
+
+def test_no_line_stating_the_basis_is_an_na_with_its_reason():
+    reading = _read("What was Globex's organic revenue growth in 2022, in percent?", [RESULTS, TABLE])
+    assert reading.value == "N/A" and reading.candidate is None
+    assert "organic basis asked" in reading.notes[-1]
