@@ -40,6 +40,7 @@ def _plan(question: str):
     ("What was Globex's revenue growth excluding the impact of foreign currency in 2022, in percent?", "currency"),
     ("What was Globex's currency-neutral revenue growth in fiscal 2022?", "currency"),
     ("How much did Globex's net sales grow in constant currency in 2022, in percent?", "currency"),
+    ("Excluding currency effects, how much did Globex's revenues grow in 2022, in percent?", "currency"),
     ("What was Globex's organic net sales growth in fiscal 2022, in percent?", "organic"),
     ("How much did Globex's net sales grow organically in fiscal 2022, in percent?", "organic"),
 ])
@@ -77,7 +78,8 @@ def _read(question: str, pages, query: str = "revenues growth", parts=None):
     plan = _plan(question)
     basis = next(b for b in default_library().bases if b.name == plan.basis)
     return read_number(NeverCalled(), question, query, pages, default_lexicon(), year=2022,
-                       percent=True, part=plan.part, parts=parts or {"g": ("Cloud",)}, basis=basis)
+                       percent=True, part=plan.part, parts=parts or {"g": ("Cloud",)}, basis=basis,
+                       company=("Globex",))
 
 
 def test_the_whole_companys_figure_on_the_basis_is_the_one_its_clause_states():
@@ -103,3 +105,13 @@ def test_no_line_stating_the_basis_is_an_na_with_its_reason():
     reading = _read("What was Globex's organic revenue growth in 2022, in percent?", [RESULTS, TABLE])
     assert reading.value == "N/A" and reading.candidate is None
     assert "organic basis asked" in reading.notes[-1]
+
+
+def test_a_companys_abbreviated_form_ends_no_sentence():
+    """'Globex, Inc. Revenues grew' is one sentence, which names the basis before the company: its 12 % is the
+    whole company's (the sentence had been cut after 'Inc.', and the basis lost)."""
+    page = Page("g", 40, "FISCAL 2022 COMPARED TO FISCAL 2021 On a currency-neutral basis, Globex, Inc. Revenues grew "
+                         "12% for fiscal 2022, driven by growth in both segments. The rest was sold to Initech, Inc. "
+                         "The price was $5 million.\n")
+    reading = _read("What was Globex's currency-neutral revenue growth in fiscal 2022, in percent?", [page])
+    assert reading.value == 12.0 and reading.candidate.label.startswith("FISCAL 2022 COMPARED")

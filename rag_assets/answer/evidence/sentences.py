@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import re
 
-# a sentence's end before a capital, after dotted initials only where a word that opens sentences follows ('the
-# U.S. Government' / 'outside of the U.S. Our workforce'); a check box's
+# a sentence's end before a capital, after dotted initials or a company's abbreviated form ('NIKE, Inc.') only
+# where a word that opens sentences follows ('the U.S. Government' / 'outside of the U.S. Our workforce', 'NIKE,
+# Inc. Revenues grew' / 'acquired by Globex, Inc. The price'); a check box's
 SENTENCE_OPENERS = r"(?:Our|We|The|This|These|That|Those|It|Its|In|As|At|On|For|During|Since|Of|Each|All)\b"
-SENTENCE_SPLIT_RE = re.compile(rf"(?<=[.!?;])(?<!\b[A-Z]\.[A-Z]\.)\s+(?=[A-Z(“\"•])|"
-                               rf"(?<=\b[A-Z]\.[A-Z]\.)\s+(?={SENTENCE_OPENERS})|\s+•\s+|\s*[☐☒]\s*")
+ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "Cos", "Bros", "Plc")
+_NOT_AFTER = "".join(rf"(?<!\b{a}\.)" for a in ABBREVIATIONS)
+_AFTER = "|".join(rf"(?<=\b{a}\.)" for a in ABBREVIATIONS)
+SENTENCE_SPLIT_RE = re.compile(rf"(?<=[.!?;])(?<!\b[A-Z]\.[A-Z]\.){_NOT_AFTER}\s+(?=[A-Z(“\"•])|"
+                               rf"(?:(?<=\b[A-Z]\.[A-Z]\.)|{_AFTER})\s+(?={SENTENCE_OPENERS})|\s+•\s+|\s*[☐☒]\s*")
 
 
 def sentence_goes_on(para: list[str], after: list[str]) -> bool:

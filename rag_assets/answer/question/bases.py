@@ -30,9 +30,13 @@ def asked_basis(question: str, library: Library) -> BasisSpec | None:
     return next((b for b in library.bases if _pattern(b).search(question)), None)
 
 
+WHOLE_RE = re.compile(r"\b(?:worldwide|consolidated|company[\s-]wide|overall)\s+", re.I)
+
+
 def without_basis(text: str, basis: BasisSpec | None) -> str:
-    """``text`` without the words of ``basis``: what remains names the figure ('worldwide sales grow')."""
-    return " ".join(_pattern(basis).sub(" ", text).split()) if basis is not None else text
+    """``text`` without the words of ``basis`` and of the whole company ('worldwide'), which a line stating the
+    figure on a basis leaves unsaid ('Operational Sales'): what remains names the figure ('sales grow')."""
+    return " ".join(WHOLE_RE.sub(" ", _pattern(basis).sub(" ", text)).split()) if basis is not None else text
 
 
 def names_basis(text: str, basis: BasisSpec) -> bool:

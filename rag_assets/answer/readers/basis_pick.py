@@ -7,22 +7,29 @@ chooses among the candidates (``number_reader``)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from rag_assets.answer.evidence.candidates import Candidate
 from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.evidence.rows import names_any
 from rag_assets.answer.question.bases import names_basis
 from rag_assets.answer.question.metric_library import BasisSpec, fold
+from rag_assets.index.bm25 import tokenize
 
 BASIS_REACH = 60  # characters between the basis' words and its figure in one clause ('operational growth of 6.7%')
 
 
-def whole_company(cands: list[Candidate], basis: BasisSpec, parts: tuple[str, ...]) -> list[Candidate]:
-    """The candidates stating a figure on ``basis`` for the whole company (``_clause_figure``: no one of ``parts``,
-    the report's parts and the library's regions, in its clause), each keeping that figure alone."""
+def whole_company(cands: list[Candidate], basis: BasisSpec, parts: tuple[str, ...], company: tuple[str, ...] = (),
+                  nouns: frozenset[str] = frozenset()) -> list[Candidate]:
+    """The candidates stating a figure on ``basis`` for the whole company (``_clause_figure``): no one of
+    ``parts`` (the report's parts and the library's regions), no other capitalized name than the ``company``'s
+    and no other modifier of the metric's ``nouns`` ('footwear revenues', a product line's) in its clause; each
+    keeps that figure alone."""
+    own = Clause(parts, frozenset(w for name in company for w in fold(name).split()), nouns,
+                 frozenset(w for p in basis.printed for w in p.split()))
     out = []
     for cand in cands:
-        if names_basis(cand.label, basis) and (fig := _clause_figure(cand, basis, parts)) is not None:
+        if names_basis(cand.label, basis) and (fig := _clause_figure(cand, basis, own)) is not None:
             cand.figures = (fig,)
             out.append(cand)
     for n, cand in enumerate(out, 1):
@@ -43,19 +50,56 @@ def basis_pick(cands: list[Candidate], basis: BasisSpec, year: int | None) -> tu
     return picks[0] if picks and len({c.value_of(f) for c, f in picks}) == 1 else None
 
 
-def _clause_figure(cand: Candidate, basis: BasisSpec, parts: tuple[str, ...]) -> Figure | None:
-    """A row's one figure (its label naming no part), or a sentence's figure nearest the words of the basis
-    (after them within ``BASIS_REACH``, or its one figure before them) whose clause (the sentence to the first
-    comma after the figure) names no part and states no outlook or range ('expected to increase 4 to 5 percent')."""
+@dataclass(frozen=True)
+class Clause:
+    """What a clause of the whole company's figure may name: no part, no other name, no other modifier."""
+    parts: tuple[str, ...]  # folded: the report's parts and the library's regions
+    company: frozenset[str]  # folded words of the company's names
+    nouns: frozenset[str]  # the metric's words as retrieval stems them ('sale', 'revenu')
+    basis: frozenset[str]  # folded words of the basis as printed
+
+    def whole(self, clause: str) -> bool:
+        """``clause`` names no part, no capitalized name but the company's (its first word aside) and no
+        modifier of the metric's nouns but the company's, the basis' and ``WHOLE_WORDS``."""
+        if names_any(clause, self.parts):
+            return False
+        names = [w for n in NAME_RE.findall(clause)[1:] if not n.isupper() for w in fold(n).split()]
+        if not all(self._known(w) for w in names):
+            return False
+        words = fold(clause).split()
+        return not any(i and self._noun(w) and not self._known(words[i - 1]) for i, w in enumerate(words))
+
+    def _noun(self, word: str) -> bool:
+        return next(iter(tokenize(word)), word) in self.nouns  # the metric's words are stems ('revenu')
+
+    def _known(self, word: str) -> bool:
+        return word in self.company or word in self.basis or word in WHOLE_WORDS or self._noun(word)
+
+
+NAME_RE = re.compile(r"(?<![\w-])[A-Z][\w.&'’-]*")  # a capitalized word (the sentence's first is dropped)
+# words a clause of the whole company's figure may print beside its metric ('Total net sales', 'NIKE, Inc.
+# Revenues', 'Second-Quarter reported sales growth of 6.3% to $25.5 Billion')
+WHOLE_WORDS = frozenset(("net total worldwide consolidated reported overall global company inc corporation corp "
+                         "group the our its their of in on a an and basis fiscal year full first second third "
+                         "fourth quarter billion million thousand percent growth increase increased decrease "
+                         "decreased grew rose fell declined compared versus prior same period january february "
+                         "march april may june july august september october november december").split())
+
+
+def _clause_figure(cand: Candidate, basis: BasisSpec, own: Clause) -> Figure | None:
+    """A row's one figure (its label naming the whole company), or a sentence's figure nearest the words of the
+    basis (after them within ``BASIS_REACH``, or its one figure before them) whose clause (the sentence to the
+    first comma after the figure) is the whole company's (``Clause.whole``) and states no outlook or range
+    ('expected to increase 4 to 5 percent')."""
     if cand.source == "row":
-        return cand.figures[0] if len(cand.figures) == 1 and not names_any(cand.label, parts) else None
+        return cand.figures[0] if len(cand.figures) == 1 and own.whole(cand.label) else None
     mentions = [m.end() for p in basis.printed for m in re.finditer(_loose(p), cand.label, re.I)]
     best = None
     for fig in cand.figures:
         at = cand.label.find(fig.written)
         after = [at - end for end in mentions if 0 <= at - end <= BASIS_REACH]
         before = len(cand.figures) == 1 and mentions and at < min(mentions)
-        if at < 0 or not (after or before) or not _plain_clause(cand.label, at, parts):
+        if at < 0 or not (after or before) or not _plain_clause(cand.label, at, own):
             continue
         distance = min(after) if after else BASIS_REACH
         if best is None or distance < best[0]:
@@ -67,12 +111,12 @@ OUTLOOK_RE = re.compile(r"\b(?:expect\w*|outlook|guid\w*|target\w*|forecast\w*|a
                         r"\d\s*(?:%|percent)?\s+to\s+\d", re.I)
 
 
-def _plain_clause(sentence: str, at: int, parts: tuple[str, ...]) -> bool:
-    """The clause of the figure at ``at`` (the sentence to the first comma after it) names no part of the company
+def _plain_clause(sentence: str, at: int, own: Clause) -> bool:
+    """The clause of the figure at ``at`` (the sentence to the first comma after it) is the whole company's
     and states no outlook or range."""
     comma = sentence.find(",", at)
     clause = sentence[: comma if comma >= 0 else len(sentence)]
-    return not names_any(clause, parts) and not OUTLOOK_RE.search(clause)
+    return own.whole(clause) and not OUTLOOK_RE.search(clause)
 
 
 def _loose(phrase: str) -> str:

@@ -50,7 +50,8 @@ WHOLE_SHARE = 0.75  # of the metric's words, those a line read beyond the best-r
 def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str = "", months: int = 0,
               quarter: tuple[int, int] | None = None, percent: bool = False, points: bool = False,
               parts: dict[str, tuple[str, ...]] | None = None, own: dict[str, int] | None = None,
-              whole: bool = False, basis: BasisSpec | None = None) -> list[Candidate]:
+              whole: bool = False, basis: BasisSpec | None = None, company: tuple[str, ...] = ()
+              ) -> list[Candidate]:
     """Candidates of the kind asked: percentages for a percentage, ratio or margin; amounts and counts otherwise
     (a candidate keeps only its figures of that kind); of a part of the company asked (``part``), only those
     naming it; of the whole company, none in the section of a part its report names (``parts``: report ->
@@ -63,11 +64,13 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
     beyond the best-ranked ones, where a synonym's 'total income' of 'Total income tax expense' is no revenue);
     ``basis``: the stated basis of a non-GAAP figure asked, which a candidate's line, heading row or column names
     must name ('Operational Sales', 'On a currency-neutral basis, revenues grew 11%'), those whose line names it
-    first."""
+    first; of the whole company (no part asked), only lines stating it for the whole company (``company``: its
+    names, ``basis_pick.whole_company``)."""
     metric = metric_text(query, percent)
     want_percent, out = percent or asks_percent(metric), []
     named = MetricQuery.of(metric, lexicon)
-    for cand in find_candidates(pages, replace(named, terms=()) if whole else named, limit * 3,
+    reach = limit * (3 if basis is None else 12)  # a basis' lines: those naming the metric beyond the usual cut
+    for cand in find_candidates(pages, replace(named, terms=()) if whole else named, reach,
                                 WHOLE_SHARE if whole else 0.5):
         if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
                 not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
@@ -82,6 +85,8 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
         if figs:
             cand.figures = figs
             out.append(cand.with_heading() if part and cand.source == "row" else cand)
+    if basis is not None and not part:  # the whole company's figure on the basis: a line stating it as such
+        out = whole_company(out, basis, _parts_and_regions(parts), company, frozenset(own_words(named)))
     if basis is not None:  # a line that names the basis itself before one whose headings name it
         out.sort(key=lambda c: not names_basis(c.label, basis))
     for n, cand in enumerate(out[:limit], 1):
@@ -192,9 +197,10 @@ def _currency_of(question: str, page, dollars: dict[str, str] | None):
 
 def _checked(llm, question: str, chosen: Candidate, fig: Figure, reading: NumberReading, pages,
              dollars: dict[str, str] | None, verify_min: float, metric: MetricQuery | None = None,
-             asked: Asked = Asked()) -> bool:
+             asked: Asked = Asked(), basis_named: bool = False) -> bool:
     """The chosen line is in the currency asked, its figure of the kind and period asked (``figure_problem``),
-    and it states the metric: in its words (``states_metric``, Python), else (``verify_min`` > 0) by the
+    and it states the metric: in its words (``states_metric``, Python), or its figure on the stated basis asked
+    (``basis_named``: every candidate was kept for it, ``basis_pick``), else (``verify_min`` > 0) by the
     model's yes at that probability. Why not is noted."""
     page_text = next(p.text for p in pages if (p.sha1, p.page_index) == (chosen.sha1, chosen.page_index))
     problem = currency_problem(question, chosen, page_text, (dollars or {}).get(chosen.sha1, "USD"))
@@ -203,7 +209,10 @@ def _checked(llm, question: str, chosen: Candidate, fig: Figure, reading: Number
     if problem:
         reading.notes.append(f"check: candidate [{chosen.id}] {problem} (Python): N/A")
         return False
-    if metric is not None and states_metric(metric, line_words(chosen)):
+    if basis_named:
+        reading.notes.append(f"check: candidate [{chosen.id}] states the figure on the basis asked (Python): no model "
+                             "check")
+    elif metric is not None and states_metric(metric, line_words(chosen)):
         reading.notes.append(f"check: candidate [{chosen.id}] states the metric's words (Python): no model check")
     elif verify_min > 0 and metric is not None and hasattr(llm, "choice_logprobs"):
         reading.p_yes = round(p_states(llm, question, chosen), 3)
@@ -297,8 +306,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 count_pages=None, months: int = 0, quarter: tuple[int, int] | None = None,
                 own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
                 percent: bool = False, points: int = 0, parts: dict[str, tuple[str, ...]] | None = None,
-                as_of: tuple[int, int] | None = None, wide: bool = False, basis: BasisSpec | None = None
-                ) -> NumberReading:
+                as_of: tuple[int, int] | None = None, wide: bool = False, basis: BasisSpec | None = None,
+                company: tuple[str, ...] = ()) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -315,7 +324,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     a date asked 'at', whose interim filing's quarter column is of it; ``wide``: the pages go beyond the
     best-ranked ones, where a figure no column or sentence dates must be on a page naming the year asked
     (``line_checks.undated``) and a line must print nearly every word of the metric (``shortlist``'s ``whole``);
-    ``basis``: the stated basis of a non-GAAP figure asked, which every candidate names (``shortlist``)."""
+    ``basis``: the stated basis of a non-GAAP figure asked, which every candidate names (``shortlist``), for the
+    whole company (``company``: its names as written) where no part is asked (``basis_pick.whole_company``)."""
     counts = _numbered(qualified(count_candidates(count_pages or pages, counted, year) if counted and not part else [],
                                  qualifiers, counted))  # 'in the United States': the counts a sentence says are
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
@@ -325,11 +335,9 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     asked, notes, page = Asked(year, counted, bool(points) or change), [], _page_of([*pages, *(count_pages or ())])
     reading = NumberReading(candidates=counts[:limit] or _numbered(fitting(
         shortlist(pages, query, lexicon, 2 * limit, part, months, quarter, percent, bool(points), parts, own_quarters,
-                  whole=wide, basis=basis),
+                  whole=wide, basis=basis, company=company),
         metric, asked, notes, _currency_of(question, page, dollars), page if wide else lambda cand: "")[:limit]),
         notes=notes)
-    if basis is not None and not part:  # the whole company's figure on the basis: a line stating it as such
-        reading.candidates = whole_company(reading.candidates, basis, _parts_and_regions(parts))
     if not reading.candidates:
         return _none_named(reading, len(pages), part, months, basis)
     found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
@@ -345,7 +353,8 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     if found is None:
         return reading
     chosen, fig = found
-    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric, asked):
+    if _checked(llm, question, chosen, fig, reading, count_pages or pages, dollars, verify_min, metric, asked,
+                basis is not None):
         _take_figure(reading, chosen, fig, points)
     return reading
 
