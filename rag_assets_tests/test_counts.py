@@ -171,6 +171,27 @@ def test_a_sentence_about_the_future_counts_nothing_the_year_had():
     assert [c.figures[0].written for c in found] == ["480"]
 
 
+def test_a_count_since_a_start_is_no_years_count():
+    """'Since program inception we have delivered 612 production Z-9 aircraft' names the model asked, but counts
+    every year's deliveries: the year's count is the 97; asked with no year, the cumulative count stays."""
+    from rag_assets.answer.evidence.counts import count_candidates
+    from rag_assets.answer.evidence.operands import SourcePage
+
+    page = SourcePage("t", 32, "In 2022 we delivered 97 aircraft and had a backlog of 210 production aircraft. Since "
+                               "program inception we have delivered 612 production Z-9 aircraft to customers, "
+                               "including 400 Z-9A variants.\n", False)
+    assert [c.figures[0].written for c in count_candidates([page], "z 9 aircraft", 2022)] == ["97"]
+    assert "612" in [c.figures[0].written for c in count_candidates([page], "z 9 aircraft", None)]
+    since = count_candidates([page], "z 9 aircraft", 2022, since_start=True)
+    assert [c.figures[0].written for c in since] == ["612"]
+    from rag_assets.answer.question.metric_library import default_library
+    from rag_assets.answer.question.planning import plan_question
+    asked = plan_question("How many Z-9 aircraft has Tarn delivered since program inception, as of the end of 2022?",
+                          "number", default_library())
+    assert asked.counted and asked.since_start
+    assert not plan_question("How many Z-9 aircraft did Tarn deliver in 2022?", "number", default_library()).since_start
+
+
 def test_a_headcount_row_counts_employees_at_the_latest_date_of_the_year_and_a_noun_is_no_verb():
     """A 10-Q's selected data prints 'Headcount' by quarter: at June 30 of the year asked it is the latest
     quarter's (300,066), the firm's, not a segment's smaller headcount; '5,132 individuals ... who became

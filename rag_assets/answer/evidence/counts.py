@@ -25,6 +25,11 @@ NOT_MODIFIERS = frozenset({"we", "had", "have", "ha", "has", "were", "wa", "was"
 # 20 years', 'we expect to open 25 new warehouses'
 FORWARD_RE = re.compile(r"\b(?:project(?:s|ed|ing)?|forecasts?|expects?|expected|anticipates?|anticipated|plans?\s+to|"
                         r"will|intends?\s+to|over\s+the\s+next|in\s+the\s+coming)\b", re.I)
+# a count since a start is no year's count: 'Since program inception we have delivered 894 production aircraft',
+# '1,200 stores opened to date', 'cumulative deliveries of 7,312'
+CUMULATIVE_RE = re.compile(r"\b(?:since\s+(?:(?:the|its|our|their)\s+)?(?:program\s+|company['’]s\s+)?(?:inception|"
+                           r"founding|launch|start)|since\s+(?:19|20)\d\d|to\s+date|cumulative(?:ly)?|"
+                           r"life[\s-]+to[\s-]+date|in\s+(?:its|our|their)\s+history)\b", re.I)
 # a figure just before another: a flattened table row; a date's year before a comma is none ('At January 31, 2023,
 # 4,199,882,937 shares')
 FIGURE_BEFORE_RE = re.compile(r"(?<![\d,.])(?!(?:19|20)\d\d,\s+$)\d(?:[\d,.]*\d)?\)?\s+$")  # '815, 795': a list
@@ -136,12 +141,13 @@ def row_count(cand: Candidate, head: str, year: int | None, noun: str = "") -> C
     return replace(cand, figures=(fig,)) if fig is not None else None
 
 
-def _forward(sentence: str, written: str) -> bool:
+def _forward(sentence: str, written: str, pattern: re.Pattern = FORWARD_RE) -> bool:
     """The figure ``written`` is of the future: its clause (from the last comma before it to the next one after)
-    says so ('we expect to open 25 new warehouses'; not '251 warehouses ..., and we plan to continue')."""
+    says so ('we expect to open 25 new warehouses'; not '251 warehouses ..., and we plan to continue'); or, with
+    ``CUMULATIVE_RE``, it counts since a start ('Since program inception we have delivered 894 aircraft')."""
     at = sentence.find(written)
     start, end = sentence.rfind(",", 0, max(at, 0)) + 1, sentence.find(",", at + len(written))
-    return FORWARD_RE.search(sentence[start: end if end >= 0 else None]) is not None
+    return pattern.search(sentence[start: end if end >= 0 else None]) is not None
 
 
 def _of_year(cand: Candidate, written: list[str], year: int | None) -> Candidate | None:
@@ -157,11 +163,13 @@ def _of_year(cand: Candidate, written: list[str], year: int | None) -> Candidate
     return None
 
 
-def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
+def count_candidates(pages, noun: str, year: int | None, since_start: bool = False) -> list[Candidate]:
     """The sentences of ``pages`` (best-ranked first) that print a count of ``noun``, each with that figure
-    only, none about the future ('we expect to open 25 warehouses'); of the asked ``year`` when any sentence
+    only, none about the future ('we expect to open 25 warehouses') and, a year asked, none since a start ('since
+    program inception we have delivered 894'); of the asked ``year`` when any sentence
     names it (a sentence naming other years only is another year's; one naming none is of the year its
-    paragraph named last). Where no sentence counts it, the table rows that do ('Headcount')."""
+    paragraph named last). Where no sentence counts it, the table rows that do ('Headcount'). ``since_start``:
+    the count since a start is asked ('since program inception'): only those, of any year."""
     head, after_head = noun_parts(noun)
     if not head:
         return []
@@ -173,15 +181,23 @@ def count_candidates(pages, noun: str, year: int | None) -> list[Candidate]:
             carried: list[str] = []
             for cand in block if kind == "text" else ():
                 carried = YEAR_IN_RE.findall(cand.label) or carried
-                found += [(one, carried) for one in _sentence_count(cand, noun, head, after_head, year)]
+                found += [(one, carried) for one in _sentence_count(cand, noun, head, after_head, year, since_start)]
+    if since_start:
+        return _of_the_noun([c for c, _ in found], noun, head)
     dated = [c for c, years in found if year is None or str(year) in years]
     undated = [c for c, years in found if not years]
     return _of_the_noun(dated or undated, noun, head) or rows  # a row counts only where no sentence does
 
 
-def _sentence_count(cand: Candidate, noun: str, head: str, after_head: str, year: int | None) -> list[Candidate]:
-    """The sentence as a count of ``noun``: with its one figure of the year asked, else its first; [] if none."""
-    written = [w for w in counted_in(cand.label, head, after_head) if not _forward(cand.label, w)]
+def _sentence_count(cand: Candidate, noun: str, head: str, after_head: str, year: int | None,
+                    since_start: bool = False) -> list[Candidate]:
+    """The sentence as a count of ``noun``: with its one figure of the year asked, else its first; [] if none.
+    A year's count is none since a start, and the count since a start (``since_start``) is of no year."""
+    if since_start:
+        year = None
+    written = [w for w in counted_in(cand.label, head, after_head) if not _forward(cand.label, w)
+               and (_forward(cand.label, w, CUMULATIVE_RE) if since_start else
+                    year is None or not _forward(cand.label, w, CUMULATIVE_RE))]
     written = _modified_first(written, cand.label, noun, head)
     figs = tuple(sorted((f for f in cand.figures if f.written.strip("()") in written),
                         key=lambda f: written.index(f.written.strip("()")))) or word_figures(written)

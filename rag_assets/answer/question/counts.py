@@ -137,3 +137,13 @@ def count_qualifiers(query: str, counted: str) -> tuple[str, ...]:
              and not re.search(r"\d", w)]  # a period ('2q23', 'fy22', '31st'), never what is counted
     models = [m.lower().replace("-", "") for m in MODEL_RE.findall(clause)]  # 'C-130J' is which of them
     return tuple(dict.fromkeys(models + [w for w in words if not any(m.startswith(w) for m in models)]))
+
+
+# a count asked since a start, not of one year: 'since program inception', 'to date', 'cumulative deliveries'
+SINCE_START_RE = re.compile(r"\b(?:since\s+(?:\w+\s+){0,2}(?:inception|founding|launch|start)|to\s+date|"
+                            r"cumulative(?:ly)?|in\s+total\s+since)\b", re.I)
+
+
+def asks_since_start(question: str) -> bool:
+    """The count is asked since a start ('How many aircraft has X delivered since program inception?')."""
+    return SINCE_START_RE.search(question) is not None

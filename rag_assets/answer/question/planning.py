@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field, replace
 from rag_assets.answer.question.bases import asked_basis, without_basis
 from rag_assets.answer.question.formulas import Item, items_of, money, of_library, show
 from rag_assets.answer.question.metric_library import Library, fold
-from rag_assets.answer.question.counts import count_qualifiers, counted_noun
+from rag_assets.answer.question.counts import asks_since_start, count_qualifiers, counted_noun
 from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.criterion import criterion
 from rag_assets.answer.question.filing_parts import marked_part, named_part
@@ -38,6 +38,7 @@ class QuestionPlan:
     counted: str = ""  # what a count question counts ('full time employees'), printed beside its number
     qualifiers: tuple[str, ...] = ()  # what it says of them beyond their noun ('united', 'states'), as folded words
     basis: str = ""  # the stated basis of a non-GAAP figure asked ('currency', 'organic': ``bases``); '' reported
+    since_start: bool = False  # a count asked since a start ('since program inception'), not one year's
     source: str = ""  # rules, model, or '' (no plan: the readers answer as printed)
     formula: str = ""
     how: str = ""
@@ -58,7 +59,8 @@ class QuestionPlan:
             or "none named"
         out = [f"kind: {self.kind}", f"period: {period}", f"unit: {self.unit}"] + \
             ([f"part of the company: {self.part}"] if self.part else []) + \
-            ([f"counts: {self.counted}" + (f" ({' '.join(self.qualifiers)})" if self.qualifiers else "")]
+            ([f"counts: {self.counted}" + (f" ({' '.join(self.qualifiers)})" if self.qualifiers else "") +
+              (", since a start (no one year's)" if self.since_start else "")]
              if self.counted else []) + \
             ([f"basis: {self.basis} (read as printed: no statement prints it, no reported figure gives it)"]
              if self.basis else [])
@@ -83,6 +85,7 @@ def plan_question(question: str, kind: str, library: Library, llm=None) -> Quest
     out.basis = basis.name if basis else ""
     if kind == "number":
         out.counted = "" if unit.percent else counted_noun(text)  # 'what % of the workforce
+        out.since_start = bool(out.counted) and asks_since_start(question)
         out.metric = plan(question if basis is None else without_basis(question, basis), library)
         node = out.metric.node if out.metric is not None else None
         amount = of_library(node, library) and money(node)  # 'how many shares did X repurchase': never the amount

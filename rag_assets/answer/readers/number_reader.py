@@ -307,7 +307,7 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 own_quarters: dict[str, int] | None = None, qualifiers: tuple[str, ...] = (),
                 percent: bool = False, points: int = 0, parts: dict[str, tuple[str, ...]] | None = None,
                 as_of: tuple[int, int] | None = None, wide: bool = False, basis: BasisSpec | None = None,
-                company: tuple[str, ...] = ()) -> NumberReading:
+                company: tuple[str, ...] = (), since_start: bool = False) -> NumberReading:
     """Answer a number question from ``pages`` (ranked best first); ``query`` is the question without its
     template tail and company; ``dollars`` says what a bare '$' means in each report (default US$). With
     ``verify_min`` > 0 (and a client that exposes token probabilities) the chosen line must also pass a
@@ -325,8 +325,10 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     best-ranked ones, where a figure no column or sentence dates must be on a page naming the year asked
     (``line_checks.undated``) and a line must print nearly every word of the metric (``shortlist``'s ``whole``);
     ``basis``: the stated basis of a non-GAAP figure asked, which every candidate names (``shortlist``), for the
-    whole company (``company``: its names as written) where no part is asked (``basis_pick.whole_company``)."""
-    counts = _numbered(qualified(count_candidates(count_pages or pages, counted, year) if counted and not part else [],
+    whole company (``company``: its names as written) where no part is asked (``basis_pick.whole_company``);
+    ``since_start``: a count asked since a start ('since program inception'), never one year's."""
+    counts = _numbered(qualified(count_candidates(count_pages or pages, counted, year, since_start)
+                                 if counted and not part else [],
                                  qualifiers, counted))  # 'in the United States': the counts a sentence says are
     if len({c.value_of(c.figures[0]) for c in counts}) == 1 or counts and counts_a_whole(counted) and not qualifiers:
         return _agreed_count(counts[:limit], counted)

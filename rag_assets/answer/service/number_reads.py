@@ -49,7 +49,7 @@ class NumberReads:
                                quarter=(year, plan.quarter) if plan.quarter and year else None,
                                own_quarters=quarters, qualifiers=plan.qualifiers, percent=plan.percent,
                                points=plan.points, parts=self.parts(route), as_of=asked.as_of, basis=basis,
-                               company=(route.company, *route.written))
+                               company=(route.company, *route.written), since_start=plan.since_start)
         reading, pages = self.wider(route, ranked, read, every or None)
         read_on = {(c.sha1, c.page_index) for c in reading.candidates}
         take_number(rec, reading, pages + [p for p in every if (p.sha1, p.page_index) in read_on and p not in pages],
