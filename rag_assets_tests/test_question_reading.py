@@ -309,6 +309,13 @@ def test_percent_is_asked_by_the_word_wherever_it_stands_and_a_printed_percent_i
     assert not asked_unit("Vandelay's FY2021 payout ratio? Give it as a decimal, not as a percentage.").percent
 
 
+def test_a_decimal_fraction_of_a_whole_is_the_part_over_the_whole_as_a_decimal():
+    from rag_assets.answer.question.planning import plan_question
+
+    asked = plan_question("What was Vandelay's fiscal 2021 net income as a decimal fraction of revenues?", "number", LIB)
+    assert (asked.formula, asked.percent) == ("(net income 2021 / revenue 2021)", False)
+
+
 def test_a_share_of_a_whole_is_the_part_over_the_whole_in_either_order_of_writing():
     assert formula("What share of Vandelay's FY2021 net sales came from subscription fees? Answer in percent.") == \
         "(subscription fees 2021 / revenue 2021)"

@@ -3,13 +3,16 @@ spreadsheet keeps its line breaks, tabs, no-break spaces and runs of spaces, whi
 'in  USD  bn' or a definition split over two lines was not read); the answer record keeps the question as asked.
 A plural name's possessive apostrophe ("Commercial Airplanes' operating margin") is dropped, so that the name reads
 as a name before its figure, as it does without it; a date written in figures is written in words, as filings
-print it ('at 6/30/2023' reads as 'at June 30, 2023' in the plan, the ranking and the model's prompt alike)."""
+print it ('at 6/30/2023' reads as 'at June 30, 2023' in the plan, the ranking and the model's prompt alike); a
+'decimal fraction' is a fraction ('net income as a decimal fraction of revenues' is net income over revenues, as a
+decimal)."""
 
 from __future__ import annotations
 
 import re
 
 SPACES_RE = re.compile(r"\s+")  # any run of whitespace, the no-break space and line breaks included
+DECIMAL_FRACTION_RE = re.compile(r"\bdecimal\s+fraction\b", re.I)
 PLURAL_POSSESSIVE_RE = re.compile(r"\b([A-Z][\w&-]*s)['’](?=\s)")  # "Commercial Airplanes' margin", "Services' sales"
 
 
@@ -27,4 +30,5 @@ def dates_in_words(text: str) -> str:
 
 
 def as_read(question: str) -> str:
-    return dates_in_words(PLURAL_POSSESSIVE_RE.sub(r"\1", SPACES_RE.sub(" ", question)).strip())
+    question = DECIMAL_FRACTION_RE.sub("fraction", SPACES_RE.sub(" ", question))
+    return dates_in_words(PLURAL_POSSESSIVE_RE.sub(r"\1", question).strip())
