@@ -115,3 +115,37 @@ def test_a_companys_abbreviated_form_ends_no_sentence():
                          "The price was $5 million.\n")
     reading = _read("What was Globex's currency-neutral revenue growth in fiscal 2022, in percent?", [page])
     assert reading.value == 12.0 and reading.candidate.label.startswith("FISCAL 2022 COMPARED")
+
+
+SEGMENTS = Page("g", 1, "SEGMENT SALES RESULTS\n\nQ2 % Change\n\n"
+                        "| ($ in Millions) | 2023 | 2022 | Reported |  | Operational1,2 |  | Currency |  | Adjusted |  |\n"
+                        "|---|---|---|---|---|---|---|---|---|---|---|\n"
+                        "|  |  |  |  |  |  |  |  |  | Operational1,3 |  |\n"
+                        "| Cloud | $4,000 | $3,800 |  | 5.3% |  | 8.1 |  | (2.8) |  | 7.9 |\n"
+                        "| Devices | 2,100 | 2,200 |  | (4.5) |  | (1.0) |  | (3.5) |  | (1.2) |\n"
+                        "| Worldwide | $6,100 | $6,000 |  | 1.7% |  | 4.8 |  | (3.1) |  | 4.6 |\n")
+
+
+def test_each_figure_of_a_row_is_named_by_its_column_as_the_header_rows_print_it():
+    from rag_assets.answer.evidence.candidates import figure_columns
+
+    headers = [["($ in Millions)", "2023", "2022", "Reported", "", "Operational1,2", "", "Currency", "", "Adjusted", ""],
+               ["", "", "", "", "", "", "", "", "", "Operational1,3", ""]]
+    assert figure_columns(headers, 6) == ("2023", "2022", "Reported", "Operational", "Currency", "Adjusted Operational")
+    assert figure_columns(headers, 5) == ()  # names and figures do not pair
+
+
+@pytest.mark.parametrize("question, value", [
+    ("What was Globex's Cloud segment operational sales growth in the second quarter of 2023, in percent?", 8.1),
+    ("How much did Globex's worldwide sales grow operationally in the second quarter of 2023, in percent?", 4.8),
+])
+def test_a_figure_on_a_basis_is_read_in_the_column_naming_it(question, value):
+    """The Operational column, not the Reported one nor the Adjusted Operational one: a part's in its row, the
+    whole company's in the worldwide row."""
+    plan = _plan(question)
+    basis = next(b for b in default_library().bases if b.name == plan.basis)
+    reading = read_number(NeverCalled(), question, "Cloud sales growth" if plan.part else "worldwide sales growth",
+                          [SEGMENTS],
+                          default_lexicon(), year=2023, percent=True, part=plan.part, months=3, quarter=(2023, 2),
+                          own_quarters={"g": 2}, parts={"g": ("Cloud", "Devices")}, basis=basis, company=("Globex",))
+    assert reading.value == value and reading.candidate.columns == ("Operational",)

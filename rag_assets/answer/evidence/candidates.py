@@ -53,6 +53,7 @@ class Candidate:
     name_lines: tuple[str, ...] = ()  # the lines of names above its table (``column_parts.name_lines``)
     first_year: str = ""  # the year its table's header names first: the first block of columns is of it
     heading: str = ""  # shown before its label, where the label alone does not say what the row is of
+    columns: tuple[str, ...] = ()  # each figure's column as the header rows name it, where they name one a figure
 
     def with_heading(self) -> Candidate:
         """The row shown with its heading row, else its caption's last words ('REVENUES' / 'Greater China' and
@@ -129,6 +130,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     above = name_lines(names_above or before)  # the names above, and the year after the last one
     names_at = names_year(names_above or before)
     block = "" if cols.years else cols.lone or caption_year(before)  # the year of a table printed in year blocks
+    headers: list[list[str]] = []  # the header rows read so far, before the first row of figures
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
@@ -136,7 +138,9 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         per_cell = [cell_figures(c, _cell_figure) for c in cells]
         at = {i: f[0] for i, f in enumerate(per_cell) if len(f) == 1}
         figs = list(at.values())
-        if cols.header(cells, at, declared_scale(" ".join(c for c, f in zip(cells, per_cell) if len(f) != 1))):
+        if cols.header(cells, at, declared_scale(" ".join(c for c, f in zip(cells, per_cell) if len(f) != 1))) or \
+                not out and not figs and cells and not cells[0].strip() and any(c.strip() for c in cells):
+            headers.append(cells)  # a header row, or one continuing it under its names ('| | ... | Operational |')
             continue
         label, wrapped = _unwrapped(_label(cells), figs, wrapped)
         if label and not any(per_cell) and _label(cells[:1]) == label:  # a heading row: no figure, its label first
@@ -152,11 +156,26 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
             out.append(Candidate(sha1, page_index, "row", label, tuple(dated), mult, words, total_last=total_last,
                                  section="" if subtotal else section, caption=caption, of_parts=cols.of_parts,
                                  names=cols.names, name_lines=above,
-                                 first_year=cols.years[0] if cols.years else names_at or block))
+                                 first_year=cols.years[0] if cols.years else names_at or block,
+                                 columns=figure_columns(headers, len(dated))))
             out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
         if subtotal:  # a subtotal closes its block: the rows below are under none of its headings
             section, heading, caption = "", "", closed(caption, first)
     return in_percent(block_percent(out), caption)
+
+
+def figure_columns(headers: list[list[str]], count: int) -> tuple[str, ...]:
+    """The name of each of a row's ``count`` figures as the header rows print them, in order ('2023 | 2022 |
+    Reported | Operational | Currency | Adjusted Operational'): a name a later header row prints under an empty
+    cell continues the name before it ('Adjusted' / 'Operational'); () unless there are as many names as figures."""
+    names: dict[int, str] = {}
+    for cells in headers:
+        first = not names  # the first row naming columns names each; a later one continues them
+        for i, cell in enumerate(cells[1:], 1):
+            if cell.strip():
+                at = i if first or i in names or i < min(names) else max(k for k in names if k <= i)
+                names[at] = f"{names.get(at, '')} {FOOTNOTE_MARKS_RE.sub('', cell).strip()}".strip()
+    return tuple(names[i] for i in sorted(names)) if len(names) == count else ()
 
 
 def _placed(per_cell: list[list], at: dict, years: list[str]) -> tuple[list, list[int]]:

@@ -30,16 +30,23 @@ def asked_basis(question: str, library: Library) -> BasisSpec | None:
     return next((b for b in library.bases if _pattern(b).search(question)), None)
 
 
-WHOLE_RE = re.compile(r"\b(?:worldwide|consolidated|company[\s-]wide|overall)\s+", re.I)
-
-
 def without_basis(text: str, basis: BasisSpec | None) -> str:
-    """``text`` without the words of ``basis`` and of the whole company ('worldwide'), which a line stating the
-    figure on a basis leaves unsaid ('Operational Sales'): what remains names the figure ('sales grow')."""
-    return " ".join(WHOLE_RE.sub(" ", _pattern(basis).sub(" ", text)).split()) if basis is not None else text
+    """``text`` without the words of ``basis``: what remains names the figure ('worldwide sales grow')."""
+    return " ".join(_pattern(basis).sub(" ", text).split()) if basis is not None else text
 
 
 def names_basis(text: str, basis: BasisSpec) -> bool:
     """``text`` (a line with its headings) prints a word of ``basis`` as a line naming it prints it."""
     folded = fold(text)
     return any(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", folded) for p in basis.printed)
+
+
+def without_part_noun(text: str, part: str, nouns: tuple[str, ...]) -> str:
+    """``text`` without the part noun after the part of the company it names ('MedTech segment sales' -> 'MedTech
+    sales'): a row of the part's figures on a basis is labelled by the part's name alone ('MedTech | ... |
+    Operational 14.7'), which with the figure's words is half of the metric's words, as a line must print."""
+    if not part or not nouns:
+        return text
+    noun = "|".join(_phrase_re(n) for n in sorted(nouns, key=len, reverse=True))
+    name = r"[\s.&/-]*".join(r"\.?".join(w) if len(w) <= 3 else re.escape(w) for w in part.split())  # 'u s': U.S.
+    return " ".join(re.sub(rf"(\b{name}\b\.?)\s+(?:{noun})\b(?:['’]s)?", r"\1", text, flags=re.I).split())

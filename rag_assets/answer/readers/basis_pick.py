@@ -7,7 +7,7 @@ chooses among the candidates (``number_reader``)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rag_assets.answer.evidence.candidates import Candidate
 from rag_assets.answer.evidence.figures import Figure
@@ -17,6 +17,29 @@ from rag_assets.answer.question.metric_library import BasisSpec, fold
 from rag_assets.index.bm25 import tokenize
 
 BASIS_REACH = 60  # characters between the basis' words and its figure in one clause ('operational growth of 6.7%')
+
+
+CHANGE_TABLE_RE = re.compile(r"%\s*change|percent(?:age)?\s+change|%\s*(?:increase|growth)", re.I)
+
+
+def basis_column(cand: Candidate, basis: BasisSpec) -> Candidate | None:
+    """A table row whose column, as its header rows name it, is the basis asked ('Worldwide | $25,530 | $24,020 |
+    6.3% | 7.5 | (1.2) | 6.2' under 'Reported | Operational | Currency | Adjusted Operational'): the row with
+    that column's figure alone (the column naming it in the fewest words), a percentage where its table prints
+    changes in percent; None when no column names the basis."""
+    named = [(len(c.split()), i) for i, c in enumerate(cand.columns) if names_basis(c, basis)]
+    if not named:
+        return None
+    at = min(named)[1]
+    fig = cand.figures[at]
+    in_percent = CHANGE_TABLE_RE.search(" ".join((cand.caption, cand.section, *cand.columns))) and abs(fig.value) < 100
+    return replace(cand, figures=(replace(fig, percent=fig.percent or bool(in_percent)),), columns=(cand.columns[at],))
+
+
+def states_basis(cand: Candidate, basis: BasisSpec) -> bool:
+    """The candidate's line names ``basis``, or its one figure stands in a column naming it (``basis_column``)."""
+    return names_basis(cand.label, basis) or len(cand.columns) == 1 == len(cand.figures) and \
+        names_basis(cand.columns[0], basis)
 
 
 def whole_company(cands: list[Candidate], basis: BasisSpec, parts: tuple[str, ...], company: tuple[str, ...] = (),
@@ -29,7 +52,7 @@ def whole_company(cands: list[Candidate], basis: BasisSpec, parts: tuple[str, ..
                  frozenset(w for p in basis.printed for w in p.split()))
     out = []
     for cand in cands:
-        if names_basis(cand.label, basis) and (fig := _clause_figure(cand, basis, own)) is not None:
+        if states_basis(cand, basis) and (fig := _clause_figure(cand, basis, own)) is not None:
             cand.figures = (fig,)
             out.append(cand)
     for n, cand in enumerate(out, 1):
@@ -42,7 +65,7 @@ def basis_pick(cands: list[Candidate], basis: BasisSpec, year: int | None) -> tu
     ``whole_company`` keeps, or a part's), when they agree; None otherwise (the model chooses). Rows come before
     sentences, and of the rows those of the fewest words ('Operational Sales' before 'Adjusted Operational
     Sales', a measure on a further basis)."""
-    picks = [(c, c.figures[0]) for c in cands if names_basis(c.label, basis) and len(c.figures) == 1
+    picks = [(c, c.figures[0]) for c in cands if states_basis(c, basis) and len(c.figures) == 1
              and (not c.figures[0].period or year is None or c.figures[0].period == str(year))]
     rows = [(len(fold(c.label).split()), c, f) for c, f in picks if c.source == "row"]
     if rows:

@@ -16,7 +16,7 @@ from rag_assets.answer.evidence.part_sections import names_the_part, part_sectio
 from rag_assets.answer.evidence.units import asks_percent
 from rag_assets.answer.question.bases import names_basis
 from rag_assets.answer.question.metric_library import BasisSpec, default_library, fold
-from rag_assets.answer.readers.basis_pick import basis_pick, whole_company
+from rag_assets.answer.readers.basis_pick import basis_column, basis_pick, whole_company
 from rag_assets.answer.readers.figure_periods import of_months, of_period, of_quarter, of_span, other_quarters
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
 from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_clause, exacter_row, figure_problem,
@@ -70,8 +70,12 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
     want_percent, out = percent or asks_percent(metric), []
     named = MetricQuery.of(metric, lexicon)
     reach = limit * (3 if basis is None else 12)  # a basis' lines: those naming the metric beyond the usual cut
-    for cand in find_candidates(pages, replace(named, terms=()) if whole else named, reach,
-                                WHOLE_SHARE if whole else 0.5):
+    share = WHOLE_SHARE if whole and basis is None else 0.5  # a basis' line names the basis: half the words do
+    for cand in find_candidates(pages, replace(named, terms=()) if whole else named, reach, share):
+        if basis is not None and cand.source == "row" and not names_basis(cand.label, basis):
+            cand = basis_column(cand, basis)  # 'Worldwide | ... | Reported 6.3% | Operational 7.5 | ...': its 7.5
+            if cand is None:
+                continue
         if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
                 not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
                 quarter and other_quarters(cand, quarter) or basis is not None and not _names_basis(cand, basis):
@@ -97,7 +101,7 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
 def _names_basis(cand: Candidate, basis: BasisSpec) -> bool:
     """The candidate's line, its heading row or its table's column names name ``basis`` (not the text above its
     table, which may speak of another figure)."""
-    return names_basis(" | ".join((cand.label, cand.section, *cand.names, *cand.name_lines)), basis)
+    return names_basis(" | ".join((cand.label, cand.section, *cand.names, *cand.name_lines, *cand.columns)), basis)
 
 
 def _parts_and_regions(parts: dict[str, tuple[str, ...]] | None) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from typing import Callable
 
 from rag_assets.answer.evidence.part_sections import parts_of
 from rag_assets.answer.evidence.units import report_dollar
-from rag_assets.answer.question.bases import without_basis
+from rag_assets.answer.question.bases import without_basis, without_part_noun
 from rag_assets.answer.question.counts import counted_noun
 from rag_assets.answer.question.formulas import Item
 from rag_assets.answer.question.metric_library import default_library
@@ -41,6 +41,8 @@ class NumberReads:
         year = asked.target
         basis = next((b for b in default_library().bases if b.name == plan.basis), None)
         query = without_basis(query, basis)  # the figure's words; the basis is a line's to name, not the metric's
+        if basis is not None:  # and the part's noun: its row names the part alone, its columns the basis
+            query = without_part_noun(query, plan.part, default_library().part_nouns)
         def read(pages: list[RetrievedPage], wide: bool) -> NumberReading:
             return read_number(self.llm, question, query, pages, default_lexicon(), self.dollars(route),
                                self.cfg.max_candidates, verify_min=self.cfg.number_verify_min, year=year,
