@@ -369,7 +369,8 @@ def _none_named(reading: NumberReading, pages: int, part: str, months: int, basi
                 ) -> NumberReading:
     """``reading`` with why it is N/A: no candidate on the ``pages`` read."""
     whose = (f" and the part '{part}'" if part else "") + (" for the months asked" if months else "") + \
-        (f" on the {basis.name} basis asked ('{basis.printed[0]}')" if basis is not None else "")
+        (f" on the {basis.name} basis asked (a line naming {' or '.join(repr(w) for w in basis.printed[:3])})"
+         if basis is not None else "")
     reading.notes.append(f"no table row or sentence of the {pages} pages names the metric{whose} "
                          "with a figure of the kind, period and currency asked: N/A")
     return reading
