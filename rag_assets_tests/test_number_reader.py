@@ -776,3 +776,22 @@ def test_a_row_printing_the_metrics_words_and_an_aside_in_brackets_is_read_witho
         cands = shortlist([Page("r", 0, RELEASE_HIGHLIGHTS)], q, lex, 8, months=3, quarter=(2024, 2))
         chosen, fig = sure_pick(cands, MetricQuery.of(q, lex), 2024, 3, (2024, 2), {"r": 2}, lex.template_words)
         assert (chosen.label, fig.written) == (row, written)
+
+
+def test_the_row_printing_every_word_of_a_quoted_label_is_read_before_one_printing_its_opposite():
+    """The income statement's 'gain (loss), net (Note 14)' row, not the cash flow statement's '(gain) loss' add-back
+    of the same amount with the opposite sign: a note reference is no word of a row, and of rows adding no word
+    of their own, the one printing every word asked is the row asked."""
+    from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
+    from rag_assets.answer.evidence.figures import Figure
+    from rag_assets.answer.readers.metric_words import metric_query
+    from rag_assets.answer.readers.number_reader import sure_pick
+    from rag_assets.retrieval.query import default_lexicon
+
+    income = Candidate("t", 57, "row", "Translated sales contract gain (loss), net (Note 14)",
+                       (Figure("351", 351.0, False, "2022"),))
+    cash = Candidate("t", 60, "row", "Translated sales contract (gain) loss", (Figure("(351)", -351.0, False, "2022"),))
+    metric = metric_query('"Translated sales contract gain (loss), net" in 2022', default_lexicon())  # as asked
+    assert isinstance(metric, MetricQuery)
+    chosen, fig = sure_pick([cash, income], metric, 2022, 0, None)
+    assert (chosen.page_index, fig.value) == (57, 351.0)

@@ -44,6 +44,7 @@ class NumberReading:
     written: str = ""  # the figure read, as printed
 
 
+NOTE_REF_RE = re.compile(r"\(\s*(?:see\s+)?notes?\s+\d+[^()]*\)", re.I)  # '(Note 14)', '(see Notes 3 and 4)'
 WHOLE_SHARE = 0.75  # of the metric's words, those a line read beyond the best-ranked pages prints: three of four
 
 
@@ -234,7 +235,9 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
     """The figure Python reads without the model: the rows that print nearly every word of the metric
     (``names_metric``), or exactly its words (``template`` words and an aside in brackets aside: 'Book value per
     share', 'Adjusted EPS (diluted)'), each hold one figure of the period asked; of those, the rows adding the
-    fewest words of their own ('Book value per share' before 'Tangible book value per share'), when they all
+    fewest words of their own ('Book value per share' before 'Tangible book value per share'; a note reference is
+    none), and where they differ, those printing every word asked, their asides' too ('Translated earnings contract
+    gain (loss), net' before the cash flow's 'Translated earnings contract (gain) loss'), when they all
     print the same value (the best-ranked row then); None
     when no row does, they disagree, or no year is asked. ``own_quarters``: the quarter each interim filing
     reports on, whose unnamed quarter columns are that quarter's. ``change``: a percentage change is asked, the
@@ -245,16 +248,20 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
     want = own_words(metric)
     picks = []
     for cand in cands:
-        printed = set(tokenize(re.sub(r"\([^()\d]*\)", " ", cand.label)))  # an aside in words: 'EPS (diluted)'
+        label = NOTE_REF_RE.sub(" ", cand.label)  # '(Note 14)' is no word of the row's
+        printed = set(tokenize(re.sub(r"\([^()\d]*\)", " ", label)))  # an aside in words: 'EPS (diluted)'
         extra = printed - want - template
         if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
             continue
         own = (own_quarters or {}).get(cand.sha1, 0)
         figs = [f for f in cand.figures if (not f.period if change else of_period(f, year, months, quarter, own, as_of))]
         if len(figs) == 1:
-            picks.append((len(extra), cand, figs[0]))
-    fewest = [(c, f) for n, c, f in picks if n == min(p[0] for p in picks)]
-    return fewest[0] if fewest and len({c.value_of(f) for c, f in fewest}) == 1 else None
+            missing = want - set(tokenize(re.sub(r"[()]", " ", label)))  # its asides' words too: 'gain (loss), net'
+            picks.append((len(extra), len(missing), cand, figs[0]))
+    fewest = [p for p in picks if p[0] == min(q[0] for q in picks)]
+    if len({c.value_of(f) for _, _, c, f in fewest}) > 1:  # of those, the rows printing every word asked
+        fewest = [p for p in fewest if p[1] == min(q[1] for q in fewest)]
+    return fewest[0][2:] if fewest and len({c.value_of(f) for _, _, c, f in fewest}) == 1 else None
 
 
 def _model_pick(llm, question: str, reading: NumberReading, year: int | None, max_tokens: int,
