@@ -8,6 +8,13 @@ import json
 from rag_assets.llm.clients import LLMClient, LLMResponse
 
 
+class NeverCalled:
+    """A model that must not be asked: Python reads the figure alone."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the model was asked ({name})")
+
+
 class ScriptedLLM(LLMClient):
     """Returns the queued outputs in order (dicts become JSON) and records every request."""
 

@@ -5,7 +5,6 @@ different counts. In wordings and pages of our own."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import pytest
 
@@ -13,13 +12,8 @@ from rag_assets.answer.evidence.counts import count_candidates, counted_in
 from rag_assets.answer.question.counts import counted_noun, head_noun
 from rag_assets.answer.readers.number_reader import read_number
 from rag_assets.retrieval.query import default_lexicon
-
-
-@dataclass
-class Page:
-    sha1: str
-    page_index: int
-    text: str
+from rag_assets_tests.llm_fakes import NeverCalled
+from rag_assets_tests.pages import Page
 
 
 @pytest.mark.parametrize("question, noun, head", [
@@ -84,13 +78,6 @@ PAGES = [Page("s", 3, "Our business\n\nWe design pumps. Severance costs were $45
          Page("s", 11, "Human capital\n\nAs of December 31, 2021, we had approximately 9,100 employees, "
                        "compared with 8,200 employees at the end of 2020.\n"),
          Page("s", 12, "Employees\n\nAt the end of 2019 we had 7,400 full-time employees.\n")]
-
-
-class NeverCalled:
-    """A model that must not be asked: Python reads the count alone."""
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the model was asked ({name})")
 
 
 def test_a_count_the_years_sentences_agree_on_is_read_without_the_model():

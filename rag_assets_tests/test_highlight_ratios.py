@@ -5,12 +5,13 @@ model is shown each column's quarter or months, never two columns named alike.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.readers.metric_words import metric_query
 from rag_assets.answer.readers.number_reader import read_number, shortlist, sure_pick
 from rag_assets.retrieval.query import default_lexicon
+from rag_assets_tests.pages import Page
+from rag_assets_tests.llm_fakes import NeverCalled
 
 HIGHLIGHTS = (
     "Globex Bancorp Consolidated financial highlights (unaudited)\n\n"
@@ -27,20 +28,6 @@ HIGHLIGHTS = (
     "| Headcount |  |  | 41,200 |  |  | 40,900 |  | 40,100 |  | 39,800 |  | 39,500 |  |  | 41,200 |  |  | 39,500 |\n")
 TARGET = ("Capital targets\n\nThe Firm's target for its common equity tier 1 capital ratio for the first quarter of "
           "2025 remains at 11.5%.")
-
-
-@dataclass
-class Page:
-    sha1: str
-    page_index: int
-    text: str
-
-
-class NeverCalled:
-    """A model that must not be asked: Python reads the figure alone."""
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the model was asked ({name})")
 
 
 def _row(label: str):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,7 @@ from rag_assets.answer.service.scoring import evaluate
 from rag_assets.answer.evidence.units import declared_scale, report_dollar
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets_tests.llm_fakes import ScriptedLLM
-
-
-@dataclass
-class Page:
-    sha1: str
-    page_index: int
-    text: str
+from rag_assets_tests.pages import Page
 
 
 CASH_FLOW = """## CONSOLIDATED STATEMENTS OF CASH FLOWS

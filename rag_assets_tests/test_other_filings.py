@@ -5,7 +5,6 @@ quarters a change names are read each in its own column. In wordings and filings
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import pytest
 
@@ -23,6 +22,7 @@ from rag_assets.config import get_config
 from rag_assets.orchestration.resources import ReportStore
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets_tests.filing_factory import ingest_inbox, write_10k, write_release
+from rag_assets_tests.pages import Page
 
 COMPANY = "Harrow Quill"
 LIB = default_library()
@@ -57,13 +57,6 @@ def test_a_date_on_an_annual_reports_cover_is_read_in_that_report():
     assert select(filings + [later], asked_period("total assets as of March 31, 2025"))[0] == [later]
     # the year's end of a 52/53-week year is its own year's: read as FY2024, as before
     assert select(filings, asked_period("total assets as of January 2, 2025"))[0] == [annual]
-
-
-@dataclass
-class Page:
-    sha1: str
-    page_index: int
-    text: str
 
 
 RELEASE_PAGE = ("Harrow Quill reports results\n\nSales grew in every region.\n\nFourth Quarter Full Year\n\n"

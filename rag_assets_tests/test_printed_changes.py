@@ -4,7 +4,6 @@ asked in words no change form holds. In wordings and pages of our own."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from rag_assets.answer.evidence.candidates import MetricQuery, page_candidates
 from rag_assets.answer.question.formulas import show
@@ -15,6 +14,7 @@ from rag_assets.answer.question.unit import asked_unit, without_scale
 from rag_assets.answer.readers.metric_words import without_full_year
 from rag_assets.answer.readers.number_reader import shortlist, sure_pick
 from rag_assets.retrieval.query import default_lexicon
+from rag_assets_tests.pages import Page
 
 LIB = default_library()
 
@@ -24,13 +24,6 @@ RELEASE = ("FOR IMMEDIATE RELEASE\n\n• 2024 Second-Quarter reported sales grow
            "| Reported Sales | $8,210 | $7,887 | 4.1% |\n| Net Earnings | $1,402 | $1,310 | 7.0% |\n"
            "| Organic Sales1,2 | | | 5.6% |\n| Adjusted Organic Sales1,3 | | | 4.9% |\n"
            "| Adjusted EPS (diluted)1,4 | $2.10 | $1.95 | 7.7% |\n")
-
-
-@dataclass
-class Page:
-    sha1: str
-    page_index: int
-    text: str
 
 
 def _rows(query: str, percent: bool = True):

@@ -5,7 +5,6 @@ the figure a line states on that basis for the whole company, or for the part as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import pytest
 
@@ -13,20 +12,8 @@ from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.planning import company_plan
 from rag_assets.answer.readers.number_reader import read_number
 from rag_assets.retrieval.query import default_lexicon
-
-
-@dataclass
-class Page:
-    sha1: str
-    page_index: int
-    text: str
-
-
-class NeverCalled:
-    """A model that must not be asked: Python reads the figure alone."""
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the model was asked ({name})")
+from rag_assets_tests.pages import Page
+from rag_assets_tests.llm_fakes import NeverCalled
 
 
 def _plan(question: str):
