@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from rag_assets.answer.evidence.candidates import page_candidates
 from rag_assets.answer.readers.metric_words import metric_query
-from rag_assets.answer.readers.number_reader import read_number, shortlist, sure_pick
+from rag_assets.answer.readers.number_reader import read_number, shortlist
+from rag_assets.answer.readers.sure_pick import sure_pick
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets_tests.pages import Page
 from rag_assets_tests.llm_fakes import NeverCalled

@@ -12,7 +12,8 @@ import pytest
 from rag_assets.answer.evidence.candidates import MetricQuery, find_candidates, page_candidates
 from rag_assets.answer.evidence.evidence_policy import event_problem, hedge_problem, on_topic
 from rag_assets.answer.readers.line_checks import currency_problem
-from rag_assets.answer.readers.number_reader import find_figure, read_number, shortlist
+from rag_assets.answer.readers.copied_figure import find_figure
+from rag_assets.answer.readers.number_reader import read_number, shortlist
 from rag_assets.answer.routing.question_text import retrieval_query
 from rag_assets.answer.service.scoring import evaluate
 from rag_assets.answer.evidence.units import declared_scale, report_dollar
@@ -614,7 +615,7 @@ def test_the_row_printing_exactly_the_metrics_words_is_read_without_the_model_in
     """'Book value per share' names two words of its own (value and per are template words): the row that
     prints exactly them is the metric, the 'Tangible' row adds one; the 10-Q's three-month column is its own
     quarter's. The model was asked and chose the tangible row."""
-    from rag_assets.answer.readers.number_reader import sure_pick
+    from rag_assets.answer.readers.sure_pick import sure_pick
 
     lex = default_lexicon()
     q = "What was book value per share at the end of 2Q24?"
@@ -761,7 +762,7 @@ RELEASE_HIGHLIGHTS = ("Second-Quarter 2024 results\n\n| ($ in Millions, except E
 def test_a_row_printing_the_metrics_words_and_an_aside_in_brackets_is_read_without_the_model():
     """'Adjusted EPS (diluted)' prints exactly 'adjusted EPS' and an aside: Python reads it (the model had chosen
     'Adjusted Net Earnings' and answered 7,358,000,000 for an EPS); 'EPS (diluted)' is not the adjusted one."""
-    from rag_assets.answer.readers.number_reader import sure_pick
+    from rag_assets.answer.readers.sure_pick import sure_pick
 
     lex = default_lexicon()
     for q, row, written in (("What was adjusted EPS in 2Q24?", "Adjusted EPS (diluted)", "$2.80"),
@@ -778,7 +779,7 @@ def test_the_row_printing_every_word_of_a_quoted_label_is_read_before_one_printi
     from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
     from rag_assets.answer.evidence.figures import Figure
     from rag_assets.answer.readers.metric_words import metric_query
-    from rag_assets.answer.readers.number_reader import sure_pick
+    from rag_assets.answer.readers.sure_pick import sure_pick
     from rag_assets.retrieval.query import default_lexicon
 
     income = Candidate("t", 57, "row", "Translated sales contract gain (loss), net (Note 14)",

@@ -12,7 +12,8 @@ from rag_assets.answer.question.plan import plan
 from rag_assets.answer.question.planning import plan_question
 from rag_assets.answer.question.unit import asked_unit, without_scale
 from rag_assets.answer.readers.metric_words import without_full_year
-from rag_assets.answer.readers.number_reader import shortlist, sure_pick
+from rag_assets.answer.readers.number_reader import shortlist
+from rag_assets.answer.readers.sure_pick import sure_pick
 from rag_assets.retrieval.query import default_lexicon
 from rag_assets_tests.pages import Page
 

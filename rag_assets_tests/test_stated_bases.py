@@ -114,7 +114,7 @@ SEGMENTS = Page("g", 1, "SEGMENT SALES RESULTS\n\nQ2 % Change\n\n"
 
 
 def test_each_figure_of_a_row_is_named_by_its_column_as_the_header_rows_print_it():
-    from rag_assets.answer.evidence.candidates import figure_columns
+    from rag_assets.answer.evidence.column_names import figure_columns
 
     headers = [["($ in Millions)", "2023", "2022", "Reported", "", "Operational1,2", "", "Currency", "", "Adjusted", ""],
                ["", "", "", "", "", "", "", "", "", "Operational1,3", ""]]

@@ -11,11 +11,12 @@ from dataclasses import asdict, dataclass
 from rag_assets.answer.evidence.asides import ASIDE_RE, per_share_aside
 from rag_assets.answer.evidence.sentences import SENTENCE_SPLIT_RE, sentence_goes_on
 from rag_assets.answer.evidence.figures import Figure, column_name, text_figures
-from rag_assets.answer.evidence.numbers import NA, parse_number
 from rag_assets.answer.evidence.column_parts import name_lines, names_year
-from rag_assets.answer.evidence.merged_cells import cell_figures, dated_pairs, dated_with_dashes
+from rag_assets.answer.evidence.merged_cells import dated_with_dashes
 from rag_assets.answer.evidence.table_blocks import (block_dated, block_total, block_year, caption_heading,
                                                      caption_year, closed, total_cell)
+from rag_assets.answer.evidence.column_names import HeaderRows
+from rag_assets.answer.evidence.row_cells import header_scale, placed, row_figures
 from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, captioned, cells_of, columns_above,
                                                       durations, heading_of, trailing_header)
 from rag_assets.answer.evidence.units import (SHARE_COUNT_RE, block_percent, declared_scale, in_percent, shares_scale,
@@ -24,11 +25,6 @@ from rag_assets.answer.evidence.year_lines import YEAR_RE, last_year_line
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, Term, contains
 
-CELL_NUMBER_RE = re.compile(
-    r"^\(?\s*[-−–]?\s*(?:US\$|A\$|C\$|HK\$|[$€£¥])?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*\)?(?:(?<=\))\s*%)?$")  # '(5.3) %' too
-FOOTNOTE_RE = re.compile(r"\s*\(\d\)$|\s*\*+$")
-# a currency sign after a figure: a suffix ("1.234 €"), or the next column's "$" that small print set too close
-TRAILING_CURRENCY_RE = re.compile(r"\s+(?:US\$|A\$|C\$|HK\$|[$€£¥])$")
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
 SHOWN_CHARS = 320
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a segment's heading, what it does, and the table's own caption
@@ -93,16 +89,6 @@ class Candidate:
         return out
 
 
-def _cell_figure(cell: str) -> Figure | None:
-    cell = TRAILING_CURRENCY_RE.sub("", FOOTNOTE_RE.sub("", cell.replace("\u2212", "-")).strip())
-    if not cell or not CELL_NUMBER_RE.match(cell):
-        return None
-    value = parse_number(cell.replace(" ", ""))
-    if value == NA:
-        return None
-    return Figure(written=cell, value=value, percent="%" in cell)
-
-
 def _label(cells: list[str]) -> str:
     """A row's label: its first cell of words, without dot leaders and footnote marks glued to its words."""
     for cell in cells:
@@ -116,12 +102,11 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
                late: tuple[list[str], list[int]] = ([], []), page_heading: str = "", names_above: str = ""
                ) -> list[Candidate]:
     """Candidates of one markdown table (``lines``); ``before`` is the page text above it (caption, header
-    text with the years, scale); ``page_scale`` the scale last declared by the page's text above, used when
-    the table declares none; ``page_years`` the year columns of the page's previous table and their months, used
-    when this one (a statement continued below a heading) names none; ``late``: the years and months of a header printed
-    after the page's last table ('SECOND QUARTER / 2023 2022', out of order), for a table that has neither;
-    ``page_heading``: the page's last heading in capitals above it, part of its caption; ``names_above``: the
-    longer text above it where its columns' names are looked for (default ``before``)."""
+    text with the years, scale); ``page_scale`` the scale last declared above, for a table declaring none;
+    ``page_years`` the previous table's year columns and months, for a statement continued below a heading;
+    ``late``: those of a header printed after the page's last table ('SECOND QUARTER / 2023 2022'); ``page_heading``:
+    the page's last heading in capitals above it, part of its caption; ``names_above``: the longer text above it
+    where its columns' names are looked for (default ``before``)."""
     cols = columns_above(before, page_scale, page_years, late, names_above)
     total_at = total_cell(cells_of(lines[0])) if lines else None
     total_last = total_at is not None
@@ -130,23 +115,19 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     above = name_lines(names_above or before)  # the names above, and the year after the last one
     names_at = names_year(names_above or before)
     block = "" if cols.years else cols.lone or caption_year(before)  # the year of a table printed in year blocks
-    headers: list[list[str]] = []  # the header rows read so far, before the first row of figures
+    headers = HeaderRows()  # the header rows: each figure's column name
     for cells in trailing_header(before) + [cells_of(line) for line in lines]:
         if all(re.fullmatch(r":?-{2,}:?|", c) for c in cells):
             continue
         block = block_year(cells) or block  # '| | 2021 | | |' opens the next year's block of rows
-        per_cell = [cell_figures(c, _cell_figure) for c in cells]
-        at = {i: f[0] for i, f in enumerate(per_cell) if len(f) == 1}
-        figs = list(at.values())
-        if cols.header(cells, at, declared_scale(" ".join(c for c, f in zip(cells, per_cell) if len(f) != 1))) or \
-                not out and not figs and cells and not cells[0].strip() and any(c.strip() for c in cells):
-            headers.append(cells)  # a header row, or one continuing it under its names ('| | ... | Operational |')
+        per_cell, at, figs = row_figures(cells)
+        if headers.took(cells, cols.header(cells, at, header_scale(cells, per_cell)), bool(figs or out)):
             continue
         label, wrapped = _unwrapped(_label(cells), figs, wrapped)
         if label and not any(per_cell) and _label(cells[:1]) == label:  # a heading row: no figure, its label first
             section, caption = label, closed(caption, first)
             heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
-        figs, where = _placed(per_cell, at, cols.years)
+        figs, where = placed(per_cell, at, cols.years)
         subtotal = bool(figs) and not label  # the block's subtotal: its heading's figures ('Pharmaceutical')
         label = block_total(section) if subtotal else label
         if figs and label:
@@ -157,34 +138,11 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
                                  section="" if subtotal else section, caption=caption, of_parts=cols.of_parts,
                                  names=cols.names, name_lines=above,
                                  first_year=cols.years[0] if cols.years else names_at or block,
-                                 columns=figure_columns(headers, len(dated))))
+                                 columns=headers.columns(len(dated))))
             out += [a for a in [per_share_aside(out[-1])] if a]  # 'Dividends declared ($2.585, $2.535 per share)'
         if subtotal:  # a subtotal closes its block: the rows below are under none of its headings
             section, heading, caption = "", "", closed(caption, first)
     return in_percent(block_percent(out), caption)
-
-
-def figure_columns(headers: list[list[str]], count: int) -> tuple[str, ...]:
-    """The name of each of a row's ``count`` figures as the header rows print them, in order ('2023 | 2022 |
-    Reported | Operational | Currency | Adjusted Operational'): a name a later header row prints under an empty
-    cell continues the name before it ('Adjusted' / 'Operational'); () unless there are as many names as figures."""
-    names: dict[int, str] = {}
-    for cells in headers:
-        first = not names  # the first row naming columns names each; a later one continues them
-        for i, cell in enumerate(cells[1:], 1):
-            if cell.strip():
-                at = i if first or i in names or i < min(names) else max(k for k in names if k <= i)
-                names[at] = f"{names.get(at, '')} {FOOTNOTE_MARKS_RE.sub('', cell).strip()}".strip()
-    return tuple(names[i] for i in sorted(names)) if len(names) == count else ()
-
-
-def _placed(per_cell: list[list], at: dict, years: list[str]) -> tuple[list, list[int]]:
-    """A row's figures and the cells they stand in; a cell holding two figures ('1,687 1,787') gives both when
-    the row proves their order (``dated_pairs``)."""
-    if any(len(f) > 1 for f in per_cell):
-        pairs = dated_pairs(per_cell, years)
-        return [f for _, f in pairs], [i for i, _ in pairs]
-    return list(at.values()), list(at)
 
 
 def _scaled(label: str, heading: str, figs: list, own: tuple[float, str] | None, before: str) -> tuple[float, str]:

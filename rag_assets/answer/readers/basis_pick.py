@@ -13,7 +13,7 @@ from rag_assets.answer.evidence.candidates import Candidate
 from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.evidence.rows import names_any
 from rag_assets.answer.question.bases import names_basis
-from rag_assets.answer.question.metric_library import BasisSpec, fold
+from rag_assets.answer.question.metric_library import BasisSpec, default_library, fold
 from rag_assets.index.bm25 import tokenize
 
 BASIS_REACH = 60  # characters between the basis' words and its figure in one clause ('operational growth of 6.7%')
@@ -145,3 +145,15 @@ def _plain_clause(sentence: str, at: int, own: Clause) -> bool:
 def _loose(phrase: str) -> str:
     """A folded phrase as a line prints it: its words apart by spaces or hyphens."""
     return r"[\s-]+".join(re.escape(w) for w in phrase.split())
+
+
+def names_basis_anywhere(cand: Candidate, basis: BasisSpec) -> bool:
+    """The candidate's line, its heading row or its table's column names name ``basis`` (not the text above its
+    table, which may speak of another figure)."""
+    return names_basis(" | ".join((cand.label, cand.section, *cand.names, *cand.name_lines, *cand.columns)), basis)
+
+
+def parts_and_regions(parts: dict[str, tuple[str, ...]] | None) -> tuple[str, ...]:
+    """The parts the reports name and the library's regions, folded: what a line of the whole company names not."""
+    named = tuple(fold(p) for names in (parts or {}).values() for p in names)
+    return tuple(dict.fromkeys(named + default_library().regions))

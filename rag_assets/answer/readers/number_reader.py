@@ -4,8 +4,6 @@ scale is the one its table declares, its kind (percentage or amount) and currenc
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field, replace
 
 from rag_assets.answer.evidence.candidates import Candidate, MetricQuery, find_candidates
@@ -15,18 +13,20 @@ from rag_assets.answer.evidence.numbers import NA
 from rag_assets.answer.evidence.part_sections import names_the_part, part_section
 from rag_assets.answer.evidence.units import asks_percent
 from rag_assets.answer.question.bases import names_basis
-from rag_assets.answer.question.metric_library import BasisSpec, default_library, fold
-from rag_assets.answer.readers.basis_pick import basis_column, basis_pick, whole_company
-from rag_assets.answer.readers.figure_periods import of_months, of_period, of_quarter, of_span, other_quarters
+from rag_assets.answer.question.metric_library import BasisSpec
+from rag_assets.answer.readers.copied_figure import find_figure
+from rag_assets.answer.readers.basis_pick import (basis_column, basis_pick, names_basis_anywhere,
+                                                 parts_and_regions, whole_company)
+from rag_assets.answer.readers.figure_periods import of_months, of_quarter, of_span, other_quarters
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
 from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_clause, exacter_row, figure_problem,
-                                                   fitting, line_words, names_metric, own_words, p_states,
-                                                   states_metric, twin_row)
+                                                   fitting, line_words, own_words, p_states, states_metric,
+                                                   twin_row)
 from rag_assets.answer.readers.stated_changes import stated_change
+from rag_assets.answer.readers.sure_pick import sure_pick
 from rag_assets.llm.clients import LLMClient
 from rag_assets.llm.structured import StructuredResult, structured_call
 from rag_assets.llm.prompts import build_messages
-from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon
 
 
@@ -44,7 +44,6 @@ class NumberReading:
     written: str = ""  # the figure read, as printed
 
 
-NOTE_REF_RE = re.compile(r"\(\s*(?:see\s+)?notes?\s+\d+[^()]*\)", re.I)  # '(Note 14)', '(see Notes 3 and 4)'
 WHOLE_SHARE = 0.75  # of the metric's words, those a line read beyond the best-ranked pages prints: three of four
 
 
@@ -79,7 +78,7 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
                 continue
         if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
                 not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
-                quarter and other_quarters(cand, quarter) or basis is not None and not _names_basis(cand, basis):
+                quarter and other_quarters(cand, quarter) or basis is not None and not names_basis_anywhere(cand, basis):
             continue  # the whole company's figure is not a part's ('Aeronautics' / 'Backlog at year-end')
         own_quarter = (own or {}).get(cand.sha1, 0)
         figs = tuple(f for f in cand.figures if (bool(f.points) if points else f.percent == want_percent and
@@ -91,95 +90,12 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
             cand.figures = figs
             out.append(cand.with_heading() if part and cand.source == "row" else cand)
     if basis is not None and not part:  # the whole company's figure on the basis: a line stating it as such
-        out = whole_company(out, basis, _parts_and_regions(parts), company, frozenset(own_words(named)))
+        out = whole_company(out, basis, parts_and_regions(parts), company, frozenset(own_words(named)))
     if basis is not None:  # a line that names the basis itself before one whose headings name it
         out.sort(key=lambda c: not names_basis(c.label, basis))
     for n, cand in enumerate(out[:limit], 1):
         cand.id = n
     return out[:limit]
-
-
-def _names_basis(cand: Candidate, basis: BasisSpec) -> bool:
-    """The candidate's line, its heading row or its table's column names name ``basis`` (not the text above its
-    table, which may speak of another figure)."""
-    return names_basis(" | ".join((cand.label, cand.section, *cand.names, *cand.name_lines, *cand.columns)), basis)
-
-
-def _parts_and_regions(parts: dict[str, tuple[str, ...]] | None) -> tuple[str, ...]:
-    """The parts the reports name and the library's regions, folded: what a line of the whole company names not."""
-    named = tuple(fold(p) for names in (parts or {}).values() for p in names)
-    return tuple(dict.fromkeys(named + default_library().regions))
-
-
-def _digits(text: str) -> str:
-    return re.sub(r"[^\d.]", "", text).strip(".")
-
-
-def _plain(digits: str) -> str:
-    """Digits without a decimal part's trailing zeros: a copy '69.0' is the printed '69 percent'."""
-    return re.sub(r"(\.\d*?)0+$", r"\1", digits).rstrip(".") if "." in digits else digits
-
-
-def _rescaled(cand: Candidate, digits: str) -> list[Figure]:
-    """The figures of ``cand`` that ``digits`` copies in another scale: the decimal point moved by a multiple of
-    three places ('3.877' for '3,877'; never '38.77'), maybe rounded or cut to the copy's decimals ('17.694' for
-    '17,694,642' in thousands), when the copy keeps three significant digits or more."""
-    try:
-        copied = float(digits)
-    except ValueError:
-        return []
-    decimals = len(digits.split(".")[1]) if "." in digits else 0
-    if len(digits.replace(".", "").lstrip("0")) < 3:
-        return []
-    def copies(value: float) -> bool:  # rounded or cut to the copy's decimals
-        return math.isclose(round(value, decimals), copied) or math.isclose(math.floor(value * 10 ** decimals + 1e-9) /
-                                                                            10 ** decimals, copied)
-    return [f for f in cand.figures if not f.percent and
-            any(copies(abs(f.value) / 10 ** k) for k in (-9, -6, -3, 3, 6, 9))]
-
-
-def find_figure(cands: list[Candidate], chosen: Candidate, written: str,
-                notes: list[str], year: int | None = None) -> tuple[Candidate, Figure] | None:
-    """The figure the model copied: in its chosen candidate, else in the one other candidate that prints it (the
-    model misread the number in brackets; the best-ranked one if several print it); the asked ``year``'s figure of
-    that row (default: the latest period's) when the copy is another column. None when no candidate prints it."""
-    digits = _digits(written)
-    if not digits:
-        return None
-    def holds(c: Candidate) -> list[Figure]:
-        return [f for f in c.figures if _plain(_digits(f.written)) == _plain(digits)]
-    owner = chosen if holds(chosen) else None
-    figs = holds(chosen) or _rescaled(chosen, digits)
-    if owner is None and figs:  # '3.877' for the printed '3,877': the model rescaled the figure
-        owner = chosen
-        notes.append(f"copied figure {written!r} is {figs[0].written!r} of candidate [{chosen.id}] in another "
-                     "scale: the printed figure is used")
-    if owner is None:
-        others = [c for c in cands if holds(c)]
-        if not others:
-            notes.append(f"copied figure {written!r} is printed in no candidate")
-            return None
-        owner = others[0]
-        figs = holds(owner)
-        notes.append(f"copied figure {written!r} is printed in candidate [{owner.id}], not [{chosen.id}]: "
-                     f"[{owner.id}] is used")
-    fig, latest = figs[0], owner.latest
-    asked = next((f for f in owner.figures if year and f.period == str(year)), None)
-    if asked is not None or (year and fig.period and fig.period != str(year)):
-        if asked is None:
-            notes.append(f"the row has no figure for {year}: N/A")
-            return None
-        if asked is not fig:
-            notes.append(f"figure {fig.written!r} is for {fig.period}; the asked year's ({asked.written!r}) is used")
-        return owner, asked
-    if fig.period and latest.period and fig.period != latest.period:
-        notes.append(f"figure {fig.written!r} is for {fig.period}; the latest period {latest.period} "
-                     f"({latest.written!r}) is used")
-        fig = latest
-    elif owner.total_last and not fig.period and fig is not latest:
-        notes.append(f"figure {fig.written!r} is a segment's; the total column ({latest.written!r}) is used")
-        fig = latest
-    return owner, fig
 
 
 def _numbered(cands: list[Candidate]) -> list[Candidate]:
@@ -226,42 +142,6 @@ def _checked(llm, question: str, chosen: Candidate, fig: Figure, reading: Number
                                  f"< {verify_min}: N/A")
             return False
     return True
-
-
-def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, months: int,
-              quarter: tuple[int, int] | None, own_quarters: dict[str, int] | None = None,
-              template: frozenset[str] = frozenset(), change: bool = False, as_of: tuple[int, int] | None = None
-              ) -> tuple[Candidate, Figure] | None:
-    """The figure Python reads without the model: the rows that print nearly every word of the metric
-    (``names_metric``), or exactly its words (``template`` words and an aside in brackets aside: 'Book value per
-    share', 'Adjusted EPS (diluted)'), each hold one figure of the period asked; of those, the rows adding the
-    fewest words of their own ('Book value per share' before 'Tangible book value per share'; a note reference is
-    none), and where they differ, those printing every word asked, their asides' too ('Translated earnings contract
-    gain (loss), net' before the cash flow's 'Translated earnings contract (gain) loss'), when they all
-    print the same value (the best-ranked row then); None
-    when no row does, they disagree, or no year is asked. ``own_quarters``: the quarter each interim filing
-    reports on, whose unnamed quarter columns are that quarter's. ``change``: a percentage change is asked, the
-    row's one undated percentage (its '% Change' column, the shortlist keeps the months asked). ``as_of``: the
-    (year, month) of a date asked 'at' ('at June 30, 2023'), of which the filing's own quarter column is."""
-    if year is None:
-        return None
-    want = own_words(metric)
-    picks = []
-    for cand in cands:
-        label = NOTE_REF_RE.sub(" ", cand.label)  # '(Note 14)' is no word of the row's
-        printed = set(tokenize(re.sub(r"\([^()\d]*\)", " ", label)))  # an aside in words: 'EPS (diluted)'
-        extra = printed - want - template
-        if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
-            continue
-        own = (own_quarters or {}).get(cand.sha1, 0)
-        figs = [f for f in cand.figures if (not f.period if change else of_period(f, year, months, quarter, own, as_of))]
-        if len(figs) == 1:
-            missing = want - set(tokenize(re.sub(r"[()]", " ", label)))  # its asides' words too: 'gain (loss), net'
-            picks.append((len(extra), len(missing), cand, figs[0]))
-    fewest = [p for p in picks if p[0] == min(q[0] for q in picks)]
-    if len({c.value_of(f) for _, _, c, f in fewest}) > 1:  # of those, the rows printing every word asked
-        fewest = [p for p in fewest if p[1] == min(q[1] for q in fewest)]
-    return fewest[0][2:] if fewest and len({c.value_of(f) for _, _, c, f in fewest}) == 1 else None
 
 
 def _model_pick(llm, question: str, reading: NumberReading, year: int | None, max_tokens: int,
@@ -332,12 +212,10 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
     column of a filing that reports on it); ``percent``: a percentage asked, as the plan reads the question;
     ``points``: a change asked in points (-1 asked as a fall), read where a sentence states it; ``parts``: the
     parts each report names, whose sections print no figure of the whole company; ``as_of``: the (year, month) of
-    a date asked 'at', whose interim filing's quarter column is of it; ``wide``: the pages go beyond the
-    best-ranked ones, where a figure no column or sentence dates must be on a page naming the year asked
-    (``line_checks.undated``) and a line must print nearly every word of the metric (``shortlist``'s ``whole``);
-    ``basis``: the stated basis of a non-GAAP figure asked, which every candidate names (``shortlist``), for the
-    whole company (``company``: its names as written) where no part is asked (``basis_pick.whole_company``);
-    ``since_start``: a count asked since a start ('since program inception'), never one year's."""
+    a date asked 'at', whose interim filing's quarter column is of it; ``wide``: beyond the best-ranked pages
+    (``shortlist``'s ``whole``, ``line_checks.undated``); ``basis``: the stated basis of a non-GAAP figure
+    asked, which every candidate names, of the whole company (``company``: its names) where no part is asked
+    (``basis_pick``); ``since_start``: a count asked since a start ('since program inception')."""
     counts = _numbered(qualified(count_candidates(count_pages or pages, counted, year, since_start)
                                  if counted and not part else [],
                                  qualifiers, counted))  # 'in the United States': the counts a sentence says are
@@ -353,16 +231,9 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
         notes=notes)
     if not reading.candidates:
         return _none_named(reading, len(pages), part, months, basis)
-    found = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
-                      percent and change, as_of) if not counts and basis is None else None
-    if basis is not None and (found := basis_pick(reading.candidates, basis, year)):
-        reading.notes.append(f"candidate [{found[0].id}] states the figure on the {basis.name} basis asked for the "
-                             "whole company, every such line agreeing (Python): no model pick")
-    elif found is not None:
-        reading.notes.append(f"candidate [{found[0].id}] is the one row naming the metric's words in the "
-                             "period asked (Python): no model pick")
-    else:
-        found = _model_pick(llm, question, reading, year, max_tokens, metric, template)
+    sure = sure_pick(reading.candidates, metric, year, months, quarter, own_quarters, template,
+                     percent and change, as_of) if not counts and basis is None else None
+    found = _pick(llm, question, reading, (metric, template), max_tokens, year, basis, sure)
     if found is None:
         return reading
     chosen, fig = found
@@ -370,6 +241,21 @@ def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexic
                 basis is not None):
         _take_figure(reading, chosen, fig, points)
     return reading
+
+
+def _pick(llm, question: str, reading: NumberReading, metric: tuple[MetricQuery, frozenset[str]], max_tokens: int,
+          year: int | None, basis: BasisSpec | None, sure: tuple[Candidate, Figure] | None):
+    """Python's pick: the figure the lines stating the ``basis`` asked agree on (``basis_pick``), else the one row
+    naming the metric's words (``sure``, from ``sure_pick``); else the model's (``_model_pick``); None if none."""
+    if basis is not None and (found := basis_pick(reading.candidates, basis, year)):
+        reading.notes.append(f"candidate [{found[0].id}] states the figure on the {basis.name} basis asked for the "
+                             "whole company, every such line agreeing (Python): no model pick")
+        return found
+    if sure is not None:
+        reading.notes.append(f"candidate [{sure[0].id}] is the one row naming the metric's words in the "
+                             "period asked (Python): no model pick")
+        return sure
+    return _model_pick(llm, question, reading, year, max_tokens, *metric)
 
 
 def _none_named(reading: NumberReading, pages: int, part: str, months: int, basis: BasisSpec | None = None
