@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.answer.evidence.candidates import MetricQuery, find_candidates, page_candidates
+from rag_assets.answer.evidence.candidates import find_candidates, page_candidates
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.evidence.evidence_policy import event_problem, hedge_problem, on_topic
 from rag_assets.answer.readers.line_checks import currency_problem
 from rag_assets.answer.readers.copied_figure import find_figure
@@ -518,7 +519,7 @@ def test_another_entitys_table_is_never_the_companys_row():
 
 
 def test_a_line_printing_nearly_every_word_of_the_metric_names_it_without_the_model():
-    from rag_assets.answer.evidence.candidates import MetricQuery
+    from rag_assets.answer.evidence.metric_query import MetricQuery
     from rag_assets.answer.readers.line_checks import names_metric
     from rag_assets.retrieval.query import default_lexicon
 
@@ -532,7 +533,7 @@ def test_a_line_printing_nearly_every_word_of_the_metric_names_it_without_the_mo
 def test_a_line_printing_every_word_of_the_metric_states_it_whatever_the_models_yes_no():
     """The model's p(yes) on one short statement is close to noise: a chosen line that prints every word of the
     metric ('employees') is not refused on it; a line that misses one is still checked by the model."""
-    from rag_assets.answer.evidence.candidates import MetricQuery
+    from rag_assets.answer.evidence.metric_query import MetricQuery
     from rag_assets.answer.readers.line_checks import prints_metric
     from rag_assets.retrieval.query import default_lexicon
 
@@ -776,7 +777,8 @@ def test_the_row_printing_every_word_of_a_quoted_label_is_read_before_one_printi
     """The income statement's 'gain (loss), net (Note 14)' row, not the cash flow statement's '(gain) loss' add-back
     of the same amount with the opposite sign: a note reference is no word of a row, and of rows adding no word
     of their own, the one printing every word asked is the row asked."""
-    from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
+    from rag_assets.answer.evidence.candidates import Candidate
+    from rag_assets.answer.evidence.metric_query import MetricQuery
     from rag_assets.answer.evidence.figures import Figure
     from rag_assets.answer.readers.metric_words import metric_query
     from rag_assets.answer.readers.sure_pick import sure_pick

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.answer.evidence.candidates import MetricQuery
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.evidence.rows import label_match
 from rag_assets.answer.question.formulas import show
 from rag_assets.answer.question.metric_library import default_library

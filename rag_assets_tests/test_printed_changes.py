@@ -5,7 +5,8 @@ asked in words no change form holds. In wordings and pages of our own."""
 from __future__ import annotations
 
 
-from rag_assets.answer.evidence.candidates import MetricQuery, page_candidates
+from rag_assets.answer.evidence.candidates import page_candidates
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.question.formulas import show
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.plan import plan

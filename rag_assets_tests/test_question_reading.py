@@ -611,6 +611,8 @@ def test_the_kind_a_question_asks_is_read_with_the_question():
     assert guess_kind("Who is Umbrella's chief executive officer?") == "name"
     assert guess_kind("Umbrella unit case volume growth in 2017, %") == "number"  # a percent or money asked
     assert guess_kind("Umbrella's EPS, Q2 2023, in USD") == "number"
+    assert guess_kind("What was Umbrella's adjusted EPS for the second quarter of 2023?") == "number"  # was a name
+    assert guess_kind("What was Umbrella's book value per share at year end?") == "number"
     # the item before an owner's possessive ('of Umbrella's Space segment'), and a person asked by its title
     assert guess_kind("What was the operating profit of Umbrella's Space segment in 2021?") == "number"
     assert guess_kind("Who was Umbrella's CFO in 2021?") == "name"

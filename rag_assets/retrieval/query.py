@@ -35,6 +35,7 @@ class Lexicon:
     names: dict[str, frozenset[str]] = field(default_factory=dict)  # names: lower-case words per list
     frame_words: frozenset[str] = frozenset()  # when / which way / on what basis: not a statement's topic
     measures: tuple[tuple[tuple[Term, ...], ...], ...] = ()  # headline figures: each its synonym groups
+    abbreviations: dict[str, Term] = field(default_factory=dict)  # an abbreviation's token: its long form's tokens
 
     @classmethod
     def from_dict(cls, data: dict) -> "Lexicon":
@@ -58,6 +59,7 @@ class Lexicon:
             names={k: frozenset(_word(w) for w in words or []) for k, words in (data.get("names") or {}).items()},
             frame_words=frozenset(tokenize(data.get("frame_words", ""))),
             measures=_measures(data, groups),
+            abbreviations=_abbreviations(data),
         )
 
     @classmethod
@@ -112,6 +114,17 @@ def _measures(data: dict, groups: tuple[tuple[Term, ...], ...]) -> tuple[tuple[t
             raise ValueError(f"lexicon measure names no synonym group: {', '.join(map(str, missing))}")
         out.append(tuple(by_head[t] for t in named))
     return tuple(out)
+
+
+def _abbreviations(data: dict) -> dict[str, Term]:
+    """Each abbreviation of ``data`` (one token: 'EPS', 'R&D') with the tokens of the long form it stands for."""
+    out = {}
+    for short, long in (data.get("abbreviations") or {}).items():
+        token, words = tokenize(str(short)), tuple(tokenize(str(long)))
+        if len(token) != 1 or len(words) < 2:
+            raise ValueError(f"lexicon abbreviation {short!r}: one token standing for several words, not {long!r}")
+        out[token[0]] = words
+    return out
 
 
 def contains(tokens: list[str], term: Term) -> bool:

@@ -21,9 +21,8 @@ from rag_assets.answer.evidence.table_headers import (FOOTNOTE_MARKS_RE, caption
                                                       durations, heading_of, trailing_header)
 from rag_assets.answer.evidence.units import (SHARE_COUNT_RE, block_percent, declared_scale, in_percent, shares_scale,
                                               unscaled_label)
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.evidence.year_lines import YEAR_RE, last_year_line
-from rag_assets.index.bm25 import tokenize
-from rag_assets.retrieval.query import Lexicon, Term, contains
 
 DOT_LEADERS_RE = re.compile(r"\.{5,}")
 SHOWN_CHARS = 320
@@ -268,49 +267,6 @@ def _text_candidates(paragraph: str, sha1: str, page_index: int, heading: str = 
 
 
 NAMES_WINDOW = 24  # the lines of a page above a table among which its columns' names are looked for (blank ones too)
-PERIOD_CODE_RE = re.compile(r"(?:q|h|fy|cy)\d{1,4}")  # a period written as a code: '2Q23' -> 'q23', 'FY22'
-
-
-@dataclass(frozen=True)
-class MetricQuery:
-    """What a figure's label or sentence must name: the metric's own words and its synonym terms."""
-
-    own: tuple[str, ...]
-    terms: tuple[Term, ...]
-    others: tuple[Term, ...] = ()  # the terms of the lexicon's other measures, when the metric is one of them
-
-    @classmethod
-    def of(cls, metric: str, lexicon: Lexicon | None, frame: bool = False) -> "MetricQuery":
-        """The metric's words without template words, and the terms of every synonym group the metric names.
-        A group named only inside a longer term of another group is not used ('employees' in 'employees let
-        go' does not bring in the headcount group). ``frame``: a yes/no or names question's topic, without the
-        words of its period, direction and basis (the lexicon's ``frame_words``, period codes like '2Q23')."""
-        tokens = tokenize(metric)
-        drop = (lexicon.template_words | (lexicon.frame_words if frame else frozenset())) if lexicon else frozenset()
-        own = tuple(t for t in tokens if t not in drop and not t.isdigit() and t != "%"
-                    and not (frame and PERIOD_CODE_RE.fullmatch(t))) or tuple(tokens)
-        matched = [(g, t) for g in (lexicon.groups if lexicon else ()) for t in g if contains(tokens, t)]
-        kept = {id(g): g for g, t in matched
-                if not any(len(t2) > len(t) and contains(list(t2), t) for g2, t2 in matched if g2 is not g)}
-        measures = lexicon.measures if lexicon else ()
-        mine = [m for m in measures if any(g in kept.values() for g in m)]
-        others = tuple(t for m in measures if mine and m not in mine for g in m for t in g)
-        return cls(own, tuple(t for g in kept.values() for t in g), others)
-
-    def names_another(self, text: str) -> bool:
-        """``text`` names another headline measure (``Lexicon.measures``) and no term of this one: it states
-        another figure ('net income attributable to Globex' asked operating income)."""
-        tokens = tokenize(text)
-        return any(contains(tokens, t) for t in self.others) and not any(contains(tokens, t) for t in self.terms)
-
-    def score(self, text: str) -> float:
-        """Share of the metric's own words in ``text``, plus 1 when a synonym term is printed in it."""
-        tokens = tokenize(text)
-        have = set(tokens)
-        cover = sum(t in have for t in self.own) / len(self.own) if self.own else 0.0
-        return cover + (1.0 if any(contains(tokens, t) for t in self.terms) else 0.0)
-
-
 def find_candidates(pages, metric: MetricQuery, limit: int = 8, min_score: float = 0.5) -> list[Candidate]:
     """The ``limit`` rows and sentences of ``pages`` (best-ranked first) that best name the metric, numbered
     from 1. A text's page rank breaks ties."""

@@ -8,7 +8,8 @@ import re
 from rag_assets.answer.question.metric_library import Library, default_library
 
 NUMBER_WORDS = ("total", "value of", "number of", "amount", "ratio", "margin", "revenue", "(in ", "percent",
-                "how many", "how much", "%", "growth", "usd", "$", "in millions", "in billions", "in thousands")
+                "how many", "how much", "%", "growth", "usd", "$", "in millions", "in billions", "in thousands",
+                " eps", "per share")
 
 
 def guess_kind(question: str, library: Library | None = None) -> str:

@@ -9,7 +9,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
+from rag_assets.answer.evidence.candidates import Candidate
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.evidence.clauses import distinct_names, words_named
 from rag_assets.answer.evidence.counts import YEAR_IN_RE
 from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, Figure
@@ -45,7 +46,7 @@ NAMED_SHARE, NAMED_WORDS = 0.8, 3  # a line printing this share of the metric's 
 def names_metric(metric: MetricQuery, label: str) -> bool:
     """``label`` prints nearly every word of a metric of several words ('the aggregate market value of the
     registrant's voting stock held by non-affiliates'): Python's check that the line states it."""
-    have = set(tokenize(label))
+    have = set(metric.words(label))
     own = own_words(metric)
     return len(own) >= NAMED_WORDS and len(own & have) >= NAMED_SHARE * len(own)
 
@@ -60,7 +61,7 @@ def prints_metric(metric: MetricQuery, label: str) -> bool:
     employees'), or nearly every word of a longer one (``names_metric``): the chosen line states it, whatever
     the model's yes/no on it, which is close to noise for a statement this short."""
     own = own_words(metric)
-    return bool(own) and own <= set(tokenize(label)) or names_metric(metric, label)
+    return bool(own) and own <= set(metric.words(label)) or names_metric(metric, label)
 
 
 def exacter_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: MetricQuery,
@@ -69,12 +70,12 @@ def exacter_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: 
     ('Book value per share' where the model chose 'Tangible book value per share'), with its figure in the chosen
     figure's column; None when the chosen row is no such longer name or no row of its table is shorter."""
     own = own_words(metric)
-    extra = lambda c: set(tokenize(c.label)) - own - template  # noqa: E731
-    if chosen.source != "row" or not own or not extra(chosen) or not own <= set(tokenize(chosen.label)):
+    extra = lambda c: set(metric.words(c.label)) - own - template  # noqa: E731
+    if chosen.source != "row" or not own or not extra(chosen) or not own <= set(metric.words(chosen.label)):
         return None
     column = next((i for i, f in enumerate(chosen.figures) if f is fig), None)
     shorter = [c for c in cands if c.source == "row" and (c.sha1, c.page_index, c.caption) ==
-               (chosen.sha1, chosen.page_index, chosen.caption) and own <= set(tokenize(c.label))
+               (chosen.sha1, chosen.page_index, chosen.caption) and own <= set(metric.words(c.label))
                and len(extra(c)) < len(extra(chosen)) and len(c.figures) == len(chosen.figures)]
     if not shorter or column is None:
         return None
@@ -88,7 +89,7 @@ def twin_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: Met
     ('Weighted-average shares outstanding' under 'Diluted Earnings Per Common Share', where the model chose the
     one under 'Basic ...'), with its figure in the chosen figure's column; None when none does."""
     own = own_words(metric)
-    named = lambda c: len(own & set(tokenize(c.section)))  # noqa: E731
+    named = lambda c: len(own & set(metric.words(c.section)))  # noqa: E731
     column = next((i for i, f in enumerate(chosen.figures) if f is fig), None)
     twins = [c for c in cands if c.source == "row" and c is not chosen and (c.sha1, c.page_index, c.label) ==
              (chosen.sha1, chosen.page_index, chosen.label) and len(c.figures) == len(chosen.figures)]
@@ -204,7 +205,7 @@ def states_metric(metric: MetricQuery, text: str) -> bool:
     employees'), a word of a name printed whole counting as printed ('EPS' for 'earnings per share')."""
     own = own_words(metric)
     tokens = tokenize(text)
-    have = set(tokens)
+    have = set(tokens) | set(metric.words(text))
     if metric.terms and not any(2 * sum(w in have for w in t) > len(t) for t in metric.terms):
         return False
     named = {w for t in metric.terms for w in t} if any(contains(tokens, t) for t in metric.terms) else set()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.evidence.candidates import MetricQuery
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.evidence.units import ASKED_CURRENCY_RE
 from rag_assets.answer.question.period import FULL_YEAR_RE, INTERIM_PHRASE_RE, MONTH_NUMBERS
 from rag_assets.answer.question.sources import without_source

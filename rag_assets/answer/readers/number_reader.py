@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from rag_assets.answer.evidence.candidates import Candidate, MetricQuery, find_candidates
+from rag_assets.answer.evidence.candidates import Candidate, find_candidates
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.evidence.counts import count_candidates, counts_a_whole, qualified
 from rag_assets.answer.evidence.numbers import NA

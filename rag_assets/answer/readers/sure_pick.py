@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.evidence.candidates import Candidate, MetricQuery
+from rag_assets.answer.evidence.candidates import Candidate
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.readers.figure_periods import of_period
 from rag_assets.answer.readers.line_checks import names_metric, own_words
-from rag_assets.index.bm25 import tokenize
 
 NOTE_REF_RE = re.compile(r"\(\s*(?:see\s+)?notes?\s+\d+[^()]*\)", re.I)  # '(Note 14)', '(see Notes 3 and 4)'
 
@@ -35,14 +35,14 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
     picks = []
     for cand in cands:
         label = NOTE_REF_RE.sub(" ", cand.label)  # '(Note 14)' is no word of the row's
-        printed = set(tokenize(re.sub(r"\([^()\d]*\)", " ", label)))  # an aside in words: 'EPS (diluted)'
+        printed = set(metric.words(re.sub(r"\([^()\d]*\)", " ", label)))  # an aside in words: 'EPS (diluted)'
         extra = printed - want - template
         if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
             continue
         own = (own_quarters or {}).get(cand.sha1, 0)
         figs = [f for f in cand.figures if (not f.period if change else of_period(f, year, months, quarter, own, as_of))]
         if len(figs) == 1:
-            missing = want - set(tokenize(re.sub(r"[()]", " ", label)))  # its asides' words too: 'gain (loss), net'
+            missing = want - set(metric.words(re.sub(r"[()]", " ", label)))  # its asides' words too: 'gain (loss), net'
             picks.append((len(extra), len(missing), cand, figs[0]))
     fewest = [p for p in picks if p[0] == min(q[0] for q in picks)]
     if len({c.value_of(f) for _, _, c, f in fewest}) > 1:  # of those, the rows printing every word asked
