@@ -5,6 +5,8 @@ pages of our own."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rag_assets.answer.evidence.candidates import page_candidates
@@ -165,6 +167,23 @@ def test_the_number_reader_keeps_only_figures_of_the_months_asked():
     quarterly = Page("s", 5, TEN_Q)
     rows = shortlist([quarterly], "total net revenue", default_lexicon(), 8, months=6)
     assert rows and all(any(f.months == 6 for f in r.figures) for r in rows)
+
+
+SENTENCES = ("Vandelay results. For the second quarter of 2024, Vandelay reported net income of $1.2 billion and "
+             "diluted earnings per share of $2.10. For the six months ended June 30, 2024, net income was $2.3 "
+             "billion and diluted earnings per share were $4.05. Nine-month diluted earnings per share were $6.00.")
+
+
+@pytest.mark.parametrize("months, written", [(6, "$4.05"), (3, "$2.10"), (9, "$6.00")])
+def test_a_sentence_is_a_figure_of_the_part_of_the_year_it_says(months, written):
+    """'For the second quarter ..., earnings per share of $2.10' is no figure of the six months (it was read for
+    'the six months ended June 30'): a sentence offers a part of the year only where it says that part."""
+    from rag_assets.answer.readers.number_reader import shortlist
+    from rag_assets.retrieval.query import default_lexicon
+    from rag_assets_tests.pages import Page
+
+    cands = shortlist([Page("v", 3, SENTENCES)], "diluted earnings per share", default_lexicon(), 8, months=months)
+    assert [f.written for c in cands for f in c.figures if re.fullmatch(r"\$\d\.\d\d", f.written)] == [written]
 
 
 def test_a_header_row_whose_first_cell_is_empty_is_no_heading_of_the_rows_below():

@@ -11,17 +11,28 @@ from rag_assets.answer.evidence.figures import Figure
 from rag_assets.answer.question.period import asked_period
 
 INTERIM_WORDS_RE = re.compile(r"\b(?:quarter|three|six|nine|months|half|year[\s-]to[\s-]date|ytd|q[1-4])\b", re.I)
+# the words a sentence says a part of the year by, per its months (-1: the year to date, whose sentences may
+# say it by its months: 'the six months ended June 30')
+SPAN_WORDS_RE = {
+    3: re.compile(r"\b(?:(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter|quarter(?:ly)?|three[\s-]months?|"
+                  r"q[1-4]|[1-4]q(?:\d\d)?)\b", re.I),
+    6: re.compile(r"\b(?:six[\s-]months?|6[\s-]months?|(?:first|1st)[\s-]+half|half[\s-]year|h1)\b", re.I),
+    9: re.compile(r"\b(?:nine[\s-]months?|9[\s-]months?)\b", re.I),
+    -1: re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|six[\s-]months?|nine[\s-]months?|(?:first|1st)[\s-]+half)\b", re.I),
+}
 
 
 def of_months(cand: Candidate, months: int) -> bool:
     """The candidate prints a figure of a part of the year asked (``months``: 3, 6, 9, or -1 the year to date): a
-    row with a column of those months, a sentence that says a quarter or months. A fiscal year's column is not."""
+    row with a column of those months, a sentence that says that part of the year ('For the second quarter ...,
+    earnings per share of $4.75' is no figure of the six months). A fiscal year's column is not."""
     if cand.source == "row":
         if any(f.months == months or months < 0 and 0 < f.months < 12 for f in cand.figures):
             return True  # an undated row ('Operational Sales 7.5%') under a caption naming the quarter is of it
         return not any(f.period or f.months for f in cand.figures) and \
             INTERIM_WORDS_RE.search(cand.caption) is not None
-    return INTERIM_WORDS_RE.search(cand.label) is not None
+    span = SPAN_WORDS_RE.get(months)
+    return (span or INTERIM_WORDS_RE).search(cand.label) is not None
 
 
 def other_quarters(cand: Candidate, quarter: tuple[int, int]) -> bool:
