@@ -136,3 +136,30 @@ def test_a_figure_on_a_basis_is_read_in_the_column_naming_it(question, value):
                           default_lexicon(), year=2023, percent=True, part=plan.part, months=3, quarter=(2023, 2),
                           own_quarters={"g": 2}, parts={"g": ("Cloud", "Devices")}, basis=basis, company=("Globex",))
     assert reading.value == value and reading.candidate.columns == ("Operational",)
+
+
+BANK = Page("g", 4, "Globex Bank\nFinancial highlights\n(unaudited) As of or for the period ended, (in millions)\n\n"
+                    "Three months ended June 30, Six months ended June 30,\n\n"
+                    "| | 2023 | 2022 | Change | 2023 | 2022 | Change |\n"
+                    "|---|---|---|---|---|---|---|\n"
+                    "| Total net revenue | 10,120 | 9,400 | 8 | 19,950 | 18,700 | 7 |\n"
+                    "| Total net revenue - managed basis | 10,400 | 9,600 | 8 | 20,510 | 19,120 | 7 |\n"
+                    "| Net interest income | 5,010 | 4,200 | 19 | 9,800 | 8,300 | 18 |\n")
+
+
+@pytest.mark.parametrize("question, months, value, named", [
+    ("What was Globex's managed net revenue in the second quarter of 2023, in USD millions?", 3, 10400, "managed"),
+    ("What was Globex's total net revenue on a managed basis for the six months ended June 30, 2023, in USD "
+     "millions?", 6, 20510, "managed"),
+    ("What was Globex's total net revenue in the second quarter of 2023, in USD millions?", 3, 10120, ""),
+])
+def test_a_row_naming_its_basis_is_read_in_the_column_of_the_period_asked(question, months, value, named):
+    """A bank's revenue on a managed basis (tax-exempt income at its taxable equivalent) is the row naming that
+    basis, in the column of the months asked; the reported revenue is the other row (the basis row, of several
+    columns, had been refused: N/A)."""
+    plan = _plan(question)
+    basis = next((b for b in default_library().bases if b.name == plan.basis), None)
+    assert plan.basis == named and (plan.source == "" or not named)
+    reading = read_number(NeverCalled(), question, "total net revenue", [BANK], default_lexicon(), year=2023,
+                          months=months, quarter=(2023, 2), own_quarters={"g": 2}, basis=basis, company=("Globex",))
+    assert reading.value == pytest.approx(value * 1e6)

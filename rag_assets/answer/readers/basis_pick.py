@@ -52,7 +52,12 @@ def whole_company(cands: list[Candidate], basis: BasisSpec, parts: tuple[str, ..
                  frozenset(w for p in basis.printed for w in p.split()))
     out = []
     for cand in cands:
-        if states_basis(cand, basis) and (fig := _clause_figure(cand, basis, own)) is not None:
+        if not states_basis(cand, basis):
+            continue
+        if cand.source == "row":  # a row naming the whole company: its figures, one a period
+            if own.whole(cand.label):
+                out.append(cand)
+        elif (fig := _clause_figure(cand, basis, own)) is not None:
             cand.figures = (fig,)
             out.append(cand)
     for n, cand in enumerate(out, 1):
@@ -65,12 +70,18 @@ def basis_pick(cands: list[Candidate], basis: BasisSpec, year: int | None) -> tu
     ``whole_company`` keeps, or a part's), when they agree; None otherwise (the model chooses). Rows come before
     sentences, and of the rows those of the fewest words ('Operational Sales' before 'Adjusted Operational
     Sales', a measure on a further basis)."""
-    picks = [(c, c.figures[0]) for c in cands if states_basis(c, basis) and len(c.figures) == 1
-             and (not c.figures[0].period or year is None or c.figures[0].period == str(year))]
+    picks = [(c, figs[0]) for c in cands if states_basis(c, basis) and len(figs := _of_year(c, year)) == 1]
     rows = [(len(fold(c.label).split()), c, f) for c, f in picks if c.source == "row"]
     if rows:
         picks = [(c, f) for n, c, f in rows if n == min(r[0] for r in rows)]
     return picks[0] if picks and len({c.value_of(f) for c, f in picks}) == 1 else None
+
+
+def _of_year(cand: Candidate, year: int | None) -> list[Figure]:
+    """The candidate's figures of ``year`` (all when none is asked), or its undated ones where none is dated
+    ('Total net revenue - managed basis | 42,401 | 31,630 | 34': the 42,401 of 2023)."""
+    figs = [f for f in cand.figures if year is None or not f.period or f.period == str(year)]
+    return [f for f in figs if f.period] or figs
 
 
 @dataclass(frozen=True)
@@ -110,12 +121,10 @@ WHOLE_WORDS = frozenset(("net total worldwide consolidated reported overall glob
 
 
 def _clause_figure(cand: Candidate, basis: BasisSpec, own: Clause) -> Figure | None:
-    """A row's one figure (its label naming the whole company), or a sentence's figure nearest the words of the
+    """A sentence's figure nearest the words of the
     basis (after them within ``BASIS_REACH``, or its one figure before them) whose clause (the sentence to the
     first comma after the figure) is the whole company's (``Clause.whole``) and states no outlook or range
     ('expected to increase 4 to 5 percent')."""
-    if cand.source == "row":
-        return cand.figures[0] if len(cand.figures) == 1 and own.whole(cand.label) else None
     mentions = [m.end() for p in basis.printed for m in re.finditer(_loose(p), cand.label, re.I)]
     best = None
     for fig in cand.figures:
