@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from rag_assets.answer.question.comparisons import COMPARED_RE, figure_words
+from rag_assets.answer.question.differences import difference_of_items
 from rag_assets.answer.question.exclusions import excluded
 from rag_assets.answer.question.formulas import (OVER_DIVIDES, FormulaError, Item, Mean, MetricPlan, Node, Op, Parser,
                                                  items_of, money, of_library, of_months, of_part, substitute)
@@ -207,7 +208,7 @@ def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Defini
     if defined is None and refused_scope(clause, parser.library):  # an adjusted figure, or a part not named
         return None
     form = (quarter_share(clause, period, parser) or quarterly_average(clause, period, parser) or
-            cagr(clause, period, parser) or _growth(clause, period, parser, relative, points, amount)
+            cagr(clause, period, parser) or difference_of_items(clause, period, parser) or _growth(clause, period, parser, relative, points, amount)
             or _how_much_more(clause, period, parser) or sum_over_years(clause, period, parser)
             or quarters_sum(clause, period, parser)
             or average_over_years(clause, period, parser))
