@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from rag_assets.answer.evidence.metric_query import MetricQuery, shortened
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.question.wording import asks_expectation, asks_past
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, contains, term_starts
@@ -85,7 +85,7 @@ def hedge_problem(quote: str, query: str, lexicon: Lexicon | None) -> str | None
     terms = [(t,) for t in metric.own] + list(metric.terms)  # a synonym term counts where all of it is printed
     mentions = hedged = 0
     for sentence in SENTENCE_END_RE.split(quote):  # a hedge does not reach into the next sentence
-        tokens = shortened(hedge_tokens(sentence), metric.short_forms)
+        tokens = hedge_tokens(sentence)
         hedge_at = term_starts(tokens, hedges)
         for m in term_starts(tokens, terms):
             mentions += 1

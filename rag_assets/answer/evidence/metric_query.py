@@ -1,7 +1,8 @@
 """What a figure's line must name (``MetricQuery``): the metric's own words and the synonym terms of the reviewed
-lexicon, each long form of one of its abbreviations read as the abbreviation ('earnings per share' is 'EPS',
-'research and development' 'R&D'), so that a row and a question name one metric alike whichever of the two forms
-each prints, and an abbreviation counts as one word whichever way it is written."""
+lexicon; a line's words include, for each abbreviation of the lexicon it prints in one form, the other form
+('Adjusted EPS (diluted)' prints 'earnings per share', 'Research and development' prints 'R&D'), so that a row and
+a question name one metric alike whichever of the two forms each writes. The metric's own words stay as asked:
+an abbreviation asked is one word, its long form as many as it has."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class MetricQuery:
     terms: tuple[Term, ...]
     others: tuple[Term, ...] = ()  # the terms of the lexicon's other measures, when the metric is one of them
     short_forms: tuple[tuple[str, Term], ...] = ()  # (an abbreviation's token, the tokens of its long form)
+    aliases: frozenset[str] = frozenset()  # the other form's words of an abbreviation the metric writes
 
     @classmethod
     def of(cls, metric: str, lexicon: Lexicon | None, frame: bool = False) -> "MetricQuery":
@@ -32,23 +34,24 @@ class MetricQuery:
         # a figure's line is read as its abbreviations; a yes/no or names topic as written (the model judges its
         # statements, and one more statement matched by an abbreviation is one more of its noisy p(yes))
         short_forms = tuple(sorted(lexicon.abbreviations.items())) if lexicon and not frame else ()
-        tokens = shortened(tokenize(metric), short_forms)
+        tokens = tokenize(metric)
         drop = (lexicon.template_words | (lexicon.frame_words if frame else frozenset())) if lexicon else frozenset()
         own = tuple(t for t in tokens if t not in drop and not t.isdigit() and t != "%"
                     and not (frame and PERIOD_CODE_RE.fullmatch(t))) or tuple(tokens)
         matched = [(g, t) for g in (lexicon.groups if lexicon else ()) for t in g
-                   if contains(tokens, t) or contains(tokens, shortened(list(t), short_forms))]
+                   if contains(tokens, t)]
         kept = {id(g): g for g, t in matched
                 if not any(len(t2) > len(t) and contains(list(t2), t) for g2, t2 in matched if g2 is not g)}
         measures = lexicon.measures if lexicon else ()
         mine = [m for m in measures if any(g in kept.values() for g in m)]
         others = tuple(t for m in measures if mine and m not in mine for g in m for t in g)
-        return cls(own, tuple(t for g in kept.values() for t in g), others, short_forms)
+        aliases = frozenset(both_forms(tokens, short_forms)) - set(tokens)
+        return cls(own, tuple(t for g in kept.values() for t in g), others, short_forms, aliases)
 
     def words(self, text: str) -> list[str]:
-        """``text``'s tokens as the metric's own words are read: a long form as its abbreviation ('Adjusted
-        earnings per share (diluted)' -> 'adjust ep dilut')."""
-        return shortened(tokenize(text), self.short_forms)
+        """``text``'s tokens, and the other form of each abbreviation it writes ('Adjusted EPS (diluted)' ->
+        'adjust ep dilut earn per share')."""
+        return both_forms(tokenize(text), self.short_forms)
 
     def names_another(self, text: str) -> bool:
         """``text`` names another headline measure (``Lexicon.measures``) and no term of this one: it states
@@ -64,14 +67,9 @@ class MetricQuery:
         return cover + (1.0 if any(contains(tokens, t) for t in self.terms) else 0.0)
 
 
-def shortened(tokens: list[str], short_forms: tuple[tuple[str, Term], ...]) -> list[str]:
-    """``tokens`` with each run of a long form's tokens replaced by its abbreviation's token (the longest first)."""
-    if not short_forms:
-        return tokens
-    forms = sorted(short_forms, key=lambda f: -len(f[1]))
-    out, i = [], 0
-    while i < len(tokens):
-        short = next(((a, len(t)) for a, t in forms if tuple(tokens[i : i + len(t)]) == t), None)
-        out.append(short[0] if short else tokens[i])
-        i += short[1] if short else 1
-    return out
+def both_forms(tokens: list[str], short_forms: tuple[tuple[str, Term], ...]) -> list[str]:
+    """``tokens``, then the long form's tokens of each abbreviation among them and the abbreviation of each long
+    form they print whole, in order."""
+    more = [w for short, long in short_forms if short in tokens or contains(tokens, long)
+            for w in (long if short in tokens else (short,))]
+    return tokens + more

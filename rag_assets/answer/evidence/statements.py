@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 
-from rag_assets.answer.evidence.metric_query import MetricQuery, shortened
+from rag_assets.answer.evidence.metric_query import MetricQuery
 from rag_assets.answer.evidence.sentences import SENTENCE_SPLIT_RE, sentence_goes_on
 from rag_assets.answer.evidence.evidence_policy import (asks_event, event_problem, expectation_problem,
                                                         general_problem, hedge_tokens)
@@ -77,7 +77,7 @@ def page_statements(text: str) -> list[tuple[str, bool]]:
 def hedged(text: str, metric: MetricQuery, lexicon: Lexicon | None) -> bool:
     """A hedge word (the lexicon's ``events.hedged_by``) comes before the statement's first topic word."""
     hedges = lexicon.events.get("hedged_by", ()) if lexicon else ()
-    tokens = shortened(hedge_tokens(text), metric.short_forms)
+    tokens = hedge_tokens(text)
     topic = term_starts(tokens, [(t,) for t in metric.own] + list(metric.terms))
     return bool(topic) and any(h < topic[0] for h in term_starts(tokens, hedges))
 

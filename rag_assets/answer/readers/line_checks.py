@@ -70,7 +70,7 @@ def exacter_row(chosen: Candidate, fig: Figure, cands: list[Candidate], metric: 
     ('Book value per share' where the model chose 'Tangible book value per share'), with its figure in the chosen
     figure's column; None when the chosen row is no such longer name or no row of its table is shorter."""
     own = own_words(metric)
-    extra = lambda c: set(metric.words(c.label)) - own - template  # noqa: E731
+    extra = lambda c: set(metric.words(c.label)) - own - template - metric.aliases  # noqa: E731
     if chosen.source != "row" or not own or not extra(chosen) or not own <= set(metric.words(chosen.label)):
         return None
     column = next((i for i, f in enumerate(chosen.figures) if f is fig), None)

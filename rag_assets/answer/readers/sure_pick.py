@@ -36,7 +36,7 @@ def sure_pick(cands: list[Candidate], metric: MetricQuery, year: int | None, mon
     for cand in cands:
         label = NOTE_REF_RE.sub(" ", cand.label)  # '(Note 14)' is no word of the row's
         printed = set(metric.words(re.sub(r"\([^()\d]*\)", " ", label)))  # an aside in words: 'EPS (diluted)'
-        extra = printed - want - template
+        extra = printed - want - template - metric.aliases  # 'EPS' asked: 'earnings per share' adds none
         if cand.source != "row" or not (names_metric(metric, cand.label) or want and not extra and want <= printed):
             continue
         own = (own_quarters or {}).get(cand.sha1, 0)
