@@ -33,6 +33,10 @@ def test_a_difference_of_library_items_of_a_year():
     plan = _plan("What is the difference between Globex's operating cash flow and its capital expenditures in "
                  "fiscal 2022, in USD millions?")
     assert plan.formula == "(cash from operations 2022 - capital expenditure 2022)"
+    # the asking words already read ('by how much' gone), a company whose name starts with a figure
+    plan = company_plan("By how much did 4Front's net sales exceed its cost of sales in 2022, in USD millions?",
+                        "number", ("4Front",), default_library())
+    assert plan.formula == "(revenue 2022 - cost of goods sold 2022)"
 
 
 @pytest.mark.parametrize("question, formula", [

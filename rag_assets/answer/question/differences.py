@@ -12,11 +12,11 @@ from rag_assets.answer.question.formulas import MetricPlan, Op, Parser
 from rag_assets.answer.question.period import AskedPeriod
 from rag_assets.answer.question.phrases import read_metric
 
-_THE = r"(?:the\s+|its\s+|their\s+|(?:[A-Z][\w&.-]*\s+)*[A-Z][\w&.-]*['’]s\s+)?"  # 'its', "Globex's" before a side
+_THE = r"(?:the\s+|its\s+|their\s+|(?:[A-Z0-9][\w&.-]*\s+)*[A-Z0-9][\w&.-]*['’]s\s+)?"  # 'its', "Globex's" before a side
 _END = r"(?=\s+(?:for|in|during|at|over|as\s+of|on\s+(?:a|an|the)\b)|\s*[,?;]|\s*$)"  # the period after a side
 DIFFERENCE_RES = (
     re.compile(rf"\bdifference\s+between\s+{_THE}(?P<a>.+?)\s+and\s+{_THE}(?P<b>.+?){_END}", re.I),
-    re.compile(rf"\bby\s+how\s+much\s+(?:did|does|do|had|has|have|was|were)\s+{_THE}(?P<a>.+?)\s+(?:exceed|surpass|"
+    re.compile(rf"(?:\bby\s+how\s+much\s+|^)(?:did|does|do|had|has|have|was|were)\s+{_THE}(?P<a>.+?)\s+(?:exceed|surpass|"
                rf"outstrip|outpace|top)(?:ed)?\s+{_THE}(?P<b>.+?){_END}", re.I),
     re.compile(rf"\bhow\s+much\s+(?:more|higher|greater|larger|bigger)\s+(?:was|were|is|are)\s+{_THE}(?P<a>.+?)\s+than"
                rf"\s+{_THE}(?P<b>.+?){_END}", re.I),
