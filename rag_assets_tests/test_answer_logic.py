@@ -66,6 +66,15 @@ def test_router_exact_normalized_and_unknown():
     assert normalize_name("The Kroger Co.") == "kroger" and normalize_name("SEIKO EPSON CORP") == "seiko epson"
 
 
+def test_a_name_written_with_initials_is_the_name_written_as_one_word():
+    """'J.P. Morgan' is 'JPMorgan' and 'U.S. Umbrella' is 'US Umbrella' (no company was named before); single
+    letters before a word are no name by themselves."""
+    router = Router({"a" * 40: "JPMorgan", "b" * 40: "US Umbrella Corp", "c" * 40: "Abacus Holdings"})
+    assert [r.company for r in router.route("What was J.P. Morgan's net income in 2Q23?")] == ["JPMorgan"]
+    assert [r.company for r in router.route("What were U.S. Umbrella's sales?")] == ["US Umbrella Corp"]
+    assert router.route("What was a b c company's revenue?") == []
+
+
 def test_every_prompt_assembles_with_schema_and_example():
     for name in ["number", "name", "names", "boolean", "comparative", "rerank"]:
         prompt = load_prompt(name)

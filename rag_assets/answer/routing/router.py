@@ -27,6 +27,17 @@ def normalize_name(name: str) -> str:
     return " ".join(words)
 
 
+INITIALS_RE = re.compile(r"(?<=\s)((?:[a-z]\s){2,})(?=\w)")  # two or more initials before a word: 'j p morgan'
+
+
+def _initials_joined(text: str) -> tuple[str, ...]:
+    """``text`` (normalized) with each run of initials written as one word, then also joined to the word after it
+    ('j p morgan' -> 'jp morgan', 'jpmorgan'); () when it has none."""
+    if not INITIALS_RE.search(text):
+        return ()
+    return tuple(INITIALS_RE.sub(lambda m: m.group(1).replace(" ", "") + glue, text) for glue in (" ", ""))
+
+
 def _norm_text(text: str) -> str:
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return " " + " ".join(re.sub(r"[^\w\s&]", " ", text.lower()).split()) + " "
@@ -76,8 +87,9 @@ class Router:
                 spans.append((pos, pos + len(name)))
         written: dict[str, set[str]] = {name: {name} for name in found}
         text = _norm_text(question)
+        spellings = (text, *_initials_joined(text))  # 'J.P. Morgan' is 'JPMorgan', 'U.S. Steel' 'US Steel'
         for key in sorted(self.normalized, key=len, reverse=True):
-            m = re.search(rf"(?<=\s){re.escape(key)}(?=\s)", text)
+            m = next((m for t in spellings if (m := re.search(rf"(?<=\s){re.escape(key)}(?=\s)", t))), None)
             if not m:
                 continue
             for name in self.normalized[key]:
