@@ -145,7 +145,7 @@ class Answerer:
         rec.llm_calls += len(plan.model_calls)
         computes = (plan.metric or plan.criterion) and not plan.quarter
         by_year = self.filing_routes.year_filings(route) if computes else {}  # other reports by the years they print
-        quarters = self.filing_routes.quarters(route, by_year) if plan.metric or plan.criterion or plan.quarter else {}
+        quarters = self.filing_routes.quarters(route, by_year)  # also a balance asked at a date: its quarter's column
         read = partial(self.numbers.operand, route)  # an operand no statement row prints
         if kind == "number" and take_computed(plan, self.retriever, route.sha1s, rec, question, by_year, quarters,
                                               read):
