@@ -163,3 +163,31 @@ def test_a_row_naming_its_basis_is_read_in_the_column_of_the_period_asked(questi
     reading = read_number(NeverCalled(), question, "total net revenue", [BANK], default_lexicon(), year=2023,
                           months=months, quarter=(2023, 2), own_quarters={"g": 2}, basis=basis, company=("Globex",))
     assert reading.value == pytest.approx(value * 1e6)
+
+
+RELEASE_YEAR = Page("g", 1, "REGIONAL SALES RESULTS\n\nQ4 % Change\n\n"
+                            "| ($ in Millions) | 2022 | 2021 | Reported |  | Operational1,2 |  | Currency |  |\n"
+                            "|---|---|---|---|---|---|---|---|---|\n"
+                            "| U.S. | $5,100 | $5,000 |  | 2.0% |  | 2.0 |  | - |\n"
+                            "| Worldwide | $9,000 | $9,300 |  | (3.2)% |  | 1.1 |  | (4.3) |\n\n"
+                            "Full Year % Change\n\n"
+                            "| ($ in Millions) | 2022 | 2021 | Reported |  | Operational1,2 |  | Currency |  |\n"
+                            "|---|---|---|---|---|---|---|---|---|\n"
+                            "| U.S. | $20,400 | $19,800 |  | 3.0% |  | 3.0 |  | - |\n"
+                            "| Worldwide | $36,500 | $36,000 |  | 1.4% |  | 5.9 |  | (4.5) |\n")
+
+
+@pytest.mark.parametrize("question, months, quarter, value", [
+    ("How much did Globex's worldwide sales grow on an operational basis in 2022, in percent?", 0, None, 5.9),
+    ("How much did Globex's worldwide sales grow operationally in the fourth quarter of 2022, in percent?", 3,
+     (2022, 4), 1.1),
+])
+def test_a_basis_column_is_of_the_span_of_its_rows_dated_columns(question, months, quarter, value):
+    """A release prints the fourth quarter's table and the full year's alike: the year's operational growth is the
+    full-year table's (the quarter's 1.1 had been read for the year)."""
+    plan = _plan(question)
+    basis = next(b for b in default_library().bases if b.name == plan.basis)
+    reading = read_number(NeverCalled(), question, "worldwide sales growth", [RELEASE_YEAR], default_lexicon(),
+                          year=2022, percent=True, months=months, quarter=quarter, own_quarters={"g": 4},
+                          basis=basis, company=("Globex",))
+    assert reading.value == value

@@ -26,14 +26,18 @@ def basis_column(cand: Candidate, basis: BasisSpec) -> Candidate | None:
     """A table row whose column, as its header rows name it, is the basis asked ('Worldwide | $25,530 | $24,020 |
     6.3% | 7.5 | (1.2) | 6.2' under 'Reported | Operational | Currency | Adjusted Operational'): the row with
     that column's figure alone (the column naming it in the fewest words), a percentage where its table prints
-    changes in percent; None when no column names the basis."""
+    changes in percent, of the months of the row's dated columns where they are all of one span (a fourth
+    quarter's table beside the full year's); None when no column names the basis."""
     named = [(len(c.split()), i) for i, c in enumerate(cand.columns) if names_basis(c, basis)]
     if not named:
         return None
     at = min(named)[1]
     fig = cand.figures[at]
     in_percent = CHANGE_TABLE_RE.search(" ".join((cand.caption, cand.section, *cand.columns))) and abs(fig.value) < 100
-    return replace(cand, figures=(replace(fig, percent=fig.percent or bool(in_percent)),), columns=(cand.columns[at],))
+    spans = {f.months for f in cand.figures if f.period}  # a row of one span's columns: its changes are of that span
+    months = fig.months or (spans.pop() if len(spans) == 1 else 0)
+    return replace(cand, figures=(replace(fig, percent=fig.percent or bool(in_percent), months=months),),
+                   columns=(cand.columns[at],))
 
 
 def states_basis(cand: Candidate, basis: BasisSpec) -> bool:

@@ -75,8 +75,8 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
     for cand in find_candidates(pages, replace(named, terms=()) if whole else named, reach, share):
         if basis is not None and cand.source == "row" and not names_basis(cand.label, basis):
             cand = basis_column(cand, basis)  # 'Worldwide | ... | Reported 6.3% | Operational 7.5 | ...': its 7.5
-            if cand is None:
-                continue
+            if cand is None or not _of_span_asked(cand.figures[0].months, months):
+                continue  # no column names the basis, or it is of another span (a quarter's for the year)
         if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
                 not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
                 quarter and other_quarters(cand, quarter) or basis is not None and not names_basis_anywhere(cand, basis):
@@ -190,6 +190,14 @@ def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
                          f"{chosen.page_index}); " + ("every sentence of the pages that prints one agrees" if agree
                                                       else "the largest of the year's, the whole of its parts"))
     return reading
+
+
+def _of_span_asked(span: int, months: int) -> bool:
+    """A figure of ``span`` months (0: not known) may be of the months asked (0: the fiscal year, -1: the year to
+    date)."""
+    if not span:
+        return True
+    return span == 12 if months == 0 else 0 < span < 12 if months < 0 else span == months
 
 
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
