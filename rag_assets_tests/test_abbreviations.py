@@ -66,6 +66,8 @@ def test_a_line_prints_both_forms_of_an_abbreviation_and_the_metric_keeps_its_ow
     assert set(MetricQuery.of("earnings per share", lex).own) <= set(MetricQuery.of("x", lex).words(
         "Diluted earnings per common share"))  # a variant of the long form still prints its words
     assert {"r&d", "research", "develop"} <= set(MetricQuery.of("R&D expense", lex).words("Research and development"))
+    # an abbreviation the metric does not write adds no words: 'EBITDA' spelled out prints 'interest'
+    assert "interest" not in MetricQuery.of("net interest margin", lex).words("Segment EBITDA margin")
 
 
 def test_an_abbreviation_must_be_one_token_standing_for_several_words():

@@ -1,7 +1,8 @@
 """What a figure's line must name (``MetricQuery``): the metric's own words and the synonym terms of the reviewed
-lexicon; a line's words include, for each abbreviation of the lexicon it prints in one form, the other form
-('Adjusted EPS (diluted)' prints 'earnings per share', 'Research and development' prints 'R&D'), so that a row and
-a question name one metric alike whichever of the two forms each writes. The metric's own words stay as asked:
+lexicon; a line's words include, for each abbreviation the metric writes in one form or the other, the other
+form of it the line prints ('Adjusted EPS (diluted)' prints 'earnings per share', 'Research and development'
+prints 'R&D'), so that a row and a question name one metric alike whichever of the two forms each writes (and
+no other abbreviation's long form adds words: 'EBITDA margin' prints no 'interest' for 'net interest margin'). The metric's own words stay as asked:
 an abbreviation asked is one word, its long form as many as it has."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ class MetricQuery:
     own: tuple[str, ...]
     terms: tuple[Term, ...]
     others: tuple[Term, ...] = ()  # the terms of the lexicon's other measures, when the metric is one of them
-    short_forms: tuple[tuple[str, Term], ...] = ()  # (an abbreviation's token, the tokens of its long form)
+    short_forms: tuple[tuple[str, Term], ...] = ()  # (an abbreviation the metric writes in either form, its long form)
     aliases: frozenset[str] = frozenset()  # the other form's words of an abbreviation the metric writes
 
     @classmethod
@@ -33,8 +34,9 @@ class MetricQuery:
         words of its period, direction and basis (the lexicon's ``frame_words``, period codes like '2Q23')."""
         # a figure's line is read as its abbreviations; a yes/no or names topic as written (the model judges its
         # statements, and one more statement matched by an abbreviation is one more of its noisy p(yes))
-        short_forms = tuple(sorted(lexicon.abbreviations.items())) if lexicon and not frame else ()
         tokens = tokenize(metric)
+        short_forms = tuple((a, long) for a, long in sorted(lexicon.abbreviations.items())  # those it writes
+                            if a in tokens or contains(tokens, long)) if lexicon and not frame else ()
         drop = (lexicon.template_words | (lexicon.frame_words if frame else frozenset())) if lexicon else frozenset()
         own = tuple(t for t in tokens if t not in drop and not t.isdigit() and t != "%"
                     and not (frame and PERIOD_CODE_RE.fullmatch(t))) or tuple(tokens)
