@@ -186,6 +186,23 @@ def test_a_sentence_is_a_figure_of_the_part_of_the_year_it_says(months, written)
     assert [f.written for c in cands for f in c.figures if re.fullmatch(r"\$\d\.\d\d", f.written)] == [written]
 
 
+RATIOS_A_CELL_OFF = ("Globex Bank\nFinancial highlights\n(unaudited) (in millions, except ratios)\n\n"
+                     "Three months ended June 30, Six months ended June 30,\n\n"
+                     "|  |  | 2023 |  |  | 2022 |  | Change |  |  | 2023 |  |  | 2022 |  | Change |\n"
+                     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                     "| Net income |  | 1,447 |  |  | 865 |  |  | 67 |  | 2,709 |  |  | 1,693 |  | 60 |\n"
+                     "| Return on common equity |  |  | 20 % |  |  | 13 % |  |  |  |  | 19 % |  |  | 13 % |  |\n")
+
+
+def test_percentages_a_cell_off_their_years_are_the_years_not_changes():
+    """A row of the years' ratios printed one cell right of its year headings ('| | | 20 % | | | 13 % |' under
+    '| | | 2023 | | | 2022 | | Change |') had been read as the blocks' changes, undated: a question of the
+    quarter ended June 30, 2023 read 13 %. Two figures of one block are its years', not its change."""
+    row = next(c for c in page_candidates(RATIOS_A_CELL_OFF, "g", 4) if c.label == "Return on common equity")
+    assert [(f.written, f.period, f.months) for f in row.figures] == [
+        ("20 %", "2023", 3), ("13 %", "2022", 3), ("19 %", "2023", 6), ("13 %", "2022", 6)]
+
+
 def test_a_header_row_whose_first_cell_is_empty_is_no_heading_of_the_rows_below():
     page = ("SEGMENT SALES RESULTS\nQ2 % Change\n| ($ in Millions) | 2023 | 2022 | Reported |\n|---|---|---|---|\n"
             "| | | | Operational |\n| MedTech | 7,788 | 6,898 | 12.9 |\n")

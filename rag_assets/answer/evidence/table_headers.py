@@ -112,13 +112,10 @@ def changes_of_blocks(figs: list, cells: list[int], year_cells: dict[int, str], 
             not all(f.percent and not f.period for f in figs) or set(cells) & set(year_cells):
         return None
     first = year_cells[min(year_cells)]
-    out = []
-    for f, at in zip(figs, cells):
-        block = sum(1 for c, y in year_cells.items() if c < at and y == first) - 1
-        if not 0 <= block < len(months):
-            return None
-        out.append(replace(f, months=months[block]))
-    return out
+    blocks = [sum(1 for c, y in year_cells.items() if c < at and y == first) - 1 for at in cells]
+    if any(not 0 <= b < len(months) for b in blocks) or len(set(blocks)) < len(blocks):
+        return None  # two in one block are its years' figures a cell off ('| | | 20 % | | | 13 % |'), no change
+    return [replace(f, months=months[b]) for f, b in zip(figs, blocks)]
 
 
 def _dated(figs: list, years: list[str], cells: list[int] | None = None,
