@@ -2,8 +2,8 @@
 lexicon; a line's words include, for each abbreviation the metric writes in one form or the other, the other
 form of it the line prints ('Adjusted EPS (diluted)' prints 'earnings per share', 'Research and development'
 prints 'R&D'), so that a row and a question name one metric alike whichever of the two forms each writes (and
-no other abbreviation's long form adds words: 'EBITDA margin' prints no 'interest' for 'net interest margin'). The metric's own words stay as asked:
-an abbreviation asked is one word, its long form as many as it has."""
+no other abbreviation's long form adds words: 'EBITDA margin' prints no 'interest' for 'net interest margin').
+The metric's own words stay as asked: an abbreviation asked is one word, its long form as many as it has."""
 
 from __future__ import annotations
 
@@ -32,16 +32,15 @@ class MetricQuery:
         A group named only inside a longer term of another group is not used ('employees' in 'employees let
         go' does not bring in the headcount group). ``frame``: a yes/no or names question's topic, without the
         words of its period, direction and basis (the lexicon's ``frame_words``, period codes like '2Q23')."""
-        # a figure's line is read as its abbreviations; a yes/no or names topic as written (the model judges its
-        # statements, and one more statement matched by an abbreviation is one more of its noisy p(yes))
         tokens = tokenize(metric)
-        short_forms = tuple((a, long) for a, long in sorted(lexicon.abbreviations.items())  # those it writes
+        # the abbreviations it writes in either form; none for a yes/no or names topic, read as written (the model
+        # judges its statements, and one more statement matched by an abbreviation is one more noisy p(yes))
+        short_forms = tuple((a, long) for a, long in sorted(lexicon.abbreviations.items())
                             if a in tokens or contains(tokens, long)) if lexicon and not frame else ()
         drop = (lexicon.template_words | (lexicon.frame_words if frame else frozenset())) if lexicon else frozenset()
         own = tuple(t for t in tokens if t not in drop and not t.isdigit() and t != "%"
                     and not (frame and PERIOD_CODE_RE.fullmatch(t))) or tuple(tokens)
-        matched = [(g, t) for g in (lexicon.groups if lexicon else ()) for t in g
-                   if contains(tokens, t)]
+        matched = [(g, t) for g in (lexicon.groups if lexicon else ()) for t in g if contains(tokens, t)]
         kept = {id(g): g for g, t in matched
                 if not any(len(t2) > len(t) and contains(list(t2), t) for g2, t2 in matched if g2 is not g)}
         measures = lexicon.measures if lexicon else ()
@@ -64,7 +63,7 @@ class MetricQuery:
     def score(self, text: str) -> float:
         """Share of the metric's own words in ``text``, plus 1 when a synonym term is printed in it."""
         tokens = tokenize(text)
-        have = set(self.words(text))
+        have = set(both_forms(tokens, self.short_forms))
         cover = sum(t in have for t in self.own) / len(self.own) if self.own else 0.0
         return cover + (1.0 if any(contains(tokens, t) for t in self.terms) else 0.0)
 

@@ -22,12 +22,20 @@ SPAN_WORDS_RE = {
 }
 
 
+def span_fits(span: int, months: int) -> bool:
+    """A figure of ``span`` months (0: not known) may be of the months asked (0: the fiscal year, -1: the year to
+    date)."""
+    if not span:
+        return True
+    return span == 12 if months == 0 else 0 < span < 12 if months < 0 else span == months
+
+
 def of_months(cand: Candidate, months: int) -> bool:
     """The candidate prints a figure of a part of the year asked (``months``: 3, 6, 9, or -1 the year to date): a
     row with a column of those months, a sentence that says that part of the year ('For the second quarter ...,
     earnings per share of $4.75' is no figure of the six months). A fiscal year's column is not."""
     if cand.source == "row":
-        if any(f.months == months or months < 0 and 0 < f.months < 12 for f in cand.figures):
+        if any(f.months and span_fits(f.months, months) for f in cand.figures):
             return True  # an undated row ('Operational Sales 7.5%') under a caption naming the quarter is of it
         return not any(f.period or f.months for f in cand.figures) and \
             INTERIM_WORDS_RE.search(cand.caption) is not None

@@ -205,7 +205,7 @@ def states_metric(metric: MetricQuery, text: str) -> bool:
     employees'), a word of a name printed whole counting as printed ('EPS' for 'earnings per share')."""
     own = own_words(metric)
     tokens = tokenize(text)
-    have = set(tokens) | set(metric.words(text))
+    have = set(metric.words(text))
     if metric.terms and not any(2 * sum(w in have for w in t) > len(t) for t in metric.terms):
         return False
     named = {w for t in metric.terms for w in t} if any(contains(tokens, t) for t in metric.terms) else set()

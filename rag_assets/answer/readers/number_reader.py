@@ -18,7 +18,7 @@ from rag_assets.answer.question.metric_library import BasisSpec
 from rag_assets.answer.readers.copied_figure import find_figure
 from rag_assets.answer.readers.basis_pick import (basis_column, basis_pick, names_basis_anywhere,
                                                  parts_and_regions, whole_company)
-from rag_assets.answer.readers.figure_periods import of_months, of_quarter, of_span, other_quarters
+from rag_assets.answer.readers.figure_periods import of_months, of_quarter, of_span, other_quarters, span_fits
 from rag_assets.answer.readers.metric_words import CHANGE_WORDS_RE, metric_query, metric_text
 from rag_assets.answer.readers.line_checks import (Asked, currency_problem, exacter_clause, exacter_row, figure_problem,
                                                    fitting, line_words, own_words, p_states, states_metric,
@@ -75,7 +75,7 @@ def shortlist(pages, query: str, lexicon: Lexicon | None, limit: int, part: str 
     for cand in find_candidates(pages, replace(named, terms=()) if whole else named, reach, share):
         if basis is not None and cand.source == "row" and not names_basis(cand.label, basis):
             cand = basis_column(cand, basis)  # 'Worldwide | ... | Reported 6.3% | Operational 7.5 | ...': its 7.5
-            if cand is None or not _of_span_asked(cand.figures[0].months, months):
+            if cand is None or not span_fits(cand.figures[0].months, months):
                 continue  # no column names the basis, or it is of another span (a quarter's for the year)
         if part and not names_the_part(cand, part) or months and not of_months(cand, months) or \
                 not part and part_section(cand.caption, cand.section, (parts or {}).get(cand.sha1, ())) or \
@@ -190,14 +190,6 @@ def _agreed_count(counts: list[Candidate], counted: str) -> NumberReading:
                          f"{chosen.page_index}); " + ("every sentence of the pages that prints one agrees" if agree
                                                       else "the largest of the year's, the whole of its parts"))
     return reading
-
-
-def _of_span_asked(span: int, months: int) -> bool:
-    """A figure of ``span`` months (0: not known) may be of the months asked (0: the fiscal year, -1: the year to
-    date)."""
-    if not span:
-        return True
-    return span == 12 if months == 0 else 0 < span < 12 if months < 0 else span == months
 
 
 def read_number(llm: LLMClient, question: str, query: str, pages, lexicon: Lexicon | None,
