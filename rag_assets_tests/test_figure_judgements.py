@@ -73,6 +73,20 @@ def test_a_criterion_of_every_year_holds_only_when_each_year_does(answerer):
     assert rec.value is True and rec.llm_calls == 0  # 760 / 1,000 and 880 / 1,200
 
 
+
+def test_a_criterion_of_years_named_one_by_one_holds_in_each_or_in_any_as_asked(answerer):
+    """Revenue 1,000, 1,000, 1,200 and sales of services 300, 240, 320 (FY2021-FY2023): 'in both' and years
+    named one by one ask each year (only the last had been tested: FY2023's 1,200 answered True); 'or' asks any."""
+    rec = answerer.answer(f"Did {COMPANY}'s revenue increase in both FY2022 and FY2023?", "boolean")
+    assert rec.value is False and rec.computation["how"] == "a figure criterion (up) in each of 2 years"
+    rec = answerer.answer(f"Did {COMPANY}'s revenue increase in FY2022 or FY2023?", "boolean")
+    assert rec.value is True and rec.computation["how"] == "a figure criterion (up) in any of 2 years"
+    rec = answerer.answer(f"Were {COMPANY}'s 'Sales of services' above $250 million in FY2022 and FY2023?", "boolean")
+    assert rec.value is False and rec.computation["how"] == "a figure criterion (more) in each of 2 years"
+    rec = answerer.answer(f"Did {COMPANY} have more revenue than total costs and expenses in both FY2022 and "
+                          "FY2023?", "boolean")
+    assert rec.value is True and rec.llm_calls == 0 and rec.computation["how"].endswith("in each of 2 years")
+
 @pytest.mark.parametrize("bound, expected", [("200 basis points", True), ("3 percentage points", False)])
 def test_a_change_bounded_in_points_is_the_difference_of_the_ratio(answerer, bound, expected):
     """22.5 % in 2023 against 20 % in 2022: the gross margin expanded by 250 basis points (by 12.5 % of itself,

@@ -40,7 +40,7 @@ DOWN_RE = re.compile(r"\b(?:decreas|declin|reduc|fall|fell|shrink|shrank|contrac
                      r"(?:go|goes|gone|went|going|move|moved|moving|trend|trended)\s+down\b|"
                      rf"(?:below|under|less\s+than)(?={_ITS_OTHER_PERIOD}))\w*", re.I)
 _COMPARATIVE = r"(more|less|fewer|higher|lower|greater|larger|smaller|bigger)"
-_THEN_TIME = (r"(?:\s+(?:in|for|at|during|as\s+of|on)\s+(?:(?:fiscal|fy|the|q\d|year[\s-]end)\b|fy\s?\d{4}|(?:19|20)\d\d\b|"
+_THEN_TIME = (r"(?:\s+(?:in|for|at|during|as\s+of|on)\s+(?:both\s+|each\s+of\s+|either\s+)?(?:(?:fiscal|fy|the|q\d|year[\s-]end)\b|fy\s?\d{4}|(?:19|20)\d\d\b|"
               rf"(?:{MONTHS})\.?\s+\d{{1,2}}\b).*)?(?:\?|$)")  # "than its equity at December 31, 2022"
 MORE_THAN_RES = (  # 'more current assets than current liabilities', 'X larger than Y', 'more on A than on B'
     re.compile(rf"\b{_COMPARATIVE}\s+(.+?)\s+than\s+(?:it\s+\w+\s+(?:on|in|for)\s+)?(.+?){_THEN_TIME}", re.I),
@@ -120,25 +120,34 @@ def _at_points(found: Criterion, asked: AskedPeriod) -> Criterion:
 EACH_RE = re.compile(r"\b(?:each|every)\s+(?:single\s+)?(?:of\s+)?(?:the\s+)?(?:(?:fiscal\s+)?years?\b|(?:19|20)\d\d|fy|fiscal)|"
                      r"\b(?:in\s+)?all\s+(?:of\s+)?(?:the\s+)?(?:(?:two|three|four|five)\s+)?years\b|\bconsistently\b|"
                      r"\byear\s+after\s+year\b|\b(?:each|every)\s+year\b|\bconsecutive\b|\bsuccessive\b|"
-                     r"\bwithout\s+interruption\b", re.I)
+                     r"\bwithout\s+interruption\b|\bboth\b", re.I)
+
+# 'a net loss in 2021 or 2022', 'in either year', 'in any year from 2019 to 2021': one year's holding is a yes
+ANY_YEAR_RE = re.compile(r"(?:19|20)\d\d\s*,?\s+or\s+(?:in\s+)?(?:fy\s?|fiscal\s+)?(?:19|20)\d\d|"
+                         r"\b(?:either|any|at\s+least\s+one)\s+(?:of\s+)?(?:the\s+)?(?:(?:two|three|four|five)\s+)?"
+                         r"(?:fiscal\s+)?(?:years?\b|(?:19|20)\d\d|fy)", re.I)
 
 
 def _each_year(found: Criterion, body: str, asked: AskedPeriod) -> Criterion:
     """A criterion asked of every year of the span ('above 45% in each of 2016, 2017 and 2018', 'did revenue grow
-    every year from FY2017 to FY2019'): a level in each year, a movement over each year from the one before; as
-    found when the question asks it once."""
+    every year from FY2017 to FY2019', 'positive in both 2021 and 2022'): a level in each year (the years named one
+    by one ask each, with or without 'each': 'positive in 2021 and 2022'), a movement over each year from the one
+    before (over each year named, or over each year of a range after its first); as found when the question asks it
+    once."""
     span = asked.span
-    if len(span) < 2 or not EACH_RE.search(body):
+    any_of = ANY_YEAR_RE.search(body) is not None
+    if len(span) < 2 or not (EACH_RE.search(body) or any_of or asked.listed and found.before is None):
         return found
     last = max(span)
     if found.before is None:
         each = tuple(replace(found, now=shifted(found.now, y - last)) for y in span)
     elif found.test in ("up", "down"):
+        moved = span if asked.listed else span[1:]
         each = tuple(replace(found, now=shifted(found.now, y - last), before=shifted(found.now, y - 1 - last))
-                     for y in span[1:])
+                     for y in moved)
     else:
         return found
-    return replace(found, each=each)
+    return replace(found, each=each, any_of=any_of)
 
 
 
