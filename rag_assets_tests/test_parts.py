@@ -533,8 +533,14 @@ def test_the_period_written_before_a_parts_name_stays_the_questions_period():
     ("What was the revenue of Globex's Cloud unit in 2024?", "cloud"),
     ("What was Globex's Cloud unit operating income in 2024?", "cloud"),  # an item's name follows the noun
     ("Did Globex's Commercial Airplanes segment post an operating loss in 2024?", "commercial airplanes"),
+    # nouns that run to the last word of an item's name are the part's figure ('wireless service revenue' as a
+    # segment's revenue was a longer noun: no part, and the company's total was read)
+    ("What was Globex's Consumer segment wireless service revenue in 2024?", "consumer"),
+    ("What were Globex's Pet segment pet food net sales in 2024?", "pet"),
+    ("What was Globex's worldwide unit case volume growth in 2024?", ""),
 ])
 def test_a_part_noun_that_two_more_nouns_continue_names_no_part(text, part):
+    """A part noun two nouns continue is a word of a longer noun, unless those nouns end an item's name."""
     assert read_part(text, LIB)[0] == part
 
 

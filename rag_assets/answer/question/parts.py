@@ -219,7 +219,23 @@ def _noun_goes_on(after: str, library: Library) -> bool:
     goes on with a verb)."""
     nxt = re.match(r"\s+([a-z][\w-]*)\s+([a-z][\w-]*)", after)  # two nouns go on: a verb after it is no noun
     return bool(nxt) and all(CONTINUES_RE.match(w) and w not in NOT_NAME_WORDS for w in nxt.groups()) and \
-        not _opens_a_name(nxt.group(1), library)
+        not _opens_a_name(nxt.group(1), library) and not _ends_a_name(after, library)
+
+
+def _ends_a_name(after: str, library: Library) -> bool:
+    """The nouns after a part noun run to the first or last word of an item's or metric's name ('the Consumer
+    segment wireless service revenue', 'the Pet segment pet food net sales'): the part's figure, not a longer
+    noun."""
+    run = re.match(r"(?:\s+[a-z][\w-]*){1,4}", after)
+    words = run.group(0).split() if run else []
+    heads = {n.split()[-1] for spec in library.items.values() for n in spec.names} | \
+        {n.split()[-1] for m in library.metrics for n in m.names}
+    for word in words:
+        if not CONTINUES_RE.match(word):
+            return False
+        if word in heads or _opens_a_name(word, library):
+            return True
+    return False
 
 
 def _no_part(text: str, library: Library) -> bool:
