@@ -51,3 +51,19 @@ def test_the_companys_net_loss_is_its_net_income():
 def test_a_bound_in_trillions_is_read_in_its_scale(question, bound):
     lines = company_plan(question, "boolean", ("Globex",), LIB, parts=PARTS).lines()
     assert any(line.endswith(f"against {bound} [a figure criterion (more)]") for line in lines)
+
+
+GROWTH = "((revenue [{0}] 2022 - revenue [{0}] 2021) / revenue [{0}] 2021)"
+
+
+@pytest.mark.parametrize("question, formula", [
+    ("Did Globex's Commercial Airplanes segment grow faster than its Defense Systems segment in 2022?",
+     f"({GROWTH.format('commercial airplanes')} - {GROWTH.format('defense systems')})"),
+    ("Did Globex's Greater China business grow faster than the company as a whole in 2022?",
+     f"({GROWTH.format('greater china')} - ((revenue 2022 - revenue 2021) / revenue 2021))"),
+    ("Did Globex's Defense Systems segment grow in 2022?", "revenue [defense systems] 2022 vs revenue [defense systems] 2021"),
+])
+def test_a_part_that_grows_is_its_sales(question, formula):
+    """'Did the X segment grow faster than its Y segment': the two parts' sales growth (no figure was named, and
+    a line item 'faster' of the part was looked for: the model's p(yes) decided)."""
+    assert _formula(question) == formula

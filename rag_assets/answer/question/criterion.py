@@ -250,11 +250,31 @@ def _faster(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None:
     earlier = _earlier(asked, parser)
     rates = []
     for words in (m.group(1), m.group(2)):
-        now, before = read_metric(words, parser), read_metric(words, earlier)
+        now, before = _grown(words, parser), _grown(words, earlier)
         if now is None or before is None:
             return None
         rates.append(Op("/", Op("-", now, before), before))
     return Criterion("positive", Op("-", rates[0], rates[1])) if rates[0] != rates[1] else None
+
+
+# the words around a part's name that name no figure: its owner, a determiner
+_NO_FIGURE_RE = re.compile(r"\S*\w['’]s?(?=\s|$)|\b(?:its|their|the|company|segments?|did|does|do|has|have|had|in|for|"
+                          r"during|over|fiscal|year|quarter|first|second|third|fourth|fy\s?\d*|q[1-4]|\d+)\b", re.I)
+
+
+def _grown(words: str, parser: Parser) -> Node | None:
+    """The figure that grows or shrinks: the metric ``words`` name, or the sales of a part they name alone ('did
+    the Pharmaceutical segment grow faster than its MedTech segment': the two segments' sales)."""
+    node = read_metric(words, parser)
+    if node is not None:
+        return node
+    if re.fullmatch(r"\s*(?:the\s+)?(?:whole\s+|overall\s+)?(?:company|firm|group)(?:\s+as\s+a\s+whole)?\s*", words, re.I):
+        return read_metric("revenue", parser)  # 'grow faster than the company': the company's sales
+    part, rest = read_part(words, parser.library)
+    if not part or _NO_FIGURE_RE.sub(" ", rest).strip():
+        return None
+    revenue = read_metric("revenue", parser)
+    return of_part(revenue, part) if revenue is not None else None
 
 
 def _compared(body: str, parser: Parser) -> Criterion | None:
@@ -317,8 +337,8 @@ def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None
                   r"\b(?=.*?(?:\d{4}|\b(?:prior|previous|preceding|last)\b)))\b.*$", "",
                   DOWN_RE.sub(" ", UP_RE.sub(" ", body)), flags=re.I)  # 'exceed' before 'that of 2016' is cut
     text = figure_words(EACH_RE.sub(" ", text))  # the item's words alone ('total deposits')
-    now = read_metric(text, parser)
-    before = read_metric(text, _earlier(asked, parser))
+    now = _grown(text, parser)
+    before = _grown(text, _earlier(asked, parser))
     if now is None or before is None:
         return None
     return Criterion("up" if UP_RE.search(body) else "down", now, before)
