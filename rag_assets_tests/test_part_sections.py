@@ -48,6 +48,10 @@ def test_two_parts_named_together_are_two_parts_and_a_name_with_and_of_its_own_i
     # the part's name written out in capitals as the page's heading, the report calling it by its acronym
     ("GROUND CONTROL NETWORKS Refer to page 12 for GCN's profile. Selected data (in millions)", "", "GCN"),
     ("GROUND CONTROL NETWORK FEES", "", ""),  # more words in capitals: another heading
+    # the sentence above the table ends with the part it is of
+    ("Sales rose. The following table provides net sales and net income for the Marine Robotics segment (in "
+     "millions):", "", "Marine Robotics"),
+    ("The following table presents a reconciliation of net income of reportable segments (in millions):", "", ""),
 ])
 def test_a_candidate_is_in_a_parts_section_when_its_heading_is_the_parts(caption, section, part):
     parts = ("Orbital Systems", "Ground Control Networks", "GCN", "Marine Robotics")

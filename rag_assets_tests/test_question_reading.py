@@ -564,6 +564,12 @@ def test_a_sum_over_years_adds_the_figure_of_every_year_of_the_span():
     assert formula("What were Umbrella's total assets at the end of 2021 and 2022?") == "total assets 2022"
     assert formula("What was Umbrella's total capital expenditure from 2020 to 2022 in USD millions?") == \
         "((capital expenditure 2020 + capital expenditure 2021) + capital expenditure 2022)"  # flows add up
+    # a total over years named is a sum of any row but a balance; 'combined' before a part noun names no part
+    assert formula("What was Umbrella's total segment net income over 2020, 2021 and 2022?") == \
+        "((segment net income 2020 + segment net income 2021) + segment net income 2022)"
+    assert formula("What was Umbrella's combined segment net income over 2020, 2021 and 2022?") == \
+        "((segment net income 2020 + segment net income 2021) + segment net income 2022)"
+    assert formula("What was Umbrella's total debt over 2021 and 2022?") == "total debt 2022"
 
 
 def test_a_quoted_label_is_the_row_as_printed():

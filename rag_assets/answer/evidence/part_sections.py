@@ -89,7 +89,8 @@ def parts_pages(pages: dict[int, str], parts: tuple[str, ...]) -> tuple[int, ...
 def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
     """The part (of ``parts``) whose section a candidate with this ``caption`` and heading row (``section``) is in:
     the heading row or caption is its name (or the acronym of it); the caption, or its last sentence, opens with
-    it as an owner ('RMS’ operating results'); the caption opens with it as its first line ('Space Our Space
+    it as an owner ('RMS’ operating results'); the last sentence ends with it ('... net income for the Display
+    segment (in millions):'); the caption opens with it as its first line ('Space Our Space
     business segment ...') or ends with it ('... Trends Space'); else the caption opens with a part's name in
     capitals ('NORTH AMERICA'); '' when none."""
     if not parts:
@@ -102,6 +103,7 @@ def part_section(caption: str, section: str, parts: tuple[str, ...]) -> str:
         if re.fullmatch(rf"{pattern}(?:\s+{PART_NOUN})?", section.strip(" :"), re.I) or \
                 re.match(rf"{pattern}(?:['’]s?\s|\s+{PART_NOUN}|\s+[A-Z]|\s*$)", caption) or \
                 re.match(rf"{pattern}['’]s?\s", last) or \
+                re.search(rf"\b(?:for|of)\s+(?:the\s+|our\s+)?{pattern}(?:\s+{PART_NOUN})?\s*:?$", last) or \
                 re.search(rf"(?<!\w){pattern}\s*:?$", caption) and _own_line(caption, name) or \
                 name.isupper() and (spells_out(caption, name, whole=True) or _capitals_heading(caption, name)):
             return name

@@ -19,7 +19,8 @@ NOT_NAME_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all
                             "their", "the", "a", "an", "in", "for", "of", "and", "company", "companys", "consolidated",
                             "other", "reportable", "operating", "business", "that", "this", "these", "largest",
                             "smallest", "biggest", "main", "primary", "core", "new", "one", "two", "three", "per",
-                            "did", "does", "was", "were", "is", "are", "by", "s", "pretax", "net", "gross"})
+                            "did", "does", "was", "were", "is", "are", "by", "s", "pretax", "net", "gross",
+                            "combined", "aggregate", "cumulative"})
 # of ``NOT_NAME_WORDS``, those that open or qualify a question even capitalized; another one capitalized alone
 # before the part noun is the part's name ('Business segment', 'Operating segment' as a filing prints them)
 OPENING_WORDS = frozenset({"what", "which", "how", "why", "each", "every", "all", "any", "total", "our", "its",

@@ -44,12 +44,16 @@ def sum_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPl
     terms = [read_metric(inner, at_year(parser, y)) for y in period.span]
     if any(t is None for t in terms) or len(set(terms)) < len(terms):
         return None
-    if not said and not all(is_flow(i, parser) for t in terms for i in items_of(t)):
+    items = [i for t in terms for i in items_of(t)]
+    if not said and not all(is_flow(i, parser) for i in items) and \
+            not (OVER_YEARS_RE.search(clause) and not any(is_balance(i, parser) for i in items)):
         return None  # 'total assets at the end of 2021 and 2022': a balance at two dates, not a sum
     return MetricPlan(added(terms), f"a sum over {len(terms)} years")
 
 
 TOTAL_RE = re.compile(r"\b(?:the\s+)?total\b", re.I)  # 'total capex from 2020 to 2022': the flows added up
+# 'total segment net income over 2020, 2021 and 2022': a total over the years of any row but a balance
+OVER_YEARS_RE = re.compile(r"\b(?:over|across)\s+(?:the\s+)?(?:fiscal\s+|fy\s?)?(?:19|20)\d\d\b", re.I)
 
 
 def sum_asked(clause: str) -> tuple[str, bool] | None:
@@ -59,6 +63,12 @@ def sum_asked(clause: str) -> tuple[str, bool] | None:
     if SUM_YEARS_RE.search(clause):
         return SUM_YEARS_RE.sub(" ", clause), True
     return (TOTAL_RE.sub(" ", clause), False) if TOTAL_RE.search(clause) else None
+
+
+def is_balance(item: Item, parser: Parser) -> bool:
+    """``item`` is a balance of the library (a balance-sheet row), which does not add up over years."""
+    spec = parser.library.items.get(item.name)
+    return spec is not None and spec.statement == "balance_sheet"
 
 
 def is_flow(item: Item, parser: Parser) -> bool:

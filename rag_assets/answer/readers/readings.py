@@ -4,6 +4,8 @@ or decides from statement rows alone."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Callable
 
 from rag_assets.answer.evidence.computed import compute
@@ -118,12 +120,18 @@ def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: An
         if rec.error:
             return True
         comp = compute(*args, given=given) if given else comp
-    if comp.value == NA and (single or plan.source == "model" or _printed_names(plan) or plan.points or
-                             _share_of_part(plan)):
+    if comp.value == NA and not _over_years(plan) and (single or plan.source == "model" or _printed_names(plan) or
+                                                       plan.points or _share_of_part(plan)):
         note_computation(rec, comp, "the plan does not compute: the number reader reads the figure instead")
         return False
     take_computation(rec, comp)
     return True
+
+
+def _over_years(plan: QuestionPlan) -> bool:
+    """A sum or an average over years ('a sum over 3 years', 'a 3-year average'): no one printed figure is it, so
+    the number reader reading one is no answer (a year's figure had been answered for the sum)."""
+    return re.match(r"a sum over \d+ years|a \d+-year average", plan.metric.how or "") is not None
 
 
 def _share_of_part(plan: QuestionPlan) -> bool:
