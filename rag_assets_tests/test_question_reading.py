@@ -132,6 +132,20 @@ def test_periods_in_every_common_form():
     assert asked_period("Acme's '90s results and Acme's 2021 revenue").years == (2021,)  # a decade, a possessive
 
 
+def test_two_quarter_end_dates_of_one_year_are_those_quarters():
+    """'Between March 31, 2023 and June 30, 2023' had read as a change between 2022 and 2023 (the 10-Q's
+    December 31, 2022 balance was subtracted); a pair across years, or of months closing no calendar quarter,
+    stays a change between years."""
+    dated = asked_period("How much did Acme's total deposits change between March 31, 2023 and June 30, 2023?")
+    assert (dated.points, dated.quarter, dated.months) == (((2023, 1), (2023, 2)), 2, 3)
+    assert dated == asked_period("How much did Acme's total deposits change from 1Q23 to 2Q23?")
+    assert formula("How much did Acme's total deposits change between March 31, 2023 and June 30, 2023?") == \
+        "(total deposits 2023 (Q2) - total deposits 2023 (Q1))"
+    assert asked_period("between December 31, 2022 and June 30, 2023").years == (2022, 2023)
+    assert asked_period("between May 31, 2018 and May 31, 2019").points == ()
+    assert asked_period("between March 31, 2023 and December 31, 2023").points == ()
+
+
 def test_the_latest_year_is_the_year_of_the_report_that_answers():
     """'In its most recent fiscal year' named no year, so nothing was computed; it is the year of the company's
     latest annual report (the one routed), and a question naming a year keeps its own."""

@@ -243,6 +243,17 @@ def _calendar_quarter(ended: re.Match | None) -> int | None:
     return _closing_quarter(_month_end(DATE_RE.search(ended.group(0)))[1] if ended else 0)
 
 
+def _dated_quarters(text: str) -> tuple[tuple[int, int], ...]:
+    """The quarters two dates of one calendar year close ('between March 31, 2023 and June 30, 2023': its first
+    and second quarters, whose ends a 10-Q's balances are printed at); () for another pair, or a month that closes
+    no calendar quarter (a fiscal year ending in May numbers its quarters otherwise)."""
+    ends = list(dict.fromkeys(_month_end(m) for m in DATE_RE.finditer(text)))
+    if len(ends) != 2 or ends[0][0] != ends[1][0]:
+        return ()
+    quarters = sorted((year, _closing_quarter(month)) for year, month in ends)
+    return tuple(quarters) if all(q for _, q in quarters) and quarters[-1][1] != 4 else ()
+
+
 def _month_quarter(text: str) -> int | None:
     """The quarter 'the quarter ending in June 2023' names (no day written): the calendar quarter that month
     closes; None for another month or none named."""
@@ -340,6 +351,8 @@ def asked_period(question: str) -> AskedPeriod:
     named = tuple(sorted({_quarter(m) for m in Q_ASKED_RE.finditer(text)} | set(listed_quarters)))
     if len(named) > len(points) and (points or listed_quarters) and len(set(years)) == 1 and not document:
         points = tuple((years[0], q) for q in named)  # 'in Q4 than in Q3 of 2023', 'the first and second quarters'
+    if not points and not document and (dated := _dated_quarters(text)):  # two quarter ends of one year
+        points, months = dated, 3
     if len(points) == 1 and months == 3 and SEQUENTIAL_RE.search(text):  # against the quarter before it
         points = (_quarter_before(*points[0]), points[0])
     if points and months == 3 and not document:  # the latest quarter named is read in its own filing
