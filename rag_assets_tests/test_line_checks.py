@@ -43,6 +43,16 @@ def test_a_change_is_no_level_unless_a_change_is_asked():
     assert "change" in _problem(loans, "21.5%", ratio, Asked(2023))
 
 
+def test_a_row_per_share_is_no_total_unless_an_amount_per_share_is_asked():
+    """'Basic net income (loss) per share (0.65)' had answered a quarter's net income 'in USD millions' (as
+    -6.5e-07): it states the words 'net income', but per share."""
+    row = "| (In millions) | 2023 |\n|---|---|\n| Basic net income (loss) per share | (0.65) |\n"
+    asked = Asked(2023)
+    assert "per share" in _problem(row, "(0.65)", "What was Globex's net income in 2023, in USD millions?", asked)
+    assert _problem(row, "(0.65)", "What was Globex's basic net income per share in 2023?", asked) is None
+    assert _problem(row, "(0.65)", "What was Globex's basic EPS in 2023?", asked) is None
+
+
 def test_a_sentence_about_other_years_is_not_the_year_asked():
     line = "In the fourth quarter of 2021, we contributed $2 billion of common stock to our pension plans."
     q = "How much did Globex contribute to its pension plans in 2023, in USD millions?"

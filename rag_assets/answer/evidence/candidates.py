@@ -159,12 +159,19 @@ UNFINISHED_RE = re.compile(r"(?:\([^)]*|\b(?:and|or|of|for|in|to|from|on|by|with
 def _unwrapped(label: str, figs: list, wrapped: str) -> tuple[str, str]:
     """(the row's label, the start of a label wrapped onto the next row). A row of words only that ends unfinished
     ('Advertising and media expense (including production and') is the first line of the next row's label
-    when that row goes on in lower case or closes the parenthesis ('communication costs) | 690.1')."""
+    when that row goes on in lower case or closes the parenthesis ('communication costs) | 690.1'), or, after a
+    word that joins a name ('... attributable to shareowners of'), whatever its case."""
     if label and not figs and UNFINISHED_RE.search(label):
         return "", label
-    if wrapped and label and (label[:1].islower() or label.count(")") > label.count("(")):
+    if wrapped and label and (label[:1].islower() or label.count(")") > label.count("(") or
+                              JOINED_RE.search(wrapped)):
         return f"{wrapped} {label}", ""
     return label, ""
+
+
+# a wrapped line that ends in a word joining it to a name ('Net income (loss) attributable to shareowners of' /
+# 'The Coca-Cola Company | 1,182'): the next row's label goes on with it, in capitals too
+JOINED_RE = re.compile(r"\b(?:of|to|for|by)\s*$", re.I)
 
 
 UNITS_LABEL_RE = re.compile(r"\(\s*(?:in\s+)?(?:dollars|units|number|%|percent(?:age)?)\s*\)", re.I)

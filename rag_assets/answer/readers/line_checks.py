@@ -151,7 +151,19 @@ def figure_problem(chosen: Candidate, fig: Figure, metric: MetricQuery, asked: A
         return f"is a sentence about {', '.join(map(str, sorted(years)))}, not {asked.year}"
     if not prints_metric(metric, chosen.label) and metric.names_another(_clause(chosen.label, at)):
         return "names another figure, not the metric asked"
+    if chosen.source == "row" and PER_SHARE_ROW_RE.search(chosen.label) and not _per_share(metric):
+        return "is an amount per share, not the metric asked"
     return None
+
+
+# a row of an amount per share ('Basic net income (loss) per share', 'Diluted EPS'): never a total's figure
+PER_SHARE_ROW_RE = re.compile(r"\bper\s+(?:\w+\s+){0,2}(?:share|unit|ads)s?\b|\beps\b", re.I)
+
+
+def _per_share(metric: MetricQuery) -> bool:
+    """The metric is an amount per share ('diluted EPS', 'dividends per share', 'book value per share')."""
+    words = set(metric.own) | metric.aliases  # 'per' is a template word, left out of them
+    return bool(words & {"share", "shares", "eps", "unit", "ads"})
 
 
 def undated(fig: Figure, asked: Asked, page: str) -> str | None:
