@@ -737,6 +737,9 @@ def test_a_change_between_two_periods_is_planned_however_the_question_words_it(q
      "(revenue 2023 (Q4) / revenue 2023)"),
     ("What were Globex's average quarterly net sales in 2023, in USD millions?", "(revenue 2023 / 4)"),
     ("What was Tarn's quarterly average net income in fiscal 2022?", "(net income 2022 / 4)"),
+    # the year named in the share's whole, the quarter after it without its year (no plan had been made)
+    ("What percentage of Tarn's 2023 revenues was earned in the fourth quarter?", "(revenue 2023 (Q4) / revenue 2023)"),
+    ("What share of Globex's 2023 net sales came in Q3?", "(revenue 2023 (Q3) / revenue 2023)"),
 ])
 def test_a_quarter_is_read_beside_its_fiscal_year(question, formula):
     """A quarter's share of its year reads the quarter's column and the year's (both had been read in the

@@ -36,13 +36,24 @@ def quarter_share(clause: str, period: AskedPeriod, parser: Parser) -> MetricPla
     amount of the period (a flow), read in the quarter's column and in the year's."""
     if period.months != 3 or not period.quarter or len(set(period.years)) != 1:
         return None
-    if not (SHARE_WORDS_RE.search(clause) and WHOLE_YEAR_RE.search(clause)):
+    if not (SHARE_WORDS_RE.search(clause) and (WHOLE_YEAR_RE.search(clause) or _year_is_the_whole(clause))):
         return None
     node = _flow(WHOLE_YEAR_RE.sub(" ", SHARE_WORDS_RE.sub(" ", clause)), parser)
     if node is None:
         return None
     quarter = replace(node, months=3, quarter=period.quarter)
     return MetricPlan(Op("/", quarter, node), "a quarter's share of its fiscal year")
+
+
+def _year_is_the_whole(clause: str) -> bool:
+    """The share's whole names the year, the quarter is said after it ('what percentage of X's 2017 revenues was
+    earned in the fourth quarter', 'what share of 2017 sales came in Q4'): the year's figure is the whole."""
+    m = re.search(rf"(?:{SHARE_WORDS_RE.pattern})(?P<whole>.*?){VERB_RE.pattern}(?P<rest>.*)$", clause, re.I)
+    return m is not None and re.search(r"\b(?:19|20)\d\d\b", m.group("whole")) is not None and \
+        not QUARTER_WORD_RE.search(m.group("whole")) and QUARTER_WORD_RE.search(m.group("rest")) is not None
+
+
+QUARTER_WORD_RE = re.compile(r"\bquarter\b|\b[1-4]Q\b|\bQ[1-4]\b", re.I)
 
 
 def quarterly_average(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
