@@ -774,3 +774,19 @@ def test_spending_on_a_line_is_its_expense_in_a_figure_and_in_a_bound():
 ])
 def test_the_year_of_the_filing_a_figure_is_read_in_is_not_the_figures(question, years):
     assert asked_period(question).years == years
+
+
+def test_item_words_before_the_owner_stay_the_items():
+    """'the weighted average remaining lease term of Umbrella's operating leases' had read as 'operating leases'
+    (the owner's possessive cut every word before it), and a balance in money answered a term in years; the
+    words before the owner stay the item's, and words that only ask ('what share of') do not."""
+    from rag_assets.answer.question.metric_library import without_owner
+
+    assert without_owner("the weighted average remaining lease term of Umbrella's operating leases") == \
+        "the weighted average remaining lease term of operating leases"
+    assert formula("What was the weighted average remaining lease term of Umbrella's operating leases at the end "
+                   "of 2022, in years?") is None  # no such item: read as printed by the number reader
+    assert formula("What was the total square footage of Umbrella's warehouses at the end of fiscal 2021?") == \
+        "total square footage of warehouses 2021"
+    assert without_owner("what share of Umbrella's revenue").strip() == "revenue"
+    assert formula("What was the net income of Umbrella in 2022?") == "net income 2022"

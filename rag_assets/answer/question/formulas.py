@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from rag_assets.answer.question.metric_library import POSSESSIVE_RE, Library, fold
+from rag_assets.answer.question.metric_library import Library, fold, without_owner
 from rag_assets.answer.question.period import MONTH_NUMBERS
 
 YEAR = r"(?:fy\s?)?((?:19|20)\d\d)"
@@ -281,7 +281,7 @@ class Parser:
         assets at the end of FY2016 and FY2017', 'change in inventory between FY2019 and FY2020'; the asked year and
         the one before where none is named); an item of the year it names ('FY2019 revenue', 'net income for
         2017'); a defined name, a library metric, or a line item."""
-        text = fold(POSSESSIVE_RE.sub(" ", words))
+        text = fold(without_owner(words))
         if re.fullmatch(r"\d+(?:\.\d+)?", text.replace(" ", "")):
             return Const(float(text.replace(" ", "")))
         years = sorted({int(y) for y in YEAR_IN_RE.findall(text)})
@@ -317,7 +317,7 @@ class Parser:
         """The library's item the words name (a label or name of it, or one of its names with at most one word
         more: 'unadjusted operating income'), else the line item as written, matched to a row as printed
         ('short-term debt and current portion of long-term debt')."""
-        folded = fold(POSSESSIVE_RE.sub(" ", words))
+        folded = fold(without_owner(words))
         spec = self.library.item_in(folded)
         if spec is None or not any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", folded)
                                    and len(folded.split()) - len(n.split()) <= 1 for n in spec.names + spec.labels):

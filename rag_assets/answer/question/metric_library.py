@@ -115,7 +115,7 @@ class Library:
         revenue', 'cash' in 'cash flow from operating activities') names no item: that is a longer line item."""
         named = [(n, spec) for spec in self.items.values() for n in spec.names]
         named += [(x, spec) for spec in self.items.values() for x in spec.labels if " " in x]
-        folded = fold(POSSESSIVE_RE.sub(" ", text))
+        folded = fold(without_owner(text))
         found = _longest_named(folded, named)
         if found is None or " " not in found[1]:  # 'cash did operations generate' is cash from operations
             return _scattered(folded, named) or (found[0] if found else None)
@@ -158,6 +158,31 @@ SEGMENT_WORD_RE = re.compile(r"\b(?:(?:reportable|business|operating)\s+)?segmen
 
 POSSESSIVE_RE = re.compile(r"^.*?[\w&.-]+(?:'s|’s|(?<!holder)(?<!owner)(?<!partner)(?<!member)s'|"
                            r"(?<!holder)(?<!owner)(?<!partner)(?<!member)s’)(?=\s)", re.I)  # 'X Corp's': the owner
+# 'the weighted average remaining lease term of Globex's operating leases': the owner stands inside the item's words
+OF_OWNER_RE = re.compile(r"^(?P<head>.*?\b(?P<last>[a-z][\w&-]*))\s+of\s+(?:the\s+)?(?:[\w&.-]+\s+){0,3}?[\w&.-]+"
+                         r"(?:'s|’s)\s+(?P<tail>.*)$", re.I)
+NOT_ITEM_HEADS = frozenset("what which who how much many was were is are did does do the a an share percentage percent "
+                           "proportion portion fraction part sum total ratio average mean change growth any all each "
+                           "some most half rest remainder one none".split())
+
+
+def owner_inside(text: str) -> str | None:
+    """``text`` without the owner's possessive where item words stand before it ('the weighted average remaining
+    lease term of Globex's operating leases': 'the weighted average remaining lease term of operating leases'; it
+    had read 'operating leases', a balance in money), or None when none do ('what share of Globex's revenue')."""
+    m = OF_OWNER_RE.match(text)
+    if m and m.group("last").lower() not in NOT_ITEM_HEADS and \
+            any(w.lower() not in NOT_ITEM_HEADS for w in re.findall(r"[a-z][\w&-]*", m.group("head"), re.I)):
+        return f"{m.group('head')} of {m.group('tail')}"
+    return None
+
+
+def without_owner(text: str) -> str:
+    """``text`` without the company that owns its figure: the words up to the owner's possessive ('Globex's net
+    sales': 'net sales'), or only the owner where item words stand before it (``owner_inside``)."""
+    return owner_inside(text) or POSSESSIVE_RE.sub(" ", text)
+
+
 MODIFIES_RE = re.compile(r"(?<!\S)(?!(?:and|or|of|for|in|on|at|as|to|from|by|the|a|an|its|their|is|was|were|are|did|"
                          r"does|do|has|have|had|what|which|how|much|many|total|net|gross|consolidated|reported|annual|"
                          r"quarterly|unadjusted|balance|sheet|overall|gaap|year|years|fy|fiscal|end|ends|ending|ended|over|between|"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from rag_assets.answer.question.formulas import SHARE_DIVIDES, strip_period
 from rag_assets.answer.question.frames import SENTENCE_END_RE, framed_text
-from rag_assets.answer.question.metric_library import fold
+from rag_assets.answer.question.metric_library import fold, owner_inside
 from rag_assets.answer.question.period import normalize
 from rag_assets.index.bm25 import tokenize
 from rag_assets.retrieval.query import Lexicon, contains
@@ -90,7 +90,7 @@ def _multiple(m: re.Match) -> str:
 def name_key(name: str) -> str:
     """What a defined name is looked up by: without the asking words, the company's possessive and the period
     ('What was Netflix's unadjusted EBITDA margin for fiscal 2015' -> 'unadjusted ebitda margin')."""
-    name = LEAD_RE.sub("", POSSESSIVE_RE.sub("", name.strip()))
+    name = LEAD_RE.sub("", owner_inside(name.strip()) or POSSESSIVE_RE.sub("", name.strip()))
     return " ".join(strip_period(fold(name).split()))
 
 
