@@ -177,6 +177,12 @@ def test_a_count_since_a_start_is_no_years_count():
                           "number", default_library())
     assert asked.counted and asked.since_start
     assert not plan_question("How many Z-9 aircraft did Tarn deliver in 2022?", "number", default_library()).since_start
+    # the start named in an opening phrase before a comma ('Since program inception, we have ...') is the
+    # clause's too: the 612 had been the year's count
+    page = SourcePage("t", 35, "During 2022, the fleet surpassed 470,000 flight hours. Since program inception, we "
+                               "have delivered 612 production Z-9 aircraft to customers.\n", False)
+    assert count_candidates([page], "z 9 aircraft", 2022) == []
+    assert [c.figures[0].written for c in count_candidates([page], "z 9 aircraft", 2022, since_start=True)] == ["612"]
 
 
 def test_a_headcount_row_counts_employees_at_the_latest_date_of_the_year_and_a_noun_is_no_verb():

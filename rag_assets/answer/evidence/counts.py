@@ -144,9 +144,12 @@ def row_count(cand: Candidate, head: str, year: int | None, noun: str = "") -> C
 def _forward(sentence: str, written: str, pattern: re.Pattern = FORWARD_RE) -> bool:
     """The figure ``written`` is of the future: its clause (from the last comma before it to the next one after)
     says so ('we expect to open 25 new warehouses'; not '251 warehouses ..., and we plan to continue'); or, with
-    ``CUMULATIVE_RE``, it counts since a start ('Since program inception we have delivered 894 aircraft')."""
+    ``CUMULATIVE_RE``, it counts since a start ('Since program inception, we have delivered 894 aircraft': the
+    sentence's opening phrase too)."""
     at = sentence.find(written)
     start, end = sentence.rfind(",", 0, max(at, 0)) + 1, sentence.find(",", at + len(written))
+    if pattern is CUMULATIVE_RE:  # an opening phrase dates the clause after it ('Since program inception, we ...')
+        start = sentence.rfind(";", 0, max(at, 0)) + 1
     return pattern.search(sentence[start: end if end >= 0 else None]) is not None
 
 
