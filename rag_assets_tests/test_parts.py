@@ -116,6 +116,9 @@ def test_a_figure_of_a_part_is_planned_with_the_parts_name_in_every_formula():
         "(operating income [snacks] 2022 / revenue [snacks] 2022)"
     assert formula("What share of Globex's 2021 operating income came from its Cloud segment?") == \
         "(operating income [cloud] 2021 / operating income 2021)"  # the part over the whole
+    for verb in ("came from", "were to", "were made to", "was derived from"):  # a rewording reads the same
+        assert formula(f"What percentage of Globex's 2021 net sales {verb} its Cloud segment?") == \
+            "(revenue [cloud] 2021 / revenue 2021)", verb
     assert formula("By how much did the Medical Devices segment's net sales of Acme grow from 2020 to 2021, in "
                    "percent?") == ("((revenue [medical devices] 2021 - revenue [medical devices] 2020) / "
                                    "revenue [medical devices] 2020)")

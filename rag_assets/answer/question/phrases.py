@@ -20,7 +20,8 @@ _EARNED = r"(?:generated|earned|derived|made|realized)"  # 'was generated in Eur
 PART_OF_RES = (  # what part of a whole one figure is: part / whole
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:came|comes|come|was|were|is|are)\s+(?:from|generated\s+by|made\s+up\s+by|"
                rf"{_EARNED}\s+(?:in|from)|{_EARNED}(?=\s+outside\b)|"
-               r"attributable\s+to|accounted\s+for\s+by|represented\s+by|spent\s+on|used\s+(?:for|on)|paid\s+out\s+as)"
+               r"attributable\s+to|accounted\s+for\s+by|represented\s+by|spent\s+on|used\s+(?:for|on)|paid\s+out\s+as|"
+               r"(?:made\s+)?to(?!\s+be\b)|derived\s+from)"  # 'what percentage of net sales were (made) to X'
                r"\s+(?P<part>.+?)(?:\s+(?:for|in|during|over)\b|" + _NAME_GOES_ON + r"|\?|$)", re.I),
     re.compile(_PART + r"(?P<whole>.+?)\s+(?:did|does|do)\s+(?P<part>.+?)\s+(?:account\s+for|represent|make\s+up|take\s+up|"
                r"consume|absorb|use\s+up)\b", re.I),
