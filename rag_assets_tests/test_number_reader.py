@@ -83,15 +83,19 @@ def test_a_label_wrapped_onto_the_next_line_is_one_row_with_its_figures():
     assert "Net earnings" in rows  # a capitalized label starts a row of its own
 
 
+QUARTERLY = """Quarterly Data (Unaudited)
+
+| (In millions) | First | Second | Third | Fourth |
+|---|---|---|---|---|
+| Net income (loss) attributable to shareowners of |  |  |  |  |
+| The Globex Company | 1,182 | 1,371 | 1,447 | (2,752) |
+"""
+
+
 def test_a_label_wrapped_after_a_joining_word_goes_on_with_the_name_below_it():
     """'Net income (loss) attributable to shareowners of' / 'The Globex Company | 1,182 ...': one row (the name
     below had been a row of its own, so no row named the net income)."""
-    text = ("Quarterly Data (Unaudited)\n\n| (In millions) | First | Second | Third | Fourth |\n|---|---|---|---|---|\n"
-            "| Net operating revenues | 9,118 | 9,702 | 9,078 | 7,512 |\n"
-            "| Net income (loss) attributable to shareowners of |  |  |  |  |\n"
-            "| The Globex Company | 1,182 | 1,371 | 1,447 | (2,752) |\n"
-            "| Basic net income (loss) per share | 0.28 | 0.32 | 0.34 | (0.65) |\n")
-    rows = {c.label: c for c in page_candidates(text, "s", 150)}
+    rows = {c.label: c for c in page_candidates(QUARTERLY, "s", 150)}
     assert "Net income (loss) attributable to shareowners of The Globex Company" in rows
     assert "The Globex Company" not in rows
 
