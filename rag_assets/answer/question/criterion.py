@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from rag_assets.answer.question.comparisons import figure_words
 from rag_assets.answer.question.formulas import (MONTHS, FormulaError, Node, Op, Parser, items_of, money, of_library,
-                                                 of_months, of_part, shifted, substitute)
+                                                 of_months, of_part, substitute)
 from rag_assets.answer.question.parts import read_part
 from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.metric_library import Library
@@ -22,6 +22,7 @@ from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import adjusted, read_metric
 from rag_assets.answer.question.plan import as_written
 from rag_assets.answer.question.quarter_criteria import each_quarter
+from rag_assets.answer.question.year_criteria import EACH_RE, each_year
 from rag_assets.answer.question.year_forms import at_year
 from rag_assets.answer.question.wording import canonical, definitions, without
 
@@ -102,7 +103,7 @@ def criterion(question: str, library: Library) -> Criterion | None:
         if found.before is not None else None
     found = replace(found, now=of_months(as_written(found.now, text, library), asked.months, quarter), before=before)
     found = _at_points(found, asked)
-    return each_quarter(found, body, asked) or _each_year(found, body, asked)
+    return each_quarter(found, body, asked) or each_year(found, body, asked)
 
 
 def _at_points(found: Criterion, asked: AskedPeriod) -> Criterion:
@@ -115,40 +116,6 @@ def _at_points(found: Criterion, asked: AskedPeriod) -> Criterion:
     def at(node: Node, point: tuple[int, int]) -> Node:
         return substitute(node, {i: replace(i, year=point[0], quarter=point[1]) for i in items_of(node)})
     return replace(found, now=at(found.now, later), before=at(found.before, earlier))
-
-
-EACH_RE = re.compile(r"\b(?:each|every)\s+(?:single\s+)?(?:of\s+)?(?:the\s+)?(?:(?:fiscal\s+)?years?\b|(?:19|20)\d\d|fy|fiscal)|"
-                     r"\b(?:in\s+)?all\s+(?:of\s+)?(?:the\s+)?(?:(?:two|three|four|five)\s+)?years\b|\bconsistently\b|"
-                     r"\byear\s+after\s+year\b|\b(?:each|every)\s+year\b|\bconsecutive\b|\bsuccessive\b|"
-                     r"\bwithout\s+interruption\b|\bboth\b", re.I)
-
-# 'a net loss in 2021 or 2022', 'in either year', 'in any year from 2019 to 2021': one year's holding is a yes
-ANY_YEAR_RE = re.compile(r"(?:19|20)\d\d\s*,?\s+or\s+(?:in\s+)?(?:fy\s?|fiscal\s+)?(?:19|20)\d\d|"
-                         r"\b(?:either|any|at\s+least\s+one)\s+(?:of\s+)?(?:the\s+)?(?:(?:two|three|four|five)\s+)?"
-                         r"(?:fiscal\s+)?(?:years?\b|(?:19|20)\d\d|fy)", re.I)
-
-
-def _each_year(found: Criterion, body: str, asked: AskedPeriod) -> Criterion:
-    """A criterion asked of every year of the span ('above 45% in each of 2016, 2017 and 2018', 'did revenue grow
-    every year from FY2017 to FY2019', 'positive in both 2021 and 2022'): a level in each year (the years named one
-    by one ask each, with or without 'each': 'positive in 2021 and 2022'), a movement over each year from the one
-    before (over each year named, or over each year of a range after its first); as found when the question asks it
-    once."""
-    span = asked.span
-    any_of = ANY_YEAR_RE.search(body) is not None
-    if len(span) < 2 or not (EACH_RE.search(body) or any_of or asked.listed and found.before is None):
-        return found
-    last = max(span)
-    if found.before is None:
-        each = tuple(replace(found, now=shifted(found.now, y - last)) for y in span)
-    elif found.test in ("up", "down"):
-        moved = span if asked.listed else span[1:]
-        each = tuple(replace(found, now=shifted(found.now, y - last), before=shifted(found.now, y - 1 - last))
-                     for y in moved)
-    else:
-        return found
-    return replace(found, each=each, any_of=any_of)
-
 
 
 def _sign(body: str, parser: Parser) -> Criterion | None:

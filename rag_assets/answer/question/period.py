@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from rag_assets.answer.question.quarter_words import ORDINAL, quarters_in_words
 from rag_assets.answer.question.sources import SOURCE_RE
 from rag_assets.answer.question.text import dates_in_words
+from rag_assets.answer.question.year_windows import window_years
 from rag_assets.storage.covers import YEAR  # a fiscal year as reports and questions print it
 
 TWO_DIGIT_FY_RE = re.compile(r"\b(FY|fiscal(?:\s+year)?)\s?['’]?(\d{2})(?!\d|[.,]\d|\s*%)", re.I)
@@ -136,25 +137,6 @@ class AskedPeriod:
         if self.listed:
             return tuple(sorted(self.years))
         return tuple(range(min(self.years), max(self.years) + 1)) if self.years else ()
-
-
-WINDOW_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
-# a run of years named by its count and its last year: 'the last three fiscal years as of 2018', 'the past three
-# years ending May 31, 2021', 'the three years shown in its 2018 10-K'
-WINDOW_RE = re.compile(rf"\b(?:(?:last|past|prior|previous|trailing|latest|most\s+recent)\s+)?(?P<n>two|three|four|five|"
-                       rf"[2-5])\s+(?:fiscal\s+|financial\s+)?years\s+(?P<how>ended|ending|through|to|up\s+to|as\s+of|"
-                       rf"until|(?:shown|presented|reported|covered|included)\s+in)\b(?P<mid>[^?.;]{{0,30}}?)"
-                       rf"(?<!\d)(?P<y>{YEAR})\b", re.I)
-
-
-def _window(text: str) -> list[int]:
-    """The years of a run named by its count and last year ('the last three fiscal years as of 2018': 2016, 2017,
-    2018), or []."""
-    m = WINDOW_RE.search(text)
-    if not m or re.search(r"\d{4}", m.group("mid")):
-        return []
-    last = int(m.group("y"))
-    return list(range(last - WINDOW_WORDS[m.group("n").lower()] + 1, last + 1))
 
 
 # a quarter that names the document read, not the period asked: "full-year 2022 net earnings per the Q4 2022 earnings
@@ -332,8 +314,8 @@ def asked_period(question: str) -> AskedPeriod:
         if a < b <= a + MAX_SPAN:
             years += range(a, b + 1)
     listed = not years and not RANGE_WORDS_RE.search(text)
-    years = _window(text) + years + [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
-    listed = listed and not _window(text)
+    years = window_years(text) + years + [int(m.group(1)) for m in YEAR_ASKED_RE.finditer(text)]
+    listed = listed and not window_years(text)
     q = Q_ASKED_RE.search(text)
     listed_quarters = quarters_listed(text)  # 'the first and second quarters of 2023': read in the latest's filing
     quarter = max(listed_quarters) if listed_quarters else _quarter(q) if q else \
