@@ -144,6 +144,7 @@ def test_two_quarter_end_dates_of_one_year_are_those_quarters():
     assert asked_period("between December 31, 2022 and June 30, 2023").years == (2022, 2023)
     assert asked_period("between May 31, 2018 and May 31, 2019").points == ()
     assert asked_period("between March 31, 2023 and December 31, 2023").points == ()
+    assert asked_period("between March 31, 2023 and May 31, 2023").points == ()  # had raised a TypeError
 
 
 def test_the_latest_year_is_the_year_of_the_report_that_answers():

@@ -232,8 +232,11 @@ def _dated_quarters(text: str) -> tuple[tuple[int, int], ...]:
     ends = list(dict.fromkeys(_month_end(m) for m in DATE_RE.finditer(text)))
     if len(ends) != 2 or ends[0][0] != ends[1][0]:
         return ()
-    quarters = sorted((year, _closing_quarter(month)) for year, month in ends)
-    return tuple(quarters) if all(q for _, q in quarters) and quarters[-1][1] != 4 else ()
+    quarters = [(year, _closing_quarter(month)) for year, month in ends]
+    if not all(q for _, q in quarters):  # a month that closes no calendar quarter: no quarters to sort
+        return ()
+    quarters.sort()
+    return tuple(quarters) if quarters[-1][1] != 4 else ()
 
 
 def _month_quarter(text: str) -> int | None:
