@@ -21,6 +21,10 @@ SUM_YEARS_RE = re.compile(r"\b(?:the\s+)?(?:sum(?:med|ming)?(?:\s+up)?|combined|
                           r"(?:\w+\s+)?(?:years|fiscal\s+years|periods?)\b))(?:\s+of)?(?:\s+the)?", re.I)
 CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?\b", re.I)
 
+# how a plan over several years says it is one (``MetricPlan.how``): what no one printed figure is
+OVER_YEARS_HOW_RE = re.compile(r"a sum over \d+ years|a \d+-year average")
+
+
 def average_over_years(clause: str, period: AskedPeriod, parser: Parser) -> MetricPlan | None:
     """'the FY2017 - FY2019 3 year average of X', 'the average of X over fiscal 2019, 2020 and 2021', 'X for each
     of fiscal 2017, 2018 and 2019, then give the average': X in every year of the span, averaged."""

@@ -4,8 +4,6 @@ or decides from statement rows alone."""
 
 from __future__ import annotations
 
-import re
-
 from typing import Callable
 
 from rag_assets.answer.evidence.computed import compute
@@ -13,6 +11,7 @@ from rag_assets.answer.evidence.decisions import decide
 from rag_assets.answer.question.formulas import Item, items_of
 from rag_assets.answer.question.metric_library import default_library
 from rag_assets.answer.question.planning import QuestionPlan
+from rag_assets.answer.question.year_forms import OVER_YEARS_HOW_RE
 from rag_assets.answer.readers.boolean_reader import BooleanReading, cited as boolean_cited
 from rag_assets.answer.readers.names_reader import NamesReading, cited as names_cited
 from rag_assets.answer.readers.number_reader import NumberReading
@@ -131,7 +130,7 @@ def take_computed(plan: QuestionPlan, retriever, sha1s: tuple[str, ...], rec: An
 def _over_years(plan: QuestionPlan) -> bool:
     """A sum or an average over years ('a sum over 3 years', 'a 3-year average'): no one printed figure is it, so
     the number reader reading one is no answer (a year's figure had been answered for the sum)."""
-    return re.match(r"a sum over \d+ years|a \d+-year average", plan.metric.how or "") is not None
+    return OVER_YEARS_HOW_RE.match(plan.metric.how or "") is not None
 
 
 def _share_of_part(plan: QuestionPlan) -> bool:
