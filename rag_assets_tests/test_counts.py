@@ -525,3 +525,19 @@ def test_a_count_printed_after_its_noun_is_modified_by_the_words_before_that_nou
     plan, reading = _read_count(question, "Tarn", MEMBERS, 2024 if "2024" in question else 2023)
     assert reading.value is not None and asked_unit(question).amount(reading.value) == pytest.approx(value), \
         (plan.counted, reading.notes)
+
+
+def test_a_count_row_is_never_in_the_money_scale_of_a_table_above_it():
+    """'(Dollars in millions)' declares the scale of the segment's results; the deliveries table below a paragraph
+    and its own caption ('deliveries as of December 31 were as follows:') counts airplanes in units (806, not
+    806 million); a count whose caption declares its scale ('(in thousands)') is read in it."""
+    money = ("Results of Operations\n\n(Dollars in millions)\n\n| Years ended December 31, | 2018 | 2017 |\n"
+             "|---|---|---|\n| Revenues | $60,715 | $58,014 |\n| Earnings from operations | $7,879 | $5,452 |\n\n"
+             "Revenues increased in 2018 due to higher deliveries of twin aisle airplanes.\n\n")
+    pages = [Page("s", 27, money + "Commercial Airplanes deliveries as of December 31 were as follows:\n\n"
+                  "| | 2018 | 2017 |\n|---|---|---|\n| Deliveries | 806 | 763 |\n")]
+    found = count_candidates(pages, "commercial airplane deliveries", 2018)
+    assert [(c.figures[0].written, c.value_of(c.figures[0])) for c in found] == [("806", 806.0)]
+    pages = [Page("s", 27, money + "Deliveries (in thousands)\n\n| | 2018 | 2017 |\n|---|---|---|\n"
+                  "| Deliveries | 806 | 763 |\n")]
+    assert [c.value_of(c.figures[0]) for c in count_candidates(pages, "deliveries", 2018)] == [806_000.0]

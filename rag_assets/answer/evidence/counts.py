@@ -10,6 +10,7 @@ from dataclasses import replace
 from rag_assets.answer.evidence.candidates import Candidate, page_blocks
 from rag_assets.answer.evidence.clauses import clause_names
 from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, TEXT_FIGURE_RE, Figure, text_figures
+from rag_assets.answer.evidence.units import declared_scale
 from rag_assets.answer.question.counts import (COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, POSTPOSITIVE,
                                                 WHOLE_COUNTS, noun_parts)
 
@@ -128,7 +129,9 @@ def row_count(cand: Candidate, head: str, year: int | None, noun: str = "") -> C
     """A table row that counts ``head`` ('Headcount', 'Number of employees', 'Total warehouses'), or the whole
     ``noun`` asked ('Total paid members'), with its figure of ``year`` at the year's end: its year's column, else
     its latest quarter's column of the year (a balance as of the latest date the report prints for the year);
-    None for another row or no such figure."""
+    None for another row or no such figure. A count is in the scale its table's caption or label declares
+    ('Paid memberships' under '(in thousands, ...)'), never one carried from a table of money above it
+    ('Deliveries | 806' below '(Dollars in millions)' and a paragraph)."""
     want, noun = _singular(head.lower()), noun.lower()
     names = {*_count_names(want), f"total {want}s", f"total number of {want}s",
              *((noun, f"total {noun}", f"number of {noun}", f"total number of {noun}") if noun else ())}
@@ -138,7 +141,10 @@ def row_count(cand: Candidate, head: str, year: int | None, noun: str = "") -> C
     figs = [f for f in cand.figures if f.period == str(year) and not f.percent and f.months in (0, 12, 3)]
     whole = [f for f in figs if not f.quarter]
     fig = whole[0] if whole else max(figs, key=lambda f: f.quarter, default=None)
-    return replace(cand, figures=(fig,)) if fig is not None else None
+    if fig is None:
+        return None
+    own = declared_scale(f"{cand.caption} {cand.label}") is not None  # '(in thousands)' above it: its scale
+    return replace(cand, figures=(fig,)) if own else replace(cand, figures=(fig,), scale=1.0, scale_words="")
 
 
 def _forward(sentence: str, written: str, pattern: re.Pattern = FORWARD_RE) -> bool:

@@ -13,7 +13,7 @@ from rag_assets.answer.evidence.column_parts import cell_names
 from rag_assets.answer.evidence.quarter_columns import (HEADER_CHARS, HEADER_LINES, lone_year, quarter_columns,
                                                         quarter_ends, quarter_names, quarter_names_above, quartered,
                                                         quarters_of_names, quarters_under_years)
-from rag_assets.answer.evidence.units import declared_scale
+from rag_assets.answer.evidence.units import last_declared_scale
 from rag_assets.answer.evidence.year_lines import YEAR_RE, last_year_line
 
 CAPTION_LINES, CAPTION_CHARS = 3, 200  # a caption is the short lines just above a table, not a paragraph
@@ -330,7 +330,7 @@ def columns_above(before: str, page_scale: tuple[float, str] | None, page_years:
     years = own or list(page_years[0]) or late[0]
     carried = [] if own or not page_years[0] else list(page_years[1])
     months = durations(before) or carried or (late[1] if years and years == (late[0] or years) else [])
-    cols = Columns(years, months, quarter_columns(before), declared_scale(before[-600:]) or page_scale,
+    cols = Columns(years, months, quarter_columns(before), last_declared_scale(before[-600:]) or page_scale,
                    pattern=column_pattern(year_line), lone=lone_year(before), late_months=[] if late[0] else late[1])
     if not cols.quarters and (names := quarter_names_above(before)):
         cols.named(names)  # 'First Quarter' / 'Second Quarter' / ... / 'Fourth Quarter Full Year' above the table

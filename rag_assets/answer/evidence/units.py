@@ -56,6 +56,14 @@ def declared_scale(text: str) -> tuple[float, str] | None:
     return None
 
 
+def last_declared_scale(text: str) -> tuple[float, str] | None:
+    """The scale ``text`` above a table declares, the text after the last row of a table before it first
+    ('Deliveries (in thousands)' below a table under '(Dollars in millions)'): a caption between two tables is the
+    second's."""
+    rows = [m.end() for m in re.finditer(r"^\s*\|.*$", text, re.M)]
+    return (declared_scale(text[rows[-1]:]) if rows else None) or declared_scale(text)
+
+
 OTHER_DOLLAR_NAMED = 3  # times a report names another dollar before its bare '$' may be that dollar
 
 
