@@ -86,6 +86,14 @@ def test_a_region_of_a_part_its_filing_names_is_planned_as_a_part_within_that_pa
     assert company_plan(question, "number", ("Globex",), LIB, parts=PARTS).formula == formula
 
 
+def test_the_complement_of_a_region_the_filing_calls_a_segment_is_no_region_within_it():
+    """A filing whose segments are regions ('United States', 'Europe'): sales 'outside the United States' are the
+    international ones, never 'the international sales of the United States segment' (no row prints that)."""
+    plan = company_plan("What share of Globex's 2023 revenues came from outside the United States?", "number",
+                        ("Globex",), LIB, parts=("United States", "Europe", "Asia Pacific"))
+    assert plan.formula == "(revenue [international] 2023 / revenue 2023)"
+
+
 def test_a_yes_no_on_a_region_of_a_part_compares_that_regions_figures():
     plan = company_plan("Did Globex's U.S. Devices sales decline in Q4 2022 compared with Q4 2021?", "boolean",
                         ("Globex",), LIB, parts=PARTS)

@@ -20,8 +20,8 @@ def nested_part(read: str, filing_part: str, library: Library) -> str:
     filing's part the question writes); '' otherwise (the same part, several parts, or not a region)."""
     outer = fold(filing_part)
     if not read or not outer or read == outer or PARTS_SEP in read or NESTED_SEP in read or \
-            place_of(outer, library.regions) == read:  # 'Canadian' the filing's part, 'canada' read: one part
-        return ""
+            place_of(outer, library.regions) == read or _complements(read, outer, library):
+        return ""  # 'Canadian' the filing's part, 'canada' read: one part; 'outside the United States': its complement
     words = read.split()
     named = outer.split()
     for at in range(len(words) - len(named) + 1):
@@ -30,6 +30,11 @@ def nested_part(read: str, filing_part: str, library: Library) -> str:
             break
     rest = " ".join(words)
     return f"{outer}{NESTED_SEP}{rest}" if rest and is_region(rest, library) else ""
+
+
+def _complements(read: str, outer: str, library: Library) -> bool:
+    """One part is the whole less the other (``complements``: 'international' of 'united states'), never within it."""
+    return any(a == read and outer in b or a == outer and read in b for a, b in library.complements)
 
 
 def is_region(name: str, library: Library) -> bool:
