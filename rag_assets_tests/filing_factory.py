@@ -57,6 +57,10 @@ def write_10k(path: Path, company: str, year: int, figures: dict[str, dict[int, 
         c.setFont("Helvetica", 10)
         c.drawString(40, H - 80, f"Item {k + 1}. {company} designs and sells industrial valves and pumps.")
         c.drawString(40, H - 95, f"Section {k + 1}: demand follows the investment cycles of our customers.")
+        if k == 0 and segments:  # the business section names the segments, as 10-Ks do
+            names = list(next(iter(segments.values())))
+            c.drawString(40, H - 110, f"We report our results in {len(names)} business segments: "
+                                      f"{', '.join(names[:-1])} and {names[-1]}.")
         c.showPage()
     balance = ("assets", "liabilities", "inventor", "payable", "receivable", "equity")
     cash = ("cash provided", "purchases of property", "dividends", "depreciation")

@@ -277,9 +277,8 @@ def test_a_row_is_never_read_with_the_companys_name_in_it(answerer):
 def test_a_segment_the_filing_does_not_print_is_na_with_its_reason(answerer):
     rec = answerer.answer(f"What were the net sales of {COMPANY}'s Rail segment in FY2023? Answer in USD millions.",
                           "number")
-    assert rec.value == "N/A"
-    assert any("revenue [rail] 2023" in n for n in rec.notes)
-    assert "the part 'rail'" in rec.to_dict()["na_reason"]  # the reason the user sees (ask, evaluate)
+    assert rec.value == "N/A"  # no segment of the filing is named 'Rail', and no page prints 'Rail segment'
+    assert "no 'rail' segment or division: its filings name Avionics" in rec.to_dict()["na_reason"]  # ask, evaluate
 
 
 def test_yes_no_comparing_two_parts_reads_each_parts_figure_of_the_year_asked():
@@ -572,3 +571,19 @@ def test_a_regions_words_that_end_the_share_asked_name_the_part_with_it(question
     """'came from international streaming' is the International Streaming part's revenue, not an item named
     'streaming' of the international part (the number reader had answered a 29,529 of another table: 0.25 %)."""
     assert formula(question) == expected
+
+
+@pytest.mark.slow
+def test_a_segment_the_filing_does_not_have_is_na_with_its_reason(tmp_path):
+    """The filing names two segments (Consumer, Business) and prints a 'Wireless service revenue' row of the whole
+    company: a 'Wireless segment' asked is none of its segments, so its revenue is N/A with that reason (it had been
+    answered with the company's wireless service revenue, 7,435); a segment it names is read as before."""
+    figures = {"Wireless service revenue": {2021: 7210, 2022: 7435}, "Total revenues": {2021: 13361, 2022: 13684},
+               "Net income": {2021: 2210, 2022: 2153}}
+    segments = {"Operating revenues": {"Consumer": {2021: 9530, 2022: 10351}, "Business": {2021: 3831, 2022: 3333}}}
+    answerer = answerer_over_10k(tmp_path, "Kestrel Telecom Inc", 2022, figures, segments)
+    rec = answerer.answer("What was Kestrel Telecom's Wireless segment revenue in 2022, in USD millions?", "number")
+    assert rec.value == "N/A" and rec.references == []
+    assert "no 'wireless' segment or division: its filings name Consumer" in rec.to_dict()["na_reason"]
+    rec = answerer.answer("What was Kestrel Telecom's Consumer segment revenue in 2022, in USD millions?", "number")
+    assert rec.value == pytest.approx(10351.0)

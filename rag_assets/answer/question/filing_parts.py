@@ -37,3 +37,16 @@ def marked_part(question: str, name: str, written: tuple[str, ...] = ()) -> str:
     rest = question[m.end():]
     rest = PART_STAND_IN_RE.sub(" segment", rest, count=1) if PART_STAND_IN_RE.match(rest) else " segment" + rest
     return question[:m.end()] + rest
+
+
+SEGMENT_NOUN = r"(?:(?:business|reportable|operating)\s+)?(?:segment|division)s?\b"
+
+
+def called_segment(question: str, part: str) -> bool:
+    """``question`` calls the one part it asks (``part``, as its plan folds it: 'wireless') a segment or a division
+    ("Globex's Wireless segment revenue"): its name is followed by that noun."""
+    words = part.split()
+    if not words or any(not w.isalnum() for w in words):  # no nested or listed parts ('a > b', 'a|b')
+        return False
+    name = r"\W+".join(map(re.escape, words))
+    return re.search(rf"(?<!\w){name}\W+{SEGMENT_NOUN}", question, re.I) is not None

@@ -15,8 +15,8 @@ from rag_assets.answer.question.metric_library import Library, fold
 from rag_assets.answer.question.counts import asks_since_start, count_qualifiers, counted_noun
 from rag_assets.answer.question.criteria import Criterion
 from rag_assets.answer.question.criterion import criterion
-from rag_assets.answer.question.filing_parts import marked_part, named_part
-from rag_assets.answer.question.nested_parts import criterion_with_part, nested_part, with_part
+from rag_assets.answer.question.filing_parts import called_segment, marked_part, named_part
+from rag_assets.answer.question.nested_parts import criterion_with_part, is_region, nested_part, with_part
 from rag_assets.answer.question.period import asked_period
 from rag_assets.answer.question.owners import owned_parts, possessive, written_in_full
 from rag_assets.answer.question.plan import MetricPlan, asks_down, asks_part, plan
@@ -39,6 +39,7 @@ class QuestionPlan:
     qualifiers: tuple[str, ...] = ()  # what it says of them beyond their noun ('united', 'states'), as folded words
     basis: str = ""  # the stated basis of a non-GAAP figure asked ('currency', 'organic': ``bases``); '' reported
     since_start: bool = False  # a count asked since a start ('since program inception'), not one year's
+    segment: bool = False  # the question calls its part a segment or a division ('its Wireless segment')
     source: str = ""  # rules, model, or '' (no plan: the readers answer as printed)
     formula: str = ""
     how: str = ""
@@ -134,6 +135,7 @@ def company_plan(question: str, kind: str, written: tuple[str, ...], library: Li
         asked = possessive(asked, written)
         out = plan_question(asked, kind, library, llm)
     out = _within_filing_part(_with_filing_part(out, asked, written, library, parts), asked, written, library, parts)
+    out.segment = called_segment(asked, out.part) and not is_region(out.part, library)
     if out.counted:  # 'how many people did X employ in the United States': what the count is of, without X
         named = "|".join(re.escape(w) for w in written)
         out.qualifiers = count_qualifiers(re.sub(rf"(?:{named})(?:['’]s?)?", " ", question) if named else question,

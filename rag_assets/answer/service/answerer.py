@@ -39,6 +39,11 @@ TAKEN_FROM_SECOND = ("value", "references", "retrieved_chunks", "ranked_pages", 
                      "grounded", "candidates", "evidence_ok", "computation", "plan", "index_versions", "sub_answers")
 
 
+# a kind read from statements: its reader, what takes its reading into the record, the threshold in the settings
+STATEMENT_READERS = {"boolean": (read_boolean, take_boolean, "boolean_threshold"),
+                     "names": (read_names, take_names, "names_threshold")}
+
+
 class Answerer:
     """The question-answering pipeline of one run configuration."""
 
@@ -131,18 +136,16 @@ class Answerer:
     def _single(self, question: str, kind: str, route: Route, rec: AnswerRecord, query: str | None = None) -> None:
         """Answer ``question`` from ``route``'s report(s); ``query`` is what is searched and what quotes and
         figures must name (default: the question without its template tail and the company's name)."""
-        if not route.sha1s:  # no filing of the company covers the period asked: never another year's figure
-            rec.value, rec.notes = NA, [*rec.notes, f"{route.company}: no filing covers the period asked; answered N/A"]
+        plan = self._plan(question, kind, route) if route.sha1s else None
+        if plan is not None:
+            rec.plan, rec.llm_calls = plan.to_dict(), rec.llm_calls + len(plan.model_calls)
+        refused = refusal(route, plan, kind, self.numbers)
+        if refused:  # never another year's figure, nor another part's
+            rec.value, rec.notes = NA, [*rec.notes, f"{route.company}: {refused}; answered N/A"]
             return
         query = query or retrieval_query(question, route.company, route.written)
         ranked, chunks, usage = self.rank_pages(question, route, query, page_count(self.cfg, self.llm, kind, question))
         take_retrieval(rec, ranked, chunks, usage, {s: self.retriever.index(s).versions() for s in route.sha1s})
-        asked = with_latest_year(question, self.filing_routes.period_year(route)) if asks_latest_year(question) \
-            else question  # 'the most recent fiscal year': the routed report's
-        plan = self.plan(asked, kind, route.written, self.filing_routes.own_names(route.company),
-                         self.numbers.parts_named(route))
-        rec.plan = plan.to_dict()
-        rec.llm_calls += len(plan.model_calls)
         computes = (plan.metric or plan.criterion) and not plan.quarter
         by_year = self.filing_routes.year_filings(route) if computes else {}  # other reports by the years they print
         quarters = self.filing_routes.quarters(route, by_year)  # also a balance asked at a date: its quarter's column
@@ -153,16 +156,20 @@ class Answerer:
         if kind == "boolean" and take_decided(plan, question, self.retriever, route.sha1s, rec, by_year, quarters,
                                               read):
             return
-        if kind == "boolean" and reads_statements(self.cfg, self.llm, kind, question):
-            self._read_boolean(question, query, route, ranked, rec)
-            return
-        if kind == "names" and reads_statements(self.cfg, self.llm, kind, question):
-            self._read_names(question, query, route, ranked, rec)
+        if kind in STATEMENT_READERS and reads_statements(self.cfg, self.llm, kind, question):
+            self._read_statements(kind, question, query, route, ranked, rec)
             return
         if kind == "number" and self.cfg.number_reader == "candidates":
             self.numbers.question(question, query, route, ranked, rec, plan, quarters)
             return
         read_passages(self.cfg, self.llm, self.retriever, question, query, kind, ranked, rec)
+
+    def _plan(self, question: str, kind: str, route: Route) -> QuestionPlan:
+        """The plan of ``question`` asked of ``route``'s company ('the most recent fiscal year': the routed report's)."""
+        asked = with_latest_year(question, self.filing_routes.period_year(route)) if asks_latest_year(question) \
+            else question
+        return self.plan(asked, kind, route.written, self.filing_routes.own_names(route.company),
+                         self.numbers.parts_named(route))
 
     def plan(self, question: str, kind: str, written: tuple[str, ...] = (), own_names: tuple[str, ...] = (),
              parts: tuple[str, ...] = ()) -> QuestionPlan:
@@ -171,20 +178,14 @@ class Answerer:
         return company_plan(question, kind, written, default_library(),
                             self.llm if self.cfg.question_planner == "rules+model" else None, own_names, parts)
 
-    def _read_names(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
-                    rec: AnswerRecord) -> None:
-        """The names beside the event word of checked statements, each statement judged by the model
-        (``answer.names_reader``)."""
+    def _read_statements(self, kind: str, question: str, query: str, route: Route, ranked: list[RetrievedPage],
+                         rec: AnswerRecord) -> None:
+        """Checked statements of the best pages, each judged by the model: a yes/no (``boolean_reader``) or the
+        names beside the event word (``names_reader``)."""
+        read, take, threshold = STATEMENT_READERS[kind]
         pages = ranked[: self.cfg.statement_pages]
-        take_names(rec, read_names(self.llm, question, query, pages, default_lexicon(), self.cfg.max_statements,
-                                   self.cfg.names_threshold, self.filing_routes.period_year(route)), pages)
-
-    def _read_boolean(self, question: str, query: str, route: Route, ranked: list[RetrievedPage],
-                      rec: AnswerRecord) -> None:
-        """Checked statements of the best pages, each judged by the model (``answer.boolean_reader``)."""
-        pages = ranked[: self.cfg.statement_pages]
-        take_boolean(rec, read_boolean(self.llm, question, query, pages, default_lexicon(), self.cfg.max_statements,
-                                       self.cfg.boolean_threshold, self.filing_routes.period_year(route)), pages)
+        take(rec, read(self.llm, question, query, pages, default_lexicon(), self.cfg.max_statements,
+                       getattr(self.cfg, threshold), self.filing_routes.period_year(route)), pages)
 
     def _sub_question(self, sub_q: str, route: Route, sub: AnswerRecord, query: str) -> None:
         """A comparison's number sub-question for one company (``answer.comparative``)."""
@@ -205,6 +206,16 @@ def take_other_filings(rec: AnswerRecord, second: AnswerRecord, other: Route, la
     for name in TAKEN_FROM_SECOND:
         setattr(rec, name, getattr(second, name))
     rec.notes = notes
+
+
+def refusal(route: Route, plan: QuestionPlan | None, kind: str, numbers: NumberReads) -> str:
+    """Why ``route`` answers N/A before any page is read, or '': no filing of the company covers the period asked;
+    a segment asked that none of its filings has (``unprinted_parts``)."""
+    if not route.sha1s:
+        return "no filing covers the period asked"
+    if kind == "number" and plan is not None and plan.segment:
+        return numbers.unprinted_part(route, plan.part)
+    return ""
 
 
 def reads_statements(cfg, llm, kind: str, question: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rag_assets.answer.evidence.part_sections import parts_of
+from rag_assets.answer.evidence.unprinted_parts import unprinted_part
 from rag_assets.answer.evidence.units import report_dollar
 from rag_assets.answer.question.bases import without_basis, without_part_noun
 from rag_assets.answer.question.counts import counted_noun
@@ -98,6 +99,11 @@ class NumberReads:
     def parts(self, route: Route) -> dict[str, tuple[str, ...]]:
         """The parts each report of the route names (its segments and divisions), read once a report."""
         return {sha1: parts_of(self.retriever, sha1) for sha1 in route.sha1s}
+
+    def unprinted_part(self, route: Route, part: str) -> str:
+        """Why the segment ``part`` asked is none of the route's company (``unprinted_parts``), or ''."""
+        texts = (text for sha1 in route.sha1s for text in self.retriever.index(sha1).pages.values())
+        return unprinted_part(part, self.parts_named(route), texts)
 
     def parts_named(self, route: Route) -> tuple[str, ...]:
         """The parts the route's filings name, each once: what a question may name as a part without its noun."""
