@@ -65,6 +65,9 @@ def test_the_number_beside_the_noun_is_the_count():
     # holders counted as the filing prints them: 'shareholders', 'stockholders' of record
     assert counted_in("At January 31, 2025, there were 48,120 shareholders of record.", "holders") == ["48,120"]
     assert counted_in("we had 3,305 stockholders of record", "holders") == ["3,305"]
+    # the same count asked with another noun of it ('stockholders of record') than the filing prints ('holders')
+    assert counted_in("At February 20, 2020, there were 1,574 holders of record of our common stock", "stockholders") \
+        == ["1,574"]
     assert counted_in("we had 3,305 nonemployee directors", "employees") == []  # a compound is no count of its head
     # a count of many takes the plural: a singular noun after it modifies the noun it counts
     assert counted_in("Tarn sponsors 15 different Employee Resource Groups with 51 chapters.", "employees") == []

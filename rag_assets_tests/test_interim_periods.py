@@ -65,6 +65,8 @@ def test_the_months_a_period_covers(text, quarter, months):
     ("Globex's shares outstanding as of January 2018", (2018, 1)),  # a month, no day
     ("Globex's cash at the end of June 2023", (2023, 6)),
     ("Globex's sales in May 2023", None),  # a month, not 'as of' it
+    ("How many holders of record did Globex have in early 2020?", (2020, 1)),  # the year's first months
+    ("Globex's revenue in 2020", None),
 ])
 def test_a_date_written_in_figures_is_the_date_asked(text, as_of):
     assert asked_period(text).as_of == as_of

@@ -37,8 +37,10 @@ PEOPLE_NOUNS = frozenset({"people", "persons", "staff", "workers", "individuals"
 # never shares (authorized, issued and outstanding are different counts, none the whole of the others)
 WHOLE_COUNTS = frozenset({"employee", "store", "warehouse", "location", "restaurant", "branch", "office", "member",
                           "customer", "subscriber", "holder"})
-# the compounds a filing prints for a counted noun: 'holders of record' are its '62,488 shareholders of record'
-COMPOUND_NOUNS = {"holder": ("shareholder", "stockholder")}
+# the nouns a filing prints for a counted noun: 'holders of record' are its '62,488 shareholders of record', and
+# 'stockholders of record' its '1,574 holders of record'
+COMPOUND_NOUNS = {"holder": ("shareholder", "stockholder"), "shareholder": ("holder", "stockholder"),
+                  "stockholder": ("holder", "shareholder")}
 # nouns a filing names a count by before it ('total workforce was approximately 156,000'), beside the noun itself
 NAMED_BEFORE = {"employee": ("workforce", "headcount")}
 NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|cents?|millions?|billions?|thousands?|percent(?:age)?|points?|bps|times|"

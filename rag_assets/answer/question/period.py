@@ -204,10 +204,15 @@ ENDED_MONTH_RE = re.compile(rf"{QUARTER_ENDED_RE.pattern}\s+(?:in\s+)?({_MONTH_N
 ENDED_DATE_RE = re.compile(rf"{QUARTER_ENDED_RE.pattern}\s+({DATE_RE.pattern})", re.I)
 
 
+EARLY_YEAR_RE = re.compile(rf"\b(?:in|as\s+of|at)\s+(?:the\s+)?early\s+(?:part\s+of\s+)?({YEAR})\b", re.I)
+
+
 def _as_of_month(text: str) -> tuple[int, int] | None:
-    """The (year, month) of a month asked 'as of' with no day ('as of January 2018')."""
+    """The (year, month) of a month asked 'as of' with no day ('as of January 2018'); 'in early 2020' is its first
+    month (a date the annual report of the year before prints on its cover: holders of record, shares)."""
     m = AS_OF_MONTH_RE.search(text)
-    return (int(m.group(2)), MONTH_NUMBERS[m.group(1).lower()]) if m else None
+    early = EARLY_YEAR_RE.search(text)
+    return (int(m.group(2)), MONTH_NUMBERS[m.group(1).lower()]) if m else (int(early.group(1)), 1) if early else None
 
 
 def _month_end(m: re.Match) -> tuple[int, int]:
