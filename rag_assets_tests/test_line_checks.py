@@ -189,3 +189,22 @@ def test_read_beyond_the_best_ranked_pages_a_line_must_print_the_metrics_words_n
     assert read(False).candidates  # the synonym names it where pages were ranked for the question
     beyond = read(True)
     assert beyond.value == "N/A" and beyond.candidates == []
+
+
+def test_the_words_after_an_and_lead_to_the_next_figure_never_the_one_before():
+    """'EPS of $1.40 decreasing 20.5% and adjusted EPS of $2.50 increasing by 11.2%': the adjusted EPS growth is
+    11.2 %, the figure 'adjusted EPS' leads to; the clause of 20.5 % ends before that 'and' (it had been read as the
+    figure whose clause names 'adjusted EPS', the reported EPS's fall); a list joined by 'and' keeps its words
+    ('91% in the U.S. and Canada and 89% worldwide')."""
+    from rag_assets.answer.evidence.clauses import clause_of, distinct_names
+    from rag_assets.answer.readers.line_checks import exacter_clause
+
+    sentence = "Fourth-quarter earnings per share (EPS) of $1.40 decreasing 20.5% and adjusted EPS of $2.50 increasing by 11.2%"
+    [cand] = [c for c in page_candidates(sentence + ".\n", "s", 0) if c.source == "text"]
+    metric = metric_query("adjusted EPS growth", default_lexicon())
+    copied = next(f for f in cand.figures if f.written == "11.2%")
+    assert exacter_clause(cand, copied, metric) is None
+    assert clause_of(sentence, "20.5%")[1] == "20.5% "
+    listed = "Satisfaction was 91% in the U.S. and Canada and 89% worldwide"
+    assert clause_of(listed, "91%")[1] == "91% in the U.S. and Canada "
+    assert distinct_names(listed, ["91%", "89%"], {"worldwide"}) == [0, 1]

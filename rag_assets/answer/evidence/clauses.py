@@ -23,14 +23,18 @@ def _stems(text: str) -> set[str]:
 
 def clause_of(sentence: str, written: str, start: int = 0, to_comma: bool = False) -> tuple[str, str]:
     """(the words leading to the figure ``written`` from the last comma, 'and' or figure before it; the words from
-    it to the next figure, or to the next comma too with ``to_comma``); ('', '') when it is not printed."""
+    it to the next figure, or to the next comma too with ``to_comma``, short of the last 'and' before a next figure:
+    'and adjusted EPS of' leads to the figure after it, never the one before); ('', '') when it is not printed."""
     at = sentence.find(written, start)
     if at < 0:
         return "", ""
     after = TEXT_FIGURE_RE.search(sentence, at + len(written))
     clause = sentence[at: after.start() if after else None]
+    tail = clause[len(written):]
+    if after:  # the last 'and' before the next figure opens that figure's clause ('... and adjusted EPS of $2.35')
+        tail = re.split(r"\band\b(?!.*\band\b)", tail, flags=re.S)[0]
     return re.split(r"[,;\d]|\band\b", sentence[max(0, at - 60): at])[-1], \
-        re.split(r"[,;]", clause[len(written):])[0] if to_comma else clause
+        re.split(r"[,;]", tail)[0] if to_comma else written + tail
 
 
 def clause_names(sentence: str, written: str, wanted: set[str], start: int = 0) -> int:
