@@ -544,3 +544,14 @@ def test_a_count_row_is_never_in_the_money_scale_of_a_table_above_it():
     pages = [Page("s", 27, money + "Deliveries (in thousands)\n\n| | 2018 | 2017 |\n|---|---|---|\n"
                   "| Deliveries | 806 | 763 |\n")]
     assert [c.value_of(c.figures[0]) for c in count_candidates(pages, "deliveries", 2018)] == [806_000.0]
+
+
+def test_the_first_n_delivered_is_a_count_since_a_start():
+    """'The first 611 Z-9 aircraft delivered include 438 Z-9A variants' counts every delivery so far, never the
+    year's (611 had been read as 2020's deliveries)."""
+    from rag_assets.answer.evidence.operands import SourcePage
+
+    page = SourcePage("t", 35, "In 2020, the first 611 Z-9 aircraft delivered to customers include 438 Z-9A variants "
+                               "and 128 Z-9B variants.\n", False)
+    assert "611" not in [c.figures[0].written for c in count_candidates([page], "z 9 aircraft", 2020)]
+    assert "611" in [c.figures[0].written for c in count_candidates([page], "z 9 aircraft", 2020, since_start=True)]

@@ -30,7 +30,8 @@ FORWARD_RE = re.compile(r"\b(?:project(?:s|ed|ing)?|forecasts?|expects?|expected
 # '1,200 stores opened to date', 'cumulative deliveries of 7,312'
 CUMULATIVE_RE = re.compile(r"\b(?:since\s+(?:(?:the|its|our|their)\s+)?(?:program\s+|company['’]s\s+)?(?:inception|"
                            r"founding|launch|start)|since\s+(?:19|20)\d\d|to\s+date|cumulative(?:ly)?|"
-                           r"life[\s-]+to[\s-]+date|in\s+(?:its|our|their)\s+history)\b", re.I)
+                           r"life[\s-]+to[\s-]+date|in\s+(?:its|our|their)\s+history|"
+                           r"the\s+first\s+\d[\d,]*)\b", re.I)  # 'The first 611 aircraft delivered include ...'
 # a figure just before another: a flattened table row; a date's year before a comma is none ('At January 31, 2023,
 # 4,199,882,937 shares')
 FIGURE_BEFORE_RE = re.compile(r"(?<![\d,.])(?!(?:19|20)\d\d,\s+$)\d(?:[\d,.]*\d)?\)?\s+$")  # '815, 795': a list
