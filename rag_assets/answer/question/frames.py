@@ -13,7 +13,8 @@ _REPORTS = (r"(?:report|record|post|generate|earn|book|have|incur|recogni[sz]e|r
             r"make|show|disclose|register|log)(?:ed|s)?")
 # 'spend on', 'pay in', 'earn from', 'record as': the verb and its preposition introduce the figure
 _SPENDS = (r"(?:spend|pay|invest|earn|generate|record|report|book|incur|make|receive|collect|lose|return|"
-           r"distribute|recogni[sz]e)\s+(?:on|in|for|as|from|through|via|to\s+shareholders\s+(?:as|in|through))")
+           r"distribute|recogni[sz]e)\s+(?:(?:in|with)\s+cash\s+)?"  # 'pay in cash for': the cash is how, not what
+           r"(?:on|in|for|as|from|through|via|to\s+shareholders\s+(?:as|in|through))")
 # a subject that is a name: capitalised words ('Johnson & Johnson', 'JPMorgan Chase & Co.'), never a period
 _NAME = (r"(?!(?:FY|Q[1-4]|H[12])(?:\d|\b)|(?:Fiscal|January|February|March|April|May|June|July|August|September|"
          r"October|November|December)\b)[A-Z][\w&.\-]*(?:\s+(?:&\s+)?(?!(?:FY|Q[1-4])(?:\d|\b))[A-Z][\w&.\-]*)*")
@@ -41,7 +42,9 @@ FRAMES = (
            ("How much did Initech pay in dividends during fiscal 2019? Answer in USD millions.",
             "What was Initech's dividends during fiscal 2019? Answer in USD millions."),
            ("How much cash did Globex spend on additions to software assets in 2021?",  # the cash is how, not what
-            "What was Globex's additions to software assets in 2021?"))),
+            "What was Globex's additions to software assets in 2021?"),
+           ("How much did Globex pay in cash for acquisitions in 2018, in USD millions?",
+            "What was Globex's acquisitions in 2018, in USD millions?"))),
     Frame("how much Y did X report",
           re.compile(rf"^how\s+much\s+(?P<y>(?!did\b)[^?.]+?)\s+did\s+(?P<x>[^?.]+?)\s+{_REPORTS}\b", re.I),
           "What was {x}'s {y}",
