@@ -5,9 +5,7 @@ N/A with that reason, never a row that merely names the word ('Wireless service 
 
 from __future__ import annotations
 
-import re
-
-from rag_assets.answer.question.filing_parts import SEGMENT_NOUN
+from rag_assets.answer.question.filing_parts import called_part_re
 from rag_assets.answer.question.metric_library import fold
 
 NOT_NAME_WORDS = frozenset("and of the & segment segments division divisions group".split())
@@ -28,8 +26,7 @@ def unprinted_part(part: str, parts: tuple[str, ...], texts) -> str:
     words, initials = _words(part), _initials(part)
     if not parts or not words or any(_words(p) & words or fold(p).replace(" ", "") == initials for p in parts):
         return ""
-    name = r"\W+".join(map(re.escape, part.split()))
-    printed = re.compile(rf"(?<!\w){name}\W+{SEGMENT_NOUN}", re.I)
+    printed = called_part_re(part)
     if any(printed.search(text) for text in texts):
         return ""
     return f"no '{part}' segment or division: its filings name {', '.join(parts[:6])}"

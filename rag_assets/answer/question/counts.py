@@ -39,8 +39,8 @@ WHOLE_COUNTS = frozenset({"employee", "store", "warehouse", "location", "restaur
                           "customer", "subscriber", "holder"})
 # the nouns a filing prints for a counted noun: 'holders of record' are its '62,488 shareholders of record', and
 # 'stockholders of record' its '1,574 holders of record'
-COMPOUND_NOUNS = {"holder": ("shareholder", "stockholder"), "shareholder": ("holder", "stockholder"),
-                  "stockholder": ("holder", "shareholder")}
+_HOLDERS = ("holder", "shareholder", "stockholder")
+COMPOUND_NOUNS = {noun: tuple(other for other in _HOLDERS if other != noun) for noun in _HOLDERS}
 # nouns a filing names a count by before it ('total workforce was approximately 156,000'), beside the noun itself
 NAMED_BEFORE = {"employee": ("workforce", "headcount")}
 NOT_COUNTED = re.compile(r"\b(?:dollars?|usd|cents?|millions?|billions?|thousands?|percent(?:age)?|points?|bps|times|"

@@ -42,11 +42,17 @@ def marked_part(question: str, name: str, written: tuple[str, ...] = ()) -> str:
 SEGMENT_NOUN = r"(?:(?:business|reportable|operating)\s+)?(?:segment|division)s?\b"
 
 
+def called_part_re(part: str) -> re.Pattern:
+    """The part ``part`` (as a plan folds it: 'wireless') written as a text writes it, followed by a part noun
+    ('Wireless segment', 'Wireless business segment')."""
+    name = r"\W+".join(map(re.escape, part.split()))
+    return re.compile(rf"(?<!\w){name}\W+{SEGMENT_NOUN}", re.I)
+
+
 def called_segment(question: str, part: str) -> bool:
     """``question`` calls the one part it asks (``part``, as its plan folds it: 'wireless') a segment or a division
     ("Globex's Wireless segment revenue"): its name is followed by that noun."""
     words = part.split()
     if not words or any(not w.isalnum() for w in words):  # no nested or listed parts ('a > b', 'a|b')
         return False
-    name = r"\W+".join(map(re.escape, words))
-    return re.search(rf"(?<!\w){name}\W+{SEGMENT_NOUN}", question, re.I) is not None
+    return called_part_re(part).search(question) is not None
