@@ -102,6 +102,28 @@ def test_a_year_on_a_line_above_a_block_of_quarters_dates_it():
     assert _read(YEAR_LINES, "revenue", 2023, quarter=4) == 10_400e6
 
 
+# a sentence above names both years; a row of quarter names, a row of 'Fiscal Year' under each, then the years
+SENTENCE_YEARS = ("Selected quarterly results for fiscal 2024 and fiscal 2023 are as follows:\n\n"
+                  "| | | First Quarter | | | Second Quarter | | | Third Quarter | | | Fourth Quarter | |\n"
+                  "| | | Fiscal Year | | | Fiscal Year | | | Fiscal Year | | | Fiscal Year | |\n"
+                  "| In Millions, Except Per | | | | | | | | | | | | |\n"
+                  "| Share Amounts | | 2024 | | 2023 | | 2024 | | 2023 | | 2024 | | 2023 | | 2024 | | 2023 |\n"
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                  "| Net sales | $ | 3,010.5 | $ | 2,990.1 | $ | 3,220.7 | $ | 3,100.2 | $ | 3,150.3 | $ | 3,080.9 | $ | "
+                  "3,900.4 | $ | 3,050.8 |\n")
+
+
+def test_quarter_names_under_a_sentence_naming_the_years_wait_for_the_row_of_years():
+    """Two years named in a sentence above are no header: the quarter names are each block's, and the row of years
+    below them says which column of a block is which year (it had split the four quarters between the two years:
+    the first and second quarter 2024's, the third and fourth 2023's, the rest whole years)."""
+    assert _dated(SENTENCE_YEARS, "Net sales") == [
+        [("2024", 3, 1), ("2023", 3, 1), ("2024", 3, 2), ("2023", 3, 2), ("2024", 3, 3), ("2023", 3, 3),
+         ("2024", 3, 4), ("2023", 3, 4)]]
+    assert _read(SENTENCE_YEARS, "revenue", 2024, quarter=4) == 3_900.4e6
+    assert _read(SENTENCE_YEARS, "revenue", 2024) is None  # no column is the fiscal year's
+
+
 def test_columns_that_add_up_from_the_years_start_are_no_quarters():
     assert _dated(CUMULATIVE, "Revenue (millions of yen)") == [[("", 0, 0)] * 4]
     assert _read(CUMULATIVE, "revenue", 2024, quarter=2) is None

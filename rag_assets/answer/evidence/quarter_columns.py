@@ -45,13 +45,16 @@ def _quarter_of(m: re.Match) -> int:
 def quarters_under_years(cells: list[str], years: list[str]) -> list[tuple[str, int]]:
     """A header row of quarters under a row of years ('2018 2017' / '4th 3rd 2nd 1st 4th 3rd 2nd 1st'): the
     (year, quarter) of each column, the quarters split evenly among the years in order; [] when the row is
-    no such header."""
+    no such header, or when the years' blocks would not name the same quarters ('First | Second | Third | Fourth'
+    under a sentence on 2020 and 2019 is a row of quarter names over the years, not two halves)."""
     named = [c.strip() for c in cells if c.strip()]
     found = [m for m in map(QUARTER_CELL_RE.fullmatch, named) if m]
     if not years or len(found) < 2 or len(found) != len(named) or len(found) % len(years):
         return []
-    per = len(found) // len(years)
-    return [(years[i // per], _quarter_of(m)) for i, m in enumerate(found)]
+    per, quarters = len(found) // len(years), [_quarter_of(m) for m in found]
+    if any(quarters[i:i + per] != quarters[:per] for i in range(per, len(quarters), per)):
+        return []
+    return [(years[i // per], q) for i, q in enumerate(quarters)]
 
 
 # a header cell naming a quarter ('First', '2ND QUARTER', 'Q3') or the whole year beside them ('Year', 'Full Year')
