@@ -109,6 +109,19 @@ def test_a_row_named_as_the_filing_prints_it_is_read_by_its_label(question, expe
     assert formula(question) == expected
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("What was Initech's diluted net income (loss) per share in the fourth quarter of 2024?", "diluted eps 2024 (Q4)"),
+    ("State Initech's basic earnings/(loss) per share for FY2023.", "basic eps 2023"),
+    ("What was Initech's (loss) income from operations in 2023, in USD millions?", "operating income 2023"),
+    ("Initech's operating profit (losses) for fiscal 2022?", "operating income 2022"),
+])
+def test_a_loss_written_beside_its_income_names_the_one_signed_line(question, expected):
+    """'(loss)' beside an income is the same line's sign, as its row prints it: 'diluted net income (loss) per
+    share' is diluted EPS (it had been read as net income: the words after the loss were lost)."""
+    from rag_assets.answer.question.planning import plan_question
+    assert plan_question(question, "number", LIB).formula == expected
+
+
 def test_vocabulary_a_one_word_item_never_stands_for_a_longer_phrase_and_abbreviations_are_known():
     assert formula("What was Acme's FY2022 cash flow from operating activities?") == "cash from operations 2022"
     assert formula("What was Acme's FY2022 membership fee revenue?") == "membership fee revenue 2022"

@@ -5,7 +5,8 @@ A plural name's possessive apostrophe ("Commercial Airplanes' operating margin")
 as a name before its figure, as it does without it; a date written in figures is written in words, as filings
 print it ('at 6/30/2023' reads as 'at June 30, 2023' in the plan, the ranking and the model's prompt alike); a
 'decimal fraction' is a fraction ('net income as a decimal fraction of revenues' is net income over revenues, as a
-decimal)."""
+decimal); a loss written beside the income it may be ('net income (loss) per share', '(loss) earnings') is that
+income, as a signed figure is: the words name one line, not two."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ import re
 SPACES_RE = re.compile(r"\s+")  # any run of whitespace, the no-break space and line breaks included
 DECIMAL_FRACTION_RE = re.compile(r"\bdecimal\s+fraction\b", re.I)
 PLURAL_POSSESSIVE_RE = re.compile(r"\b([A-Z][\w&-]*s)['’](?=\s)")  # "Commercial Airplanes' margin", "Services' sales"
+# the loss a signed line's name writes beside its income: 'net income (loss)', 'earnings/(loss)', '(loss) income'
+LOSS_BESIDE_RE = re.compile(r"\b(income|earnings|profit)\s*/?\s*\(loss(?:es)?\)|"
+                            r"\(loss(?:es)?\)\s*/?\s*(?=(?:income|earnings|profit)\b)", re.I)
 
 
 # a date in figures, written out as the filings print it: '6/30/2023' (US order), '2023-06-30' -> 'June 30, 2023'
@@ -31,4 +35,5 @@ def dates_in_words(text: str) -> str:
 
 def as_read(question: str) -> str:
     question = DECIMAL_FRACTION_RE.sub("fraction", SPACES_RE.sub(" ", question))
+    question = LOSS_BESIDE_RE.sub(lambda m: m.group(1) or "", question)
     return dates_in_words(PLURAL_POSSESSIVE_RE.sub(r"\1", question).strip())
