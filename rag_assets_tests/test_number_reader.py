@@ -100,6 +100,26 @@ def test_a_label_wrapped_after_a_joining_word_goes_on_with_the_name_below_it():
     assert "The Globex Company" not in rows
 
 
+PER_SHARE_ROWS = ("SELECTED QUARTERLY DATA\n\n| (In millions, except per share data) | Q1 2024 | Q2 2024 |\n"
+                  "|---|---|---|\n| Revenues | 7,120 | 7,340 |\n| Earnings per common share: | | |\n"
+                  "| Diluted | 0.61 | 0.66 |\n| Diluted weighted average common | | |\n"
+                  "| shares outstanding | 1,412.6 | 1,405.3 |\n| Cash dividends declared per | | |\n"
+                  "| common share | 0.24 | 0.26 |\n| Operating segments: | | |\n| north | 310 | 320 |\n")
+
+
+def test_a_row_of_words_goes_on_in_the_lower_case_label_below_it():
+    """'Diluted weighted average common' / 'shares outstanding | 1,412.6' is one row, so is 'Cash dividends declared
+    per' / 'common share': the lower-case line had been a row of its own, named 'shares outstanding' under a
+    heading, and no row named the diluted share count or the dividend. A heading that ends in a colon heads the
+    rows below it and never joins them."""
+    rows = {c.label: c for c in page_candidates(PER_SHARE_ROWS, "s", 24)}
+    shares = rows["Diluted weighted average common shares outstanding"]
+    assert [f.written for f in shares.figures] == ["1,412.6", "1,405.3"]
+    assert rows["Cash dividends declared per common share"].figures[1].written == "0.26"
+    assert "Diluted" in rows and "north" in rows
+    assert not [label for label in rows if label.startswith(("shares outstanding", "common share", "Operating"))]
+
+
 def test_a_scale_a_tables_first_row_declares_holds_for_the_rows_below_it_until_another_row_declares_one():
     rows = {c.label: c for c in page_candidates(STATISTICS, "s", 49)}
     billed = rows["Billed spending"]

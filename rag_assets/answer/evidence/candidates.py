@@ -109,7 +109,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     cols = columns_above(before, page_scale, page_years, late, names_above)
     total_at = total_cell(cells_of(lines[0])) if lines else None
     total_last = total_at is not None
-    out, heading, caption, carried, wrapped = [], "", captioned(before, page_heading), None, ""
+    out, heading, caption, carried, wrapped, kept = [], "", captioned(before, page_heading), None, "", None
     section = first = caption_heading(before)  # 'Consumer Health (1)' just above the table heads its first block
     above = name_lines(names_above or before)  # the names above, and the year after the last one
     names_at = names_year(names_above or before)
@@ -122,9 +122,11 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         per_cell, at, figs = row_figures(cells)
         if headers.took(cells, cols.header(cells, at, header_scale(cells, per_cell)), bool(figs or out)):
             continue
-        label, wrapped = _unwrapped(_label(cells), figs, wrapped)
+        label, wrapped, joined = *_unwrapped(_label(cells), figs, wrapped, _colon_ended(cells)), wrapped
+        if joined and kept and label.startswith(joined):  # the heading row above was this row's label's first line
+            section, heading, caption = kept
         if label and not any(per_cell) and _label(cells[:1]) == label:  # a heading row: no figure, its label first
-            section, caption = label, closed(caption, first)
+            kept, section, caption = (section, heading, caption), label, closed(caption, first)
             heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
         figs, where = placed(per_cell, at, cols.years)
         subtotal = bool(figs) and not label  # the block's subtotal: its heading's figures ('Pharmaceutical')
@@ -156,17 +158,25 @@ def _scaled(label: str, heading: str, figs: list, own: tuple[float, str] | None,
 UNFINISHED_RE = re.compile(r"(?:\([^)]*|\b(?:and|or|of|for|in|to|from|on|by|with|including|excluding)|,)\s*$", re.I)
 
 
-def _unwrapped(label: str, figs: list, wrapped: str) -> tuple[str, str]:
+def _unwrapped(label: str, figs: list, wrapped: str, colon: bool = False) -> tuple[str, str]:
     """(the row's label, the start of a label wrapped onto the next row). A row of words only that ends unfinished
     ('Advertising and media expense (including production and') is the first line of the next row's label
     when that row goes on in lower case or closes the parenthesis ('communication costs) | 690.1'), or, after a
-    word that joins a name ('... attributable to shareowners of'), whatever its case."""
+    word that joins a name ('... attributable to shareowners of'), whatever its case. Any other row of words only
+    is a heading, and the first line of the next row's label too when that row goes on in lower case ('Diluted
+    weighted average common' / 'shares outstanding | 1,607.5'); never one ending in a colon ('Net sales:')."""
     if label and not figs and UNFINISHED_RE.search(label):
         return "", label
     if wrapped and label and (label[:1].islower() or label.count(")") > label.count("(") or
                               JOINED_RE.search(wrapped)):
         return f"{wrapped} {label}", ""
-    return label, ""
+    return label, label if label and not figs and not colon else ""
+
+
+def _colon_ended(cells: list[str]) -> bool:
+    """The row's label cell ends in a colon: a heading of the rows below ('Earnings per share:')."""
+    cell = next((c for c in cells if len(re.findall(r"[A-Za-z]", c)) >= 2), "")
+    return cell.rstrip().endswith(":")
 
 
 # a wrapped line that ends in a word joining it to a name ('Net income (loss) attributable to shareowners of' /
