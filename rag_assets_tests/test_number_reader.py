@@ -115,6 +115,7 @@ def test_a_row_of_words_goes_on_in_the_lower_case_label_below_it():
     rows = {c.label: c for c in page_candidates(PER_SHARE_ROWS, "s", 24)}
     shares = rows["Diluted weighted average common shares outstanding"]
     assert [f.written for f in shares.figures] == ["1,412.6", "1,405.3"]
+    assert shares.value_of(shares.figures[1]) == 1_405.3e6  # in the table's millions, under no per-share heading
     assert rows["Cash dividends declared per common share"].figures[1].written == "0.26"
     assert "Diluted" in rows and "north" in rows
     assert not [label for label in rows if label.startswith(("shares outstanding", "common share", "Operating"))]

@@ -109,7 +109,7 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
     cols = columns_above(before, page_scale, page_years, late, names_above)
     total_at = total_cell(cells_of(lines[0])) if lines else None
     total_last = total_at is not None
-    out, heading, caption, carried, wrapped, kept = [], "", captioned(before, page_heading), None, "", None
+    out, heading, caption, carried, wrapped = [], "", captioned(before, page_heading), None, ""
     section = first = caption_heading(before)  # 'Consumer Health (1)' just above the table heads its first block
     above = name_lines(names_above or before)  # the names above, and the year after the last one
     names_at = names_year(names_above or before)
@@ -122,11 +122,9 @@ def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
         per_cell, at, figs = row_figures(cells)
         if headers.took(cells, cols.header(cells, at, header_scale(cells, per_cell)), bool(figs or out)):
             continue
-        label, wrapped, joined = *_unwrapped(_label(cells), figs, wrapped, _colon_ended(cells)), wrapped
-        if joined and kept and label.startswith(joined):  # the heading row above was this row's label's first line
-            section, heading, caption = kept
+        label, wrapped = _unwrapped(_label(cells), figs, wrapped, _colon_ended(cells))
         if label and not any(per_cell) and _label(cells[:1]) == label:  # a heading row: no figure, its label first
-            kept, section, caption = (section, heading, caption), label, closed(caption, first)
+            section, caption = label, closed(caption, first)
             heading = "" if declared_scale(label) else label  # '(In millions except per share data)' is a scale
         figs, where = placed(per_cell, at, cols.years)
         subtotal = bool(figs) and not label  # the block's subtotal: its heading's figures ('Pharmaceutical')
@@ -164,7 +162,8 @@ def _unwrapped(label: str, figs: list, wrapped: str, colon: bool = False) -> tup
     when that row goes on in lower case or closes the parenthesis ('communication costs) | 690.1'), or, after a
     word that joins a name ('... attributable to shareowners of'), whatever its case. Any other row of words only
     is a heading, and the first line of the next row's label too when that row goes on in lower case ('Diluted
-    weighted average common' / 'shares outstanding | 1,607.5'); never one ending in a colon ('Net sales:')."""
+    weighted average common' / 'shares outstanding | 1,607.5'), whose heading it stays (a per-share heading above
+    it heads that row no longer); never one ending in a colon ('Net sales:')."""
     if label and not figs and UNFINISHED_RE.search(label):
         return "", label
     if wrapped and label and (label[:1].islower() or label.count(")") > label.count("(") or
