@@ -499,6 +499,25 @@ def test_a_count_of_a_model_is_the_count_its_sentence_names_that_model(question,
     assert reading.value == value, (plan.qualifiers, reading.notes)
 
 
+PROGRAMS = [Page("s", 3, "Rotary and Mission Systems\n\nWe delivered 31 RX-7 helicopters in 2024.\n"),
+            Page("s", 40, "Aeronautics\n\nZK-9 program. During 2024, we delivered 96 production aircraft to our "
+                          "partner nations. During the second half of 2024, the customer awarded the production of "
+                          "14 ZK-9 Lot 6 aircraft in addition to the 300 aircraft awarded earlier. We delivered 9 "
+                          "TA-2 aircraft in 2024.\n")]
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How many ZK-9 aircraft did Globex deliver in 2024?", 96),
+    ("Number of TA-2 aircraft Globex delivered in 2024?", 9),
+])
+def test_a_model_named_is_one_word_asked_and_another_models_count_is_none_of_it(question, value):
+    """'ZK-9' asked is one qualifier, named once: the award of '14 ZK-9 ... aircraft' had counted it twice ('zk9'
+    and 'zk'), as much as the verb asked leading to '96 production aircraft'; and '9 TA-2 aircraft' counts another
+    model, never the one asked."""
+    plan, reading = _read_count(question, "Globex", PROGRAMS, 2024)
+    assert reading.value == value, (plan.qualifiers, reading.notes)
+
+
 def _read_count(question: str, company: str, pages, year: int):
     """The question's plan as the answerer makes it, and the number reader's count on ``pages``."""
     from rag_assets.answer.question.metric_library import default_library

@@ -17,8 +17,11 @@ DESIGNATOR_RE = re.compile(r"\b[a-z]{1,4}-?\d+[a-z]*\b")
 
 
 def _stems(text: str) -> set[str]:
+    """The stems of ``text``'s words, a designator one word ('F-35' is 'f35', never a word 'f' too: one name
+    asked is one word named)."""
     low = text.lower()
-    return set(tokenize(" ".join(re.findall(r"[a-z]+", low)))) | {d.replace("-", "") for d in DESIGNATOR_RE.findall(low)}
+    words = re.findall(r"[a-z]+", DESIGNATOR_RE.sub(" ", low))
+    return set(tokenize(" ".join(words))) | {d.replace("-", "") for d in DESIGNATOR_RE.findall(low)}
 
 
 def clause_of(sentence: str, written: str, start: int = 0, to_comma: bool = False) -> tuple[str, str]:

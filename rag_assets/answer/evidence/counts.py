@@ -8,10 +8,10 @@ import re
 from dataclasses import replace
 
 from rag_assets.answer.evidence.candidates import Candidate, page_blocks
-from rag_assets.answer.evidence.clauses import clause_names
+from rag_assets.answer.evidence.clauses import DESIGNATOR_RE, clause_names
 from rag_assets.answer.evidence.figures import CHANGE_BEFORE_RE, TEXT_FIGURE_RE, Figure, text_figures
 from rag_assets.answer.evidence.units import declared_scale
-from rag_assets.answer.question.counts import (COMPOUND_NOUNS, COUNTED_AS, NAMED_BEFORE, POSTPOSITIVE,
+from rag_assets.answer.question.counts import (COMPOUND_NOUNS, COUNTED_AS, MODEL_RE, NAMED_BEFORE, POSTPOSITIVE,
                                                 WHOLE_COUNTS, noun_parts)
 
 BETWEEN = 3  # modifiers a printed count may have before its noun ('full-time', 'registered', 'paid')
@@ -274,12 +274,14 @@ def qualified(counts: list[Candidate], qualifiers: tuple[str, ...], noun: str = 
     if not qualifiers:
         return counts
     wanted = {_singular(q) for q in qualifiers}
+    models = {q for q in wanted if DESIGNATOR_RE.fullmatch(q)}  # 'f35' of 'how many F-35 aircraft'
     scored = []
     for cand in counts:
         start = cand.label.find(cand.figures[0].written)
         for fig in [f for f in _from_count(cand) if not f.percent and not MONEY_RE.search(
                 f.written)][:4]:  # '4.9 million shares ... for $650 million': an amount counts nothing
-            if _counts_another(cand.label[max(start, 0):], fig.written, noun):
+            if _counts_another(cand.label[max(start, 0):], fig.written, noun) or \
+                    _another_model(cand.label[max(start, 0):], fig.written, noun, models):
                 continue
             scored.append((clause_names(cand.label, fig.written, wanted, max(start, 0)), replace(cand, figures=(fig,))))
     best = max((n for n, _ in scored), default=0)
@@ -309,3 +311,15 @@ def _counts_another(text: str, written: str, noun: str) -> bool:
     m = re.match(r"\s+([a-z]+s)\b", after)
     heads = [_singular(w) for w in re.findall(r"[a-z]+", after.lower())[:BETWEEN + 1]]
     return m is not None and m.group(1) not in NOT_PLURALS and _singular(head) not in heads
+
+
+def _another_model(text: str, written: str, noun: str, models: set[str]) -> bool:
+    """The figure ``written`` counts a model other than those asked (``models``: '22 C-130J aircraft' when F-35
+    aircraft are counted): a model's name among the words between it and the counted noun's head, none asked."""
+    head = noun_parts(noun)[0] if noun else ""
+    if not models or not head or written not in text:
+        return False
+    after = text[text.find(written) + len(written):]
+    m = re.match(rf"((?:\s+\S+){{0,{BETWEEN}}}?)\s+{re.escape(head)}\b", after, re.I)
+    named = {d.lower().replace("-", "") for d in MODEL_RE.findall(m.group(1))} if m else set()
+    return bool(named) and not named & models
