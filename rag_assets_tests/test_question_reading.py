@@ -122,6 +122,26 @@ def test_a_loss_written_beside_its_income_names_the_one_signed_line(question, ex
     assert plan_question(question, "number", LIB).formula == expected
 
 
+@pytest.mark.parametrize("question, kind, expected", [
+    ("Did Initech's free cash flow (operating cash flow minus purchases of PP&E) exceed $2 billion in 2024?",
+     "boolean", "(cash from operations 2024 - capital expenditure 2024)"),
+    ("What was Initech's 2024 operating cash flow less additions to PP&E, in USD millions?",
+     "number", "(cash from operations 2024 - capital expenditure 2024)"),
+    ("Did Initech's operating cash flow minus capital expenditures exceed $2 billion in 2024?",
+     "boolean", "(cash from operations 2024 - capital expenditure 2024)"),
+    ("Was Initech's revenue less cost of sales above $900 million in 2024?",
+     "boolean", "(revenue 2024 - cost of goods sold 2024)"),
+    ("Was Initech's net income less than $2 billion in 2024?", "boolean", "net income 2024"),
+])
+def test_a_difference_written_before_a_bound_and_purchases_of_pp_and_e(question, kind, expected):
+    """A difference written out before a bound ('operating cash flow minus capital expenditures exceed $2
+    billion') is the figure bounded: only its last operand had been read ('revenue minus cost of sales': cost of
+    sales). 'Purchases of PP&E' is capital expenditure, an amount spent: it had been read as a row so named,
+    printed negative in the cash flow statement, so 'operating cash flow minus purchases of PP&E' added it."""
+    from rag_assets.answer.question.planning import plan_question
+    assert plan_question(question, kind, LIB).formula.startswith(expected)
+
+
 def test_vocabulary_a_one_word_item_never_stands_for_a_longer_phrase_and_abbreviations_are_known():
     assert formula("What was Acme's FY2022 cash flow from operating activities?") == "cash from operations 2022"
     assert formula("What was Acme's FY2022 membership fee revenue?") == "membership fee revenue 2022"

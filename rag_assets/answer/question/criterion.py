@@ -20,7 +20,7 @@ from rag_assets.answer.question.metric_library import Library
 from rag_assets.answer.question.occurrence import occurred
 from rag_assets.answer.question.period import AskedPeriod, asked_period
 from rag_assets.answer.question.phrases import adjusted, read_metric
-from rag_assets.answer.question.plan import as_written
+from rag_assets.answer.question.plan import as_written, written_formula
 from rag_assets.answer.question.quarter_criteria import each_quarter
 from rag_assets.answer.question.year_criteria import EACH_RE, each_year
 from rag_assets.answer.question.year_forms import at_year
@@ -147,7 +147,7 @@ def _bound(body: str, parser: Parser) -> Criterion | None:
     if not m:
         return None
     number, unit = m.group(3).lower(), (m.group(4) or "").lower()
-    node = read_metric(body[:m.start()], parser)
+    node = written_formula(body[:m.start()], parser) or read_metric(body[:m.start()], parser)  # 'X minus Y exceed'
     amount_of = re.match(r"\s+(?:of|in)\s+(?:the\s+|its\s+|their\s+)?(.+?)" + _THEN_TIME, body[m.end():], re.I)
     if amount_of and (m.group(2) or unit in SCALES) and not of_library(node, parser.library):  # not 'Globex record'
         node = read_metric(amount_of.group(1), parser) or node  # 'report more than $10 billion of revenue'

@@ -227,6 +227,13 @@ def _plain_clause(clause: str, period: AskedPeriod, parser: Parser, defs: Defini
     return MetricPlan(node, how)
 
 
+def written_formula(words: str, parser: Parser) -> Node | None:
+    """The formula ``words`` write out with a word operator ('operating cash flow minus capital expenditures'),
+    read whole as ``_written`` reads it; None when they write none."""
+    found = _written(words, parser) if WORD_OPERATOR_RE.search(words) else None
+    return found.node if found is not None else None
+
+
 def _written(clause: str, parser: Parser) -> MetricPlan | None:
     """A formula the clause writes ('FY2021 unadjusted EBITDA less capex'), when every operand is a line item or
     metric of the library or the question defines one of them (never a half-read: 'EBITDA' alone for 'EBITDA less
