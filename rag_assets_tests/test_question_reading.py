@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -273,6 +274,20 @@ def test_a_change_written_as_a_multiple_is_a_change_in_percent():
     assert crit("Was Vandelay's operating income halved in 2022 compared with 2021?") == \
         ("down_by", "operating income 2022", "operating income 2021", 0.5)
     assert criterion("Did Vandelay report double-digit revenue growth in 2022?", LIB) is None
+
+
+@pytest.mark.parametrize("question, test", [
+    ("Was Vandelay's operating margin higher in 2019 than in 2023?", "down"),
+    ("Was Vandelay's net income lower in FY2019 compared with FY2023?", "up"),
+    ("Was Vandelay's operating margin higher in 2023 than in 2019?", "up"),
+    ("Were Vandelay's net sales lower in 2023 than in 2019?", "down"),
+])
+def test_a_year_compared_with_a_later_one_runs_the_movement_back_in_time(question, test):
+    """'Higher in 2019 than in 2023' says the figure went down from 2019 to 2023: it had been read as a rise
+    from 2019 to 2023, whichever year the comparison named first."""
+    c = criterion(question, LIB)
+    assert (c.test, set(re.findall(r"\d{4}", show(c.now))), set(re.findall(r"\d{4}", show(c.before)))) == \
+        (test, {"2023"}, {"2019"})
 
 
 def test_x_to_y_names_a_ratio_when_both_sides_are_whole_names():

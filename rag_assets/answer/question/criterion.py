@@ -308,7 +308,19 @@ def _movement(body: str, asked: AskedPeriod, parser: Parser) -> Criterion | None
     before = _grown(text, _earlier(asked, parser))
     if now is None or before is None:
         return None
-    return Criterion("up" if UP_RE.search(body) else "down", now, before)
+    up = (UP_RE.search(body) is not None) != _backwards(body)
+    return Criterion("up" if up else "down", now, before)
+
+
+COMPARED_WITH_RE = re.compile(r"\b(?:than|compared\s+(?:to|with)|versus|vs\.?)(?!\w)", re.I)
+
+
+def _backwards(body: str) -> bool:
+    """The year named before 'than' is the earlier one ('higher in 2018 than in 2022'): the comparison runs
+    back in time, so a figure higher then went down since."""
+    m = COMPARED_WITH_RE.search(body)
+    years = [YEAR_RE.findall(t) for t in (body[:m.start()], body[m.end():])] if m else [[], []]
+    return all(years) and int(years[0][-1]) < int(years[1][0])
 
 
 # 'from' opening the period compared with ('from fiscal 2020', 'from the prior year'), not what the figure is of
