@@ -88,12 +88,14 @@ class Candidate:
         return out
 
 
+def _label_cell(cells: list[str]) -> str:
+    """A row's first cell of words (two letters at least), as printed; '' when it has none."""
+    return next((cell for cell in cells if len(re.findall(r"[A-Za-z]", cell)) >= 2), "")
+
+
 def _label(cells: list[str]) -> str:
     """A row's label: its first cell of words, without dot leaders and footnote marks glued to its words."""
-    for cell in cells:
-        if len(re.findall(r"[A-Za-z]", cell)) >= 2:
-            return FOOTNOTE_MARKS_RE.sub("", re.sub(r"\s*\.{3,}\s*", " ", cell)).strip(" .:")
-    return ""
+    return FOOTNOTE_MARKS_RE.sub("", re.sub(r"\s*\.{3,}\s*", " ", _label_cell(cells))).strip(" .:")
 
 
 def table_rows(lines: list[str], sha1: str, page_index: int, before: str,
@@ -174,8 +176,7 @@ def _unwrapped(label: str, figs: list, wrapped: str, colon: bool = False) -> tup
 
 def _colon_ended(cells: list[str]) -> bool:
     """The row's label cell ends in a colon: a heading of the rows below ('Earnings per share:')."""
-    cell = next((c for c in cells if len(re.findall(r"[A-Za-z]", c)) >= 2), "")
-    return cell.rstrip().endswith(":")
+    return _label_cell(cells).rstrip().endswith(":")
 
 
 # a wrapped line that ends in a word joining it to a name ('Net income (loss) attributable to shareowners of' /
