@@ -238,15 +238,22 @@ def _modified(sentence: str, figure: str, head: str, modifiers: list[str]) -> bo
     at, lower = sentence.find(figure), sentence.lower()
     if at < 0:
         return False
-    end = lower.find(head, at + len(figure))
-    near = lower[at + len(figure): end] if end >= 0 else ""
-    if end < 0 or len(re.findall(r"[\w'-]+", near)) > BETWEEN:
+    near = _up_to_head(lower, at + len(figure), head)
+    if near is None:
         start = lower.rfind(head, 0, at)
         if start < 0:
             return False
         before = re.findall(r"[\w'-]+", lower[:start])[-BETWEEN:]
         near = " ".join(w for w in before if w not in NOT_MODIFIERS and w not in ("number", "total"))
     return all(m in near for m in modifiers) if modifiers else not re.search(r"[a-z]{3,}", near)
+
+
+def _up_to_head(lower: str, start: int, head: str) -> str | None:
+    """The words of ``lower`` (a sentence in lower case) from ``start`` (just after a count's figure) to the next
+    ``head``, when they are at most ``BETWEEN`` ('22 c-130j aircraft' -> ' c-130j '); None when it is further."""
+    end = lower.find(head, start)
+    near = lower[start:end] if end >= 0 else ""
+    return near if end >= 0 and len(re.findall(r"[\w'-]+", near)) <= BETWEEN else None
 
 
 def _modifiers(noun: str, head: str) -> list[str]:
@@ -319,7 +326,6 @@ def _another_model(text: str, written: str, noun: str, models: set[str]) -> bool
     head = noun_parts(noun)[0] if noun else ""
     if not models or not head or written not in text:
         return False
-    after = text[text.find(written) + len(written):]
-    m = re.match(rf"((?:\s+\S+){{0,{BETWEEN}}}?)\s+{re.escape(head)}\b", after, re.I)
-    named = {d.lower().replace("-", "") for d in MODEL_RE.findall(m.group(1))} if m else set()
+    near = _up_to_head(text.lower(), text.find(written) + len(written), head) or ""
+    named = {d.replace("-", "") for d in MODEL_RE.findall(near)}
     return bool(named) and not named & models
